@@ -1,0 +1,190 @@
+//===- tf/layout/layout.hpp - Layouts: shape and stride -------------------===//
+//
+// A Layout maps coordinates of its shape to offsets: L(c) = sum c_i * d_i.
+// A linear index is turned into a coordinate lexicographically (the last mode
+// varies fastest), so `(3,128)` with default strides is `(3,128):(128,1)` and
+// `((2,8,8),(4,16)):((4096,512,64),(16,1))` is the row-major 128x64 tile.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "tf/layout/int_tuple.hpp"
+
+#include <cstdint>
+
+namespace tf {
+
+struct Layout {
+  IntTuple shape{};
+  IntTuple stride{};
+
+  constexpr int rank() const { return shape.rank(); }
+  constexpr int depth() const { return shape.depth(); }
+  /// Top-level mode `i` as a layout of its own.
+  constexpr Layout mode(int i) const { return {shape.mode(i), stride.mode(i)}; }
+  constexpr bool overflow() const { return shape.overflow() || stride.overflow(); }
+
+  friend constexpr bool operator==(const Layout &, const Layout &) = default;
+};
+
+/// Row-major (lexicographic) strides for `shape`, compact: (3,(4,5)) gives
+/// (20,(5,1)). Dynamic extents give dynamic strides.
+constexpr IntTuple compact_row_major(const IntTuple &shape, Int current = 1) {
+  // Walk the leaves from last to first, accumulating the product.
+  IntTuple stride = shape;
+  for (int i = shape.leaf_count() - 1; i >= 0; --i) {
+    stride.set_leaf(i, current);
+    const Int &s = shape.leaf_at(i);
+    // A symbolic or unknown factor makes the rest unknown until run time:
+    // strides have no expression form for products of symbols.
+    current = current.has_value() && s.has_value()
+                  ? combine_kind(current, s, current.value * s.value)
+                  : Int::dynamic();
+  }
+  return stride;
+}
+
+/// The compact row-major layout of `shape`.
+constexpr Layout make_layout(const IntTuple &shape) {
+  return {shape, compact_row_major(shape)};
+}
+
+/// A layout from `shape` and `stride`. @pre congruent(shape, stride)
+constexpr Result<Layout> make_layout(const IntTuple &shape,
+                                     const IntTuple &stride) {
+  if (!congruent(shape, stride))
+    return make_error(Errc::mismatch,
+                      "shape and stride must have the same structure");
+  return Layout{shape, stride};
+}
+
+/// The layout whose top-level modes are those of `a` followed by those of `b`;
+/// a rank-1 operand contributes itself as one mode: concat_layouts(A, B) is
+/// the two-mode layout (A, B).
+constexpr Layout concat_layouts(const Layout &a, const Layout &b) {
+  Layout out;
+  out.shape.push_back(a.shape);
+  out.stride.push_back(a.stride);
+  out.shape.push_back(b.shape);
+  out.stride.push_back(b.stride);
+  return out;
+}
+
+/// Number of coordinates in the domain.
+constexpr Result<std::int64_t> size(const Layout &l) { return product(l.shape); }
+
+/// Number of coordinates of a shape.
+constexpr Result<std::int64_t> size(const IntTuple &shape) {
+  return product(shape);
+}
+
+/// The coordinate of linear index `idx` in `shape`, lexicographically: the
+/// last mode varies fastest and the first mode takes what remains, so
+/// idx2crd(7, (2,4)) = (1,3). The result is congruent to `shape`.
+constexpr Result<IntTuple> idx2crd(std::int64_t idx, const IntTuple &shape) {
+  if (shape.is_leaf())
+    return IntTuple(idx);
+  // after[i]: how many indices one step of mode i spans.
+  std::int64_t after[max_int_tuple_nodes] = {};
+  std::int64_t span = 1;
+  for (int i = shape.rank() - 1; i >= 0; --i) {
+    after[i] = span;
+    Result<std::int64_t> n = product(shape.mode(i));
+    if (!n)
+      return n.error();
+    span *= *n;
+  }
+  IntTuple out;
+  for (int i = 0; i < shape.rank(); ++i) {
+    IntTuple m = shape.mode(i);
+    std::int64_t here = idx / after[i];
+    if (i > 0)
+      here %= *product(m);
+    Result<IntTuple> c = idx2crd(here, m);
+    if (!c)
+      return c.error();
+    out.push_back(*c);
+  }
+  return out;
+}
+
+/// The offset of coordinate `crd` under (shape, stride). A leaf coordinate of
+/// a tuple mode is a linear index into that mode, read lexicographically.
+constexpr Result<std::int64_t> crd2idx(const IntTuple &crd,
+                                       const IntTuple &shape,
+                                       const IntTuple &stride) {
+  if (shape.is_leaf()) {
+    if (!crd.is_leaf())
+      return make_error(Errc::mismatch,
+                        "coordinate has more modes than the shape");
+    Result<std::int64_t> c = crd.leaf().get();
+    if (!c)
+      return c.error();
+    Result<std::int64_t> d = stride.leaf().get();
+    if (!d)
+      return d.error();
+    return *c * *d;
+  }
+  if (crd.is_leaf()) {
+    Result<std::int64_t> c = crd.leaf().get();
+    if (!c)
+      return c.error();
+    Result<IntTuple> full = idx2crd(*c, shape);
+    if (!full)
+      return full.error();
+    return crd2idx(*full, shape, stride);
+  }
+  if (crd.rank() != shape.rank())
+    return make_error(Errc::mismatch,
+                      "coordinate has {} modes but the shape has {}",
+                      crd.rank(), shape.rank());
+  std::int64_t sum = 0;
+  for (int i = 0; i < shape.rank(); ++i) {
+    Result<std::int64_t> part =
+        crd2idx(crd.mode(i), shape.mode(i), stride.mode(i));
+    if (!part)
+      return part;
+    sum += *part;
+  }
+  return sum;
+}
+
+/// L(crd): the offset of a coordinate or (for a leaf) of a linear index.
+constexpr Result<std::int64_t> evaluate(const Layout &l, const IntTuple &crd) {
+  return crd2idx(crd, l.shape, l.stride);
+}
+
+/// L(i) for linear index `i`.
+constexpr Result<std::int64_t> evaluate(const Layout &l, std::int64_t i) {
+  return crd2idx(IntTuple(i), l.shape, l.stride);
+}
+
+/// One past the largest offset: L(size-1) + 1 for non-negative strides; in
+/// general max over the domain of L, plus one (0 for an empty domain).
+constexpr Result<std::int64_t> cosize(const Layout &l) {
+  std::int64_t hi = 0;
+  bool any = false;
+  for (int i = 0; i < l.shape.leaf_count(); ++i) {
+    Result<std::int64_t> s = l.shape.leaf_at(i).get();
+    if (!s)
+      return s.error();
+    Result<std::int64_t> d = l.stride.leaf_at(i).get();
+    if (!d)
+      return d.error();
+    if (*s == 0)
+      return std::int64_t(0);
+    if (*d > 0)
+      hi += (*s - 1) * *d;
+    any = true;
+  }
+  return any || l.shape.is_leaf() ? hi + 1 : std::int64_t(1);
+}
+
+/// φ: reverses every tuple of shape and stride. φ(A) read lexicographically
+/// is the same function of the linear index as A read colexicographically,
+/// which is how CuTe layouts and their tests carry over to tf.
+constexpr Layout phi(const Layout &l) {
+  return {reverse_modes(l.shape), reverse_modes(l.stride)};
+}
+
+} // namespace tf

@@ -1,0 +1,1 @@
+// Replaced by the plugin skeleton (issue 2).

@@ -1,0 +1,1 @@
+// Replaced by the tf layout verbs (issue 2).

@@ -1,0 +1,1 @@
+// Filled in by the layout work (issue 2).
