@@ -1,12 +1,18 @@
 # lit configuration for tf: plugin diagnostics (-verify), emitted code and CLI
 # output (FileCheck). Run through ctest, or: lit -sv build/test/<suite>
 import os
+import subprocess
 
 import lit.formats
 import lit.llvm
-from lit.llvm import llvm_config
 
+# lit.llvm reads the triples; an installed LLVM does not provide them.
+config.host_triple = config.target_triple = subprocess.check_output(
+    [os.path.join(config.llvm_tools_dir, "clang"), "-print-target-triple"],
+    text=True).strip()
 lit.llvm.initialize(lit_config, config)
+# llvm_config exists only after initialize().
+from lit.llvm import llvm_config
 
 config.name = "tf"
 config.test_format = lit.formats.ShTest(execute_external=False)
@@ -22,9 +28,31 @@ include_dir = os.path.join(config.tf_src_root, "include")
 config.substitutions.append(("%tf_plugin", config.tf_plugin))
 config.substitutions.append(("%tf_include", include_dir))
 config.substitutions.append(("%host_cxx", config.host_cxx))
-# %tf-cc1: a syntax-only clang run with the plugin loaded, for -verify tests.
-config.substitutions.append(
-    ("%tf-cc1",
-     "%clang_cc1 -std=c++20 -fsyntax-only -load {} -add-plugin tf -I {}".format(
-         config.tf_plugin, include_dir)))
+
+
+def cc1_system_includes():
+    """The header search arguments the driver gives -cc1 for C++ (-cc1 alone
+    finds neither the C++ standard library nor Clang's own headers)."""
+    out = subprocess.run(
+        [os.path.join(config.llvm_tools_dir, "clang++"), "-###", "-std=c++20",
+         "-fsyntax-only", "-x", "c++", os.devnull],
+        capture_output=True, text=True).stderr
+    import shlex
+    cc1 = next(l for l in out.splitlines() if '"-cc1"' in l)
+    args = shlex.split(cc1)
+    keep = []
+    for i, a in enumerate(args):
+        if a in ("-resource-dir", "-internal-isystem",
+                 "-internal-externc-isystem"):
+            keep += [a, shlex.quote(args[i + 1])]
+    return " ".join(keep)
+
+
+# %tf-cc1: a syntax-only clang -cc1 run with the plugin loaded, for -verify
+# tests. First in the list, so that the %clang_cc1 it expands to is expanded
+# after it.
+config.substitutions.insert(0, (
+    "%tf-cc1",
+    "%clang_cc1 {} -std=c++20 -fsyntax-only -load {} -add-plugin tf -I {}".format(
+        cc1_system_includes(), config.tf_plugin, include_dir)))
 config.substitutions.append(("%tf ", config.tf_tool + " "))

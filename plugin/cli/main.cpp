@@ -1,1 +1,25 @@
-int main() { return 0; }
+//===- plugin/cli/main.cpp - The tf command-line tool ---------------------===//
+//
+// `tf` answers questions about layouts, targets, contracts and kernels from
+// the same implementation the plugin uses. Each subcommand is one file.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "tf: queries and tools for the tf kernel compiler\n\n"
+      "  tf layout VERB ARGS...   the layout algebra (tf layout --help)\n");
+  if (tf::cli::LayoutSubcommand)
+    return tf::cli::runLayoutCommand();
+  errs() << "tf: error: no subcommand given; see 'tf --help'\n";
+  return 1;
+}

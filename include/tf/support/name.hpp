@@ -42,6 +42,9 @@ struct Name {
   friend constexpr bool operator==(const Name &a, std::string_view b) {
     return a.view() == b;
   }
+  friend constexpr bool operator==(const Name &a, const char *b) {
+    return a.view() == std::string_view(b);
+  }
 };
 
 } // namespace tf

@@ -1,0 +1,191 @@
+//===- Sites.cpp - Find the tf attributes of a translation unit -----------===//
+//
+// Walks the AST after Sema, template instantiations included. Attributes on
+// template patterns are skipped: their arguments may be dependent, and every
+// instantiation carries its own substituted copy, checked here with the same
+// checkArgument that Attributes.cpp runs at parse time (for a valid site that
+// check is a no-op, so nothing is reported twice).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Sites.h"
+#include "Diagnostics.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <algorithm>
+#include <numeric>
+
+using namespace clang;
+
+namespace tf::plugin {
+namespace {
+
+class SiteFinder : public RecursiveASTVisitor<SiteFinder> {
+  using Base = RecursiveASTVisitor<SiteFinder>;
+
+public:
+  explicit SiteFinder(ASTContext &Ctx)
+      : Ctx(Ctx), Diags(Ctx.getDiagnostics()) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool TraverseDecl(Decl *D) {
+    auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+    if (!FD)
+      return Base::TraverseDecl(D);
+    const FunctionDecl *Saved = Current;
+    Current = FD;
+    bool Result = Base::TraverseDecl(D);
+    Current = Saved;
+    return Result;
+  }
+
+  bool VisitDecl(Decl *D) {
+    for (AnnotateAttr *A : D->specific_attrs<AnnotateAttr>()) {
+      std::optional<TfAttr> Kind = classifyAnnotation(*A);
+      if (!Kind || A->isInherited())
+        continue;
+      if (*Kind == TfAttr::Mesh)
+        checkInitializer(*A, D);
+      if (D->isTemplated())
+        continue;
+      addSite(*Kind, *A, D, nullptr);
+    }
+    return true;
+  }
+
+  bool VisitAttributedStmt(AttributedStmt *S) {
+    const AnnotateAttr *Seen[3] = {};
+    for (const Attr *At : S->getAttrs()) {
+      auto *A = dyn_cast<AnnotateAttr>(const_cast<Attr *>(At));
+      std::optional<TfAttr> Kind = A ? classifyAnnotation(*A) : std::nullopt;
+      if (!Kind)
+        continue;
+      const AnnotateAttr *&Prev = Seen[static_cast<int>(*Kind)];
+      if (Prev) {
+        // Reported once, on the pattern or the plain function.
+        if (!inInstantiation()) {
+          report(Diags, A->getLocation(), DiagId::err_tf_attribute_duplicate)
+              << attrName(*Kind) << "statement" << A->getRange();
+          report(Diags, Prev->getLocation(),
+                 DiagId::note_tf_attribute_previous)
+              << attrName(*Kind);
+        }
+        continue;
+      }
+      Prev = A;
+      if (Current && Current->isTemplated())
+        continue;
+      addSite(*Kind, *A, nullptr, S->getSubStmt());
+    }
+    return true;
+  }
+
+  std::vector<Site> takeSites() { return std::move(Sites); }
+
+private:
+  bool inInstantiation() const {
+    return Current && Current->isTemplateInstantiation();
+  }
+
+  /// A tf::mesh on a declaration says where its initializer runs.
+  void checkInitializer(const AnnotateAttr &A, const Decl *D) {
+    const auto *VD = dyn_cast<VarDecl>(D);
+    if (!VD || VD->hasInit() || VD->getType()->isDependentType() ||
+        inInstantiation())
+      return;
+    report(Diags, A.getLocation(), DiagId::warn_tf_mesh_without_initializer)
+        << A.getRange();
+  }
+
+  void addSite(TfAttr Kind, AnnotateAttr &A, const Decl *D, const Stmt *S) {
+    Site Out{Kind, &A, D, S, Current, {}};
+    bool OK = true;
+    for (Expr *&Arg : llvm::make_range(A.args_begin(), A.args_end())) {
+      if (Arg->isTypeDependent() || Arg->isValueDependent())
+        return;
+      if (!checkArgument(Ctx, Diags, Kind, Arg)) {
+        OK = false;
+        if (inInstantiation())
+          report(Diags, Current->getPointOfInstantiation(),
+                 DiagId::note_tf_in_instantiation)
+              << Current;
+        continue;
+      }
+      SiteArgument Value;
+      Value.Range = Arg->getSourceRange();
+      Value.Type = Arg->getType();
+      Value.Text = dyn_cast<StringLiteral>(Arg->IgnoreParenImpCasts());
+      if (auto *CE = dyn_cast<ConstantExpr>(Arg);
+          CE && CE->hasAPValueResult())
+        Value.Value = CE->getAPValueResult();
+      Out.Args.push_back(std::move(Value));
+    }
+    if (OK)
+      Sites.push_back(std::move(Out));
+  }
+
+  ASTContext &Ctx;
+  DiagnosticsEngine &Diags;
+  const FunctionDecl *Current = nullptr;
+  std::vector<Site> Sites;
+};
+
+} // namespace
+
+std::vector<Site> collectSites(ASTContext &Ctx) {
+  SiteFinder Finder(Ctx);
+  Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
+  std::vector<Site> Found = Finder.takeSites();
+
+  // Sites of one function form a group, placed at its first site; groups
+  // that start at the same place (instantiations of one template) keep the
+  // order in which they were found.
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Before = [&](SourceLocation A, SourceLocation B) {
+    A = SM.getFileLoc(A);
+    B = SM.getFileLoc(B);
+    return A != B && SM.isBeforeInTranslationUnit(A, B);
+  };
+  llvm::DenseMap<const void *, unsigned> GroupOf;
+  std::vector<unsigned> Group(Found.size());
+  std::vector<SourceLocation> Anchor;
+  for (unsigned I = 0; I < Found.size(); ++I) {
+    const void *Key = Found[I].Function ? static_cast<const void *>(
+                                              Found[I].Function)
+                                        : &Found[I];
+    auto [It, New] = GroupOf.try_emplace(Key, Anchor.size());
+    SourceLocation Loc = Found[I].Attr->getLocation();
+    if (New)
+      Anchor.push_back(Loc);
+    else if (Before(Loc, Anchor[It->second]))
+      Anchor[It->second] = Loc;
+    Group[I] = It->second;
+  }
+  std::vector<unsigned> Order(Found.size());
+  std::iota(Order.begin(), Order.end(), 0u);
+  std::stable_sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
+    unsigned GA = Group[A], GB = Group[B];
+    if (GA != GB) {
+      if (Before(Anchor[GA], Anchor[GB]))
+        return true;
+      if (Before(Anchor[GB], Anchor[GA]))
+        return false;
+      return GA < GB;
+    }
+    return Before(Found[A].Attr->getLocation(), Found[B].Attr->getLocation());
+  });
+  std::vector<Site> Sorted;
+  Sorted.reserve(Found.size());
+  for (unsigned I : Order)
+    Sorted.push_back(std::move(Found[I]));
+  return Sorted;
+}
+
+} // namespace tf::plugin

@@ -1,0 +1,65 @@
+//===- Sites.h - Find the tf attributes of a translation unit ---*- C++ -*-===//
+//
+// The first stage after Sema: every [[tf::kernel]], [[tf::mesh]] and
+// [[tf::layout]] of the translation unit with its subject and evaluated
+// arguments, template instantiations included. Later stages (AST -> HIR) and
+// the `report` argument start from these sites.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TF_PLUGIN_SITES_H
+#define TF_PLUGIN_SITES_H
+
+#include "Attributes.h"
+
+#include "clang/AST/APValue.h"
+#include "clang/AST/Type.h"
+#include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <vector>
+
+namespace clang {
+class AnnotateAttr;
+class ASTContext;
+class Decl;
+class FunctionDecl;
+class Stmt;
+class StringLiteral;
+} // namespace clang
+
+namespace tf::plugin {
+
+/// One evaluated attribute argument.
+struct SiteArgument {
+  clang::SourceRange Range;
+  clang::QualType Type;
+  clang::APValue Value;
+  /// Set instead of Value for a layout written as a string.
+  const clang::StringLiteral *Text = nullptr;
+};
+
+/// One tf attribute on its subject.
+struct Site {
+  TfAttr Kind;
+  const clang::AnnotateAttr *Attr;
+  /// The subject: a declaration or a statement.
+  const clang::Decl *D = nullptr;
+  const clang::Stmt *S = nullptr;
+  /// The function whose body holds the site (or the kernel itself); null at
+  /// namespace and class scope.
+  const clang::FunctionDecl *Function = nullptr;
+  llvm::SmallVector<SiteArgument, 2> Args;
+};
+
+/// Collects the tf attribute sites of \p Ctx's translation unit in source
+/// order (sites of one function together, instantiations after one another),
+/// checking what Sema could not check when the attribute was parsed:
+/// arguments substituted by template instantiation, statement attributes
+/// written twice, a tf::mesh on a declaration without initializer. Problems
+/// are reported through \p Ctx's DiagnosticsEngine; such sites are left out.
+/// @pre Sema has finished the translation unit (HandleTranslationUnit).
+std::vector<Site> collectSites(clang::ASTContext &Ctx);
+
+} // namespace tf::plugin
+
+#endif // TF_PLUGIN_SITES_H

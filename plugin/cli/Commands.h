@@ -1,0 +1,21 @@
+//===- plugin/cli/Commands.h - The tf tool's subcommands --------*- C++ -*-===//
+//
+// Each subcommand of `tf` lives in its own file and exposes its
+// llvm::cl::SubCommand and an entry point run after option parsing.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TF_CLI_COMMANDS_H
+#define TF_CLI_COMMANDS_H
+
+#include "llvm/Support/CommandLine.h"
+
+namespace tf::cli {
+
+/// `tf layout VERB ARGS...`: the layout algebra for people and agents.
+extern llvm::cl::SubCommand LayoutSubcommand;
+/// Runs `tf layout`; returns the process exit code.
+int runLayoutCommand();
+
+} // namespace tf::cli
+
+#endif // TF_CLI_COMMANDS_H
