@@ -203,7 +203,7 @@ constexpr Result<Layout> coalesce(const Layout &a, const IntTuple &profile) {
 
 /// Replaces the extent of every stride-0 leaf by 1, keeping the structure:
 /// `(4,(2,3)):(0,(3,1))` -> `(1,(2,3)):(0,(3,1))`.
-/// @post A(i) == 0 for i < size(A) iff R has size 1
+/// @post R is congruent with A and every stride-0 leaf of R has extent 1
 constexpr Result<Layout> filter_zeros(const Layout &a) {
   Result<bool> ok = detail::check_operand(a);
   if (!ok)
