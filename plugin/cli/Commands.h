@@ -16,6 +16,11 @@ extern llvm::cl::SubCommand LayoutSubcommand;
 /// Runs `tf layout`; returns the process exit code.
 int runLayoutCommand();
 
+/// `tf targets [show ID] [--json] [--targets-dir DIR]`: the fact documents.
+extern llvm::cl::SubCommand TargetsSubcommand;
+/// Runs `tf targets`; returns the process exit code.
+int runTargetsCommand();
+
 } // namespace tf::cli
 
 #endif // TF_CLI_COMMANDS_H

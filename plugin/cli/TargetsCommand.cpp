@@ -8,7 +8,7 @@
 // docs/targets.md documents the text and JSON output.
 //
 //===----------------------------------------------------------------------===//
-#include "TargetsCommand.h"
+#include "Commands.h"
 
 #include "targets/TargetFacts.h"
 

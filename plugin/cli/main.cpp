@@ -17,9 +17,12 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(
       argc, argv,
       "tf: queries and tools for the tf kernel compiler\n\n"
-      "  tf layout VERB ARGS...   the layout algebra (tf layout --help)\n");
+      "  tf layout VERB ARGS...   the layout algebra (tf layout --help)\n"
+      "  tf targets [show ID]     the target fact documents (tf targets --help)\n");
   if (tf::cli::LayoutSubcommand)
     return tf::cli::runLayoutCommand();
+  if (tf::cli::TargetsSubcommand)
+    return tf::cli::runTargetsCommand();
   errs() << "tf: error: no subcommand given; see 'tf --help'\n";
   return 1;
 }

@@ -13,48 +13,31 @@
 #pragma once
 
 #include "tf/layout/shard_match.hpp"
+#include "tf/layout/text/print.hpp"
 
 #include <string>
 
 namespace tf {
 
 namespace detail {
-// Leaf and tuple text live here, not as tf::to_string overloads, so that this
-// header and the layout printer (text.hpp) can be included together.
 
-/// An extent, stride or offset: `128`, `?` (unknown dynamic), `p0`, `*g`.
-inline std::string int_text(const Int &i) {
-  if (i.is_symbolic())
-    return (i.variadic ? "*" : "") + std::string(i.symbol.view());
-  if (!i.known)
-    return "?";
-  return std::to_string(i.value);
-}
-
-/// A tuple in the seed's notation: `(2,(4,8))`; a leaf prints bare.
-inline std::string tuple_text(const IntTuple &t) {
-  if (t.is_leaf())
-    return int_text(t.leaf());
-  std::string out = "(";
-  for (int i = 0; i < t.rank(); ++i)
-    out += (i ? "," : "") + tuple_text(t.mode(i));
-  return out + ")";
-}
-
-/// A layout as `shape:stride`, a leaf layout in parentheses: `(132):(1)`.
-inline std::string layout_text(const Layout &l) {
+/// `shape:stride` with the shape's text given, a leaf layout in parentheses
+/// as a mesh writes it: `(132):(1)`, `(2@group,32):(16,1)`.
+inline std::string mesh_layout_string(const std::string &shape,
+                                      const Layout &l) {
   if (l.shape.is_leaf())
-    return "(" + tuple_text(l.shape) + "):(" + tuple_text(l.stride) + ")";
-  return tuple_text(l.shape) + ":" + tuple_text(l.stride);
+    return "(" + shape + "):(" + to_string(l.stride) + ")";
+  return shape + ":" + to_string(l.stride);
 }
+
 } // namespace detail
 
 /// The mesh as `Mesh(level, layout + offset, names...)`, offset 0 omitted.
 inline std::string to_string(const Mesh &m) {
   std::string out = "Mesh(" + std::string(m.level.view()) + ", " +
-                    detail::layout_text(m.layout);
-  if (m.offset.is_symbolic() || !m.offset.known || m.offset.value != 0)
-    out += " + " + detail::int_text(m.offset);
+                    detail::mesh_layout_string(to_string(m.layout.shape),
+                                               m.layout) +
+                    detail::offset_suffix(m.offset);
   for (const Name &n : m.axes)
     out += ", " + std::string(n.view());
   return out + ")";
@@ -63,29 +46,9 @@ inline std::string to_string(const Mesh &m) {
 /// The layout with each bound leaf's extent followed by `@axis` (`@i` for a
 /// binding by mesh leaf index), then ` over ` and the mesh.
 inline std::string to_string(const ShardLayout &s) {
-  int leaf = 0;
-  // Rebuild the shape's text leaf by leaf, so nesting is kept.
-  auto shape = [&](auto &self, const IntTuple &t) -> std::string {
-    if (t.is_leaf()) {
-      std::string text = detail::int_text(t.leaf());
-      const AxisRef &ref = s.axes[leaf++];
-      if (!ref.name.empty())
-        text += "@" + std::string(ref.name.view());
-      else if (ref.index >= 0)
-        text += "@" + std::to_string(ref.index);
-      return text;
-    }
-    std::string out = "(";
-    for (int i = 0; i < t.rank(); ++i)
-      out += (i ? "," : "") + self(self, t.mode(i));
-    return out + ")";
-  };
-  std::string text = shape(shape, s.layout.shape);
-  if (s.layout.shape.is_leaf())
-    text = "(" + text + "):(" + detail::tuple_text(s.layout.stride) + ")";
-  else
-    text += ":" + detail::tuple_text(s.layout.stride);
-  return text + " over " + to_string(s.mesh);
+  return detail::mesh_layout_string(
+             detail::tuple_string(s.layout.shape, &s.axes, false), s.layout) +
+         " over " + to_string(s.mesh);
 }
 
 /// Why the layout `concrete` failed to match the layout `pattern` (or,
@@ -102,18 +65,18 @@ inline std::string reason(const MatchFailure &f, const Layout &pattern,
     return "level " + std::string(f.found_name.view()) + " is not " +
            std::string(f.expected_name.view());
   case MatchItem::leaf_count:
-    return "shape " + detail::tuple_text(concrete.shape) + " has " +
+    return "shape " + to_string(concrete.shape) + " has " +
            std::to_string(f.found) + " leaves where " +
-           detail::tuple_text(pattern.shape) + " needs " +
+           to_string(pattern.shape) + " needs " +
            (f.variadic ? "at least " : "") + std::to_string(f.expected);
   case MatchItem::extent:
   case MatchItem::stride: {
     bool extent = f.item == MatchItem::extent;
     return "leaf " + std::to_string(f.leaf) + " of " +
-           detail::tuple_text(extent ? concrete.shape : concrete.stride) +
+           to_string(extent ? concrete.shape : concrete.stride) +
            " has " + (extent ? "extent " : "stride ") +
            std::to_string(f.found) + " where " +
-           detail::tuple_text(extent ? pattern.shape : pattern.stride) +
+           to_string(extent ? pattern.shape : pattern.stride) +
            " has " + std::to_string(f.expected);
   }
   case MatchItem::symbol:
@@ -126,7 +89,7 @@ inline std::string reason(const MatchFailure &f, const Layout &pattern,
            " is " + std::to_string(f.found);
   case MatchItem::offset:
     return "offset " + std::to_string(f.found) + " is not " +
-           detail::int_text(pattern_offset);
+           to_string(pattern_offset);
   case MatchItem::pattern:
     return "malformed pattern: " + f.detail.message();
   case MatchItem::axis: {
