@@ -6,9 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tf/layout/mesh.hpp"
+#include "tf/layout/mesh_literal.hpp"
 #include "tf/layout/mesh_match.hpp"
 #include "tf/layout/mesh_predicate.hpp"
 #include "tf/layout/mesh_text.hpp"
+
+#include "seed_meshes.hpp"
 
 #include <gtest/gtest.h>
 
@@ -19,14 +22,16 @@ using tf::IntTuple;
 using tf::Layout;
 using tf::Mesh;
 
-constexpr Layout L(IntTuple shape, IntTuple stride) { return {shape, stride}; }
+using tf_test::compute;
+using tf_test::cta;
+using tf_test::L;
+using tf_test::loader;
+using tf_test::threads;
 
-constexpr Mesh threads =
-    tf::mesh("thread", IntTuple{3, 128}, "warpgroup", "participant");
-constexpr Mesh loader = threads.sub(0, tf::range(0, 32));
-constexpr Mesh compute = threads.sub(tf::range(1, 3), tf::_).reshape(
-    IntTuple{2, 4, 8, 4}, "group", "warp", "lane8", "lane4");
-constexpr Mesh cta = tf::mesh("cta", IntTuple{132}, "persistent");
+// The same mesh with its shape written as text, as in the design sketch.
+constexpr Mesh compute_text = threads.sub(tf::range(1, 3), tf::_)
+                                  .reshape<"(2,4,8,4)">("group", "warp",
+                                                        "lane8", "lane4");
 
 // The seed's WGMMA execution mesh:
 // Mesh(('thread',), ComposedLayout(None, p0, Layout(((*g, 4, 8, 4),), ((*gs, 32, 4, 1),))))
@@ -47,6 +52,9 @@ static_assert(loader.offset.value == 0);
 static_assert(compute.layout ==
               L(IntTuple{2, 4, 8, 4}, IntTuple{128, 32, 4, 1}));
 static_assert(compute.offset.value == 128);
+static_assert(compute_text == compute);
+static_assert(threads.reshape<"(3,(8,16))">().layout ==
+              L(IntTuple{3, IntTuple{8, 16}}, IntTuple{128, IntTuple{16, 1}}));
 static_assert(*compute.unit(IntTuple{1, 3, 7, 3}) == 128 + 128 + 96 + 28 + 3);
 static_assert(tf::match(wgmma, compute).ok);
 static_assert(*tf::match(wgmma, compute).bindings.value("p0") == 128);
@@ -174,6 +182,14 @@ TEST(MeshReshape, ComposesWithCompactShape) {
             "Mesh(thread, ((4,8)):((1,4)))");
   EXPECT_EQ(tf::to_string(*transposed.try_reshape(IntTuple{2, 2, 8})),
             "Mesh(thread, (2,2,8):(2,1,4))");
+  // Nested shapes on either side: a nested new shape keeps its nesting, and
+  // a nested old mode is read through its coalesced leaves.
+  EXPECT_EQ(tf::to_string(*transposed.try_reshape(IntTuple{2, IntTuple{2, 8}})),
+            "Mesh(thread, (2,(2,8)):(2,(1,4)))");
+  Mesh nested = tf::mesh("thread", L(IntTuple{2, IntTuple{4, 8}},
+                                     IntTuple{64, IntTuple{8, 1}}));
+  EXPECT_EQ(tf::to_string(*nested.try_reshape(IntTuple{8, 8})),
+            "Mesh(thread, ((2,4),8):((64,8),1))");
   // Extent-1 modes take stride 0.
   EXPECT_EQ(tf::to_string(*loader.try_reshape(IntTuple{1, 32}, "one", "lane")),
             "Mesh(thread, (1,32):(0,1), one, lane)");
@@ -184,7 +200,8 @@ TEST(MeshReshape, Errors) {
             "cannot reshape 384 units into a shape of size 256");
   Mesh odd = tf::mesh("thread", L(IntTuple{2, 3}, IntTuple{10, 1}));
   EXPECT_EQ(odd.try_reshape(IntTuple{3, 2}).error().message(),
-            "new extent 2 does not split the mode 3:1 evenly");
+            "composition stride divisibility fails: stride 2 of B and extent "
+            "3 of a mode of A divide neither way");
   EXPECT_EQ(threads.try_reshape(IntTuple{384}, "a", "b").error().message(),
             "a mesh of rank 1 needs 1 axis names or none; 2 given");
 }

@@ -11,6 +11,8 @@
 #include "tf/layout/shard_layout.hpp"
 #include "tf/layout/shard_match.hpp"
 
+#include "seed_meshes.hpp"
+
 #include <gtest/gtest.h>
 
 namespace {
@@ -22,12 +24,8 @@ using tf::Layout;
 using tf::Mesh;
 using tf::ShardLayout;
 
-constexpr Layout L(IntTuple shape, IntTuple stride) { return {shape, stride}; }
-
-constexpr Mesh threads =
-    tf::mesh("thread", IntTuple{3, 128}, "warpgroup", "participant");
-constexpr Mesh compute = threads.sub(tf::range(1, 3), tf::_).reshape(
-    IntTuple{2, 4, 8, 4}, "group", "warp", "lane8", "lane4");
+using tf_test::compute;
+using tf_test::L;
 
 // L_C = (2@group,4@warp,2,8@lane8,32,4@lane4,2):(16384,16,8,1,512,128,64)
 constexpr Layout acc_layout = L(IntTuple{2, 4, 2, 8, 32, 4, 2},

@@ -190,4 +190,39 @@ static_assert(*tf::byte_offset(lhs_tile, IntTuple{1, 0}, 2) == 144);
 static_assert(tf::Swizzle{3, 4, 3}(0x380) == 0x3F0);
 static_assert(!tf::is_valid_swizzle({3, 4, 2}));
 
+
+// CuTe's swizzle_layout test (test/unit/cute/core/swizzle_layout.cpp) checks
+// that slicing a swizzled layout by a row or a column gives the same offsets
+// as the whole. Its three layouts through φ; one-byte elements, so byte and
+// element offsets coincide as in CuTe's element-indexed swizzles.
+TEST(SwizzleCuTe, SlicesAgreeWithTheWhole) {
+  const tf::ComposedLayout cases[] = {
+      *tf::parse_composed_layout("(8,8):(1,8) | Swizzle(3,0,3)"),
+      *tf::parse_composed_layout("(8,8):(1,8) | Swizzle(3,0,-3)"),
+      *tf::parse_composed_layout(
+          "((2,2,2),(2,2,2)):((16,1,4),(8,2,32)) | Swizzle(2,1,3)"),
+  };
+  for (const tf::ComposedLayout &c : cases) {
+    std::vector<bool> seen(64, false);
+    for (int i = 0; i < 8; ++i) {
+      // Row i as a composed layout of its own: the row's offset moves into
+      // the composed layout's offset, before the swizzle.
+      tf::ComposedLayout row{c.swizzle, *tf::evaluate(c.layout.mode(0), i),
+                             c.layout.mode(1)};
+      tf::ComposedLayout col{c.swizzle, *tf::evaluate(c.layout.mode(1), i),
+                             c.layout.mode(0)};
+      for (int j = 0; j < 8; ++j) {
+        std::int64_t whole = *tf::evaluate(c, IntTuple{i, j}, 1);
+        EXPECT_EQ(*tf::evaluate(row, j, 1), whole) << tf::to_string(c);
+        EXPECT_EQ(*tf::evaluate(col, j, 1), *tf::evaluate(c, IntTuple{j, i}, 1))
+            << tf::to_string(c);
+        ASSERT_GE(whole, 0);
+        ASSERT_LT(whole, 64);
+        EXPECT_FALSE(seen[whole]) << "offset " << whole << " twice";
+        seen[whole] = true;
+      }
+    }
+  }
+}
+
 } // namespace

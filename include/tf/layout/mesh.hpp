@@ -10,13 +10,17 @@
 //
 // Slicing (`sub`) and reshaping (`reshape`) build such derived meshes. Both
 // have a checked form returning Result<Mesh> (`try_sub`, `try_reshape`) and a
-// form for constant expressions that stops compilation on an error.
+// form for constant expressions that stops compilation on an error; reshape
+// also takes its shape as text, `reshape<"(2,4,8,4)">(names...)`
+// (mesh_literal.hpp).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "tf/layout/algebra/composition.hpp"
 #include "tf/layout/layout.hpp"
 #include "tf/layout/topology.hpp"
+#include "tf/support/fixed_string.hpp"
 #include "tf/support/fixed_vector.hpp"
 #include "tf/support/name.hpp"
 
@@ -36,19 +40,16 @@ struct FlatLeaves {
   int count = 0;
 };
 
-/// The leaves of `l` with their values.
+/// The leaves of `l` with their values (detail::flat_modes as plain numbers).
 /// @pre every extent and stride of `l` has a value
 constexpr Result<FlatLeaves> flat_leaves(const Layout &l) {
+  Result<detail::FlatModes> modes = detail::flat_modes(l);
+  if (!modes)
+    return modes.error();
   FlatLeaves out;
-  for (int i = 0; i < l.shape.leaf_count(); ++i) {
-    Result<std::int64_t> s = l.shape.leaf_at(i).get();
-    if (!s)
-      return s.error();
-    Result<std::int64_t> d = l.stride.leaf_at(i).get();
-    if (!d)
-      return d.error();
-    out.extent[out.count] = *s;
-    out.stride[out.count] = *d;
+  for (const detail::FlatMode &m : *modes) {
+    out.extent[out.count] = m.shape.value;
+    out.stride[out.count] = m.stride.value;
     ++out.count;
   }
   return out;
@@ -159,41 +160,6 @@ constexpr Result<SlicedMode> slice_mode(const Layout &mode, std::int64_t b,
                     b, e, *inner);
 }
 
-/// Flattened leaves of `l` with extent-1 leaves dropped and neighbours merged
-/// where the slower one continues the faster (stride = extent * stride).
-constexpr Result<FlatLeaves> coalesced_leaves(const Layout &l) {
-  Result<FlatLeaves> flat = flat_leaves(l);
-  if (!flat)
-    return flat;
-  FlatLeaves out;
-  for (int i = 0; i < flat->count; ++i) {
-    std::int64_t s = flat->extent[i], d = flat->stride[i];
-    if (s == 1)
-      continue;
-    // Merging looks back: the previous (slower) leaf absorbs this faster one.
-    if (out.count > 0 && out.stride[out.count - 1] == s * d) {
-      out.extent[out.count - 1] *= s;
-      out.stride[out.count - 1] = d;
-      continue;
-    }
-    out.extent[out.count] = s;
-    out.stride[out.count] = d;
-    ++out.count;
-  }
-  return out;
-}
-
-/// `t` with leaf i replaced by pieces[i] (a leaf or a tuple).
-constexpr IntTuple replace_leaves(const IntTuple &t, const IntTuple *pieces,
-                                  int &next) {
-  if (t.is_leaf())
-    return pieces[next++];
-  IntTuple out;
-  for (int i = 0; i < t.rank(); ++i)
-    out.push_back(replace_leaves(t.mode(i), pieces, next));
-  return out;
-}
-
 /// Whether `names` holds a name twice; returns its index or -1.
 constexpr int repeated_name(const FixedVector<Name, max_mesh_axes> &names) {
   for (std::size_t i = 0; i < names.size(); ++i)
@@ -204,84 +170,6 @@ constexpr int repeated_name(const FixedVector<Name, max_mesh_axes> &names) {
 }
 
 } // namespace detail
-
-/// `a` ∘ make_layout(shape) when the shapes have the same size: reading `a`'s
-/// domain lexicographically in the new shape. Each new leaf takes the fastest
-/// remaining part of `a`'s coalesced leaves; a leaf spanning several of them
-/// becomes a nested mode, as in CuTe's composition. This is composition with a
-/// compact right operand only, which is all that reshaping needs.
-/// @pre size(a) == size(shape); no leaf of `a` is split unevenly
-constexpr Result<Layout> reshape_layout(const Layout &a,
-                                        const IntTuple &shape) {
-  Result<std::int64_t> have = size(a);
-  if (!have)
-    return have.error();
-  Result<std::int64_t> want = size(shape);
-  if (!want)
-    return want.error();
-  if (*have != *want)
-    return make_error(Errc::mismatch,
-                      "cannot reshape {} units into a shape of size {}", *have,
-                      *want);
-  Result<FlatLeaves> src = detail::coalesced_leaves(a);
-  if (!src)
-    return src.error();
-  FlatLeaves left = *src;
-  int cursor = left.count - 1;
-  IntTuple shapes[max_int_tuple_nodes] = {};
-  IntTuple strides[max_int_tuple_nodes] = {};
-  for (int i = shape.leaf_count() - 1; i >= 0; --i) {
-    std::int64_t want_extent = *shape.leaf_at(i).get();
-    // Pieces fastest first; they are written slowest first.
-    std::int64_t piece_extent[max_int_tuple_nodes] = {};
-    std::int64_t piece_stride[max_int_tuple_nodes] = {};
-    int pieces = 0;
-    while (want_extent > 1) {
-      // A leaf used up by an exact split leaves extent 1 behind.
-      while (cursor >= 0 && left.extent[cursor] == 1)
-        --cursor;
-      if (cursor < 0)
-        return make_error(Errc::precondition,
-                          "new extent {} exceeds the units left", want_extent);
-      std::int64_t have_extent = left.extent[cursor];
-      std::int64_t stride = left.stride[cursor];
-      if (want_extent % have_extent == 0) {
-        piece_extent[pieces] = have_extent;
-        piece_stride[pieces++] = stride;
-        want_extent /= have_extent;
-        --cursor;
-      } else if (have_extent % want_extent == 0) {
-        piece_extent[pieces] = want_extent;
-        piece_stride[pieces++] = stride;
-        left.extent[cursor] = have_extent / want_extent;
-        left.stride[cursor] = stride * want_extent;
-        want_extent = 1;
-      } else {
-        return make_error(Errc::precondition,
-                          "new extent {} does not split the mode {}:{} evenly",
-                          want_extent, have_extent, stride);
-      }
-    }
-    if (pieces == 0) {
-      shapes[i] = IntTuple(1);
-      strides[i] = IntTuple(0);
-    } else if (pieces == 1) {
-      shapes[i] = IntTuple(piece_extent[0]);
-      strides[i] = IntTuple(piece_stride[0]);
-    } else {
-      for (int p = pieces - 1; p >= 0; --p) {
-        shapes[i].push_back(IntTuple(piece_extent[p]));
-        strides[i].push_back(IntTuple(piece_stride[p]));
-      }
-    }
-  }
-  int next_shape = 0, next_stride = 0;
-  Layout out{detail::replace_leaves(shape, shapes, next_shape),
-             detail::replace_leaves(shape, strides, next_stride)};
-  if (out.overflow())
-    return make_error(Errc::capacity, "the reshaped layout has too many modes");
-  return out;
-}
 
 struct Mesh {
   /// The topology level whose units the mesh arranges.
@@ -433,6 +321,13 @@ struct Mesh {
     return try_reshape(shape, names...).value();
   }
 
+  /// reshape with the shape written as text, parsed while compiling:
+  /// `reshape<"(2,4,8,4)">("group", "warp", "lane8", "lane4")`. A malformed
+  /// shape does not compile, as with `tf::layout<"...">`. Defined in
+  /// tf/layout/mesh_literal.hpp, which the parser's includes keep out of here.
+  template <FixedString Shape, class... Names>
+  constexpr Mesh reshape(Names... names) const;
+
   friend constexpr bool operator==(const Mesh &, const Mesh &) = default;
 };
 
@@ -493,7 +388,17 @@ constexpr Mesh mesh(Name level, const IntTuple &shape, Names... names) {
 template <class... Names>
 constexpr Result<Mesh> Mesh::try_reshape(const IntTuple &shape,
                                          Names... names) const {
-  Result<Layout> l = reshape_layout(layout, shape);
+  Result<std::int64_t> have = size();
+  if (!have)
+    return have.error();
+  Result<std::int64_t> want = tf::size(shape);
+  if (!want)
+    return want.error();
+  if (*have != *want)
+    return make_error(Errc::mismatch,
+                      "cannot reshape {} units into a shape of size {}", *have,
+                      *want);
+  Result<Layout> l = composition(layout, make_layout(shape));
   if (!l)
     return l.error();
   Result<Mesh> out = make_mesh(level, *l, names...);

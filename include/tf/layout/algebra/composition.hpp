@@ -211,33 +211,49 @@ constexpr Result<Layout> composition(const Layout &a, const Layout &b) {
   return out;
 }
 
+namespace detail {
+
+/// Mode i of the result is op(A_i, T[i]); modes of A past the tiler are kept.
+/// The by-mode form of composition, divide and product; `name` is the
+/// operation, for messages.
+template <class Op>
+constexpr Result<Layout> by_mode(const Layout &a, const Tiler &t, Op op,
+                                 const char *name) {
+  if (t.overflowed)
+    return capacity_error("tiler has more modes than a Tiler holds");
+  if (t.rank() > a.rank())
+    return make_error(Errc::mismatch,
+                      "the tiler has {} modes but the layout has only {}",
+                      t.rank(), a.rank());
+  Layout out;
+  for (int i = 0; i < a.rank(); ++i) {
+    if (i >= t.rank()) {
+      append_mode(out, a.mode(i));
+      continue;
+    }
+    Result<Layout> m = op(a.mode(i), t[i]);
+    if (!m)
+      return m;
+    append_mode(out, *m);
+  }
+  if (out.overflow())
+    return make_error(Errc::capacity,
+                      "the result of {name} needs more nodes than an IntTuple "
+                      "holds",
+                      Name(name));
+  return out;
+}
+
+} // namespace detail
+
 /// Composition "by mode": mode i of the result is A_i ∘ T[i], and the modes
 /// of A that T does not reach are kept: `(8,6):(6,1) ∘ [2:4]` ->
 /// `(2:24, 6:1)`, i.e. `(2,6):(24,1)`.
 /// @pre rank(T) <= rank(A), and each A_i ∘ T[i] exists
 constexpr Result<Layout> composition(const Layout &a, const Tiler &t) {
-  if (t.overflowed)
-    return detail::capacity_error("composition tiler has more modes than a "
-                                  "Tiler holds");
-  if (t.rank() > a.rank())
-    return make_error(Errc::mismatch,
-                      "composition tiler has {} modes but the layout has {}",
-                      t.rank(), a.rank());
-  Layout out;
-  for (int i = 0; i < a.rank(); ++i) {
-    if (i >= t.rank()) {
-      detail::append_mode(out, a.mode(i));
-      continue;
-    }
-    Result<Layout> m = composition(a.mode(i), t[i]);
-    if (!m)
-      return m;
-    detail::append_mode(out, *m);
-  }
-  if (out.overflow())
-    return detail::capacity_error("composition result needs more nodes than "
-                                  "an IntTuple holds");
-  return out;
+  return detail::by_mode(
+      a, t, [](const Layout &m, const Layout &b) { return composition(m, b); },
+      "composition");
 }
 
 } // namespace tf

@@ -33,34 +33,53 @@ constexpr Result<Layout> checked(const Layout &l, const char *what) {
   return l;
 }
 
-/// The per-mode results of a by-mode operation with `t`, split into their two
-/// halves, with A's untouched modes; shared by the divide and product forms.
-struct Halves {
-  Layout first{};  // (first0, first1, ...)
-  Layout second{}; // (second0, second1, ..., A_t, ...)
-};
+/// How the two halves (tiles, rests) of a divide or product are arranged:
+/// zipped ((t0,t1,...),(r0,r1,...)), tiled ((t0,t1,...),r0,r1,...) or flat
+/// (t0,t1,...,r0,r1,...). Shared by the divide and product forms.
+enum class Grouping : std::uint8_t { zipped, tiled, flat };
 
-template <class Op>
-constexpr Result<Halves> by_mode_halves(const Layout &a, const Tiler &t,
-                                        Op op, const char *too_many) {
-  if (t.overflowed)
-    return capacity_error("tiler has more modes than a Tiler holds");
-  if (t.rank() > a.rank())
-    return make_error(Errc::mismatch, too_many, t.rank(), a.rank());
-  Halves h;
-  for (int i = 0; i < a.rank(); ++i) {
-    if (i >= t.rank()) {
-      append_mode(h.second, a.mode(i));
-      continue;
-    }
-    Result<Layout> m = op(a.mode(i), t[i]);
-    if (!m)
-      return m.error();
-    append_mode(h.first, m->mode(0));
-    append_mode(h.second, m->mode(1));
-  }
-  return h;
+/// Arranges (tiles, rests) as `g` says.
+constexpr Result<Layout> grouped(const Layout &tiles, const Layout &rests,
+                                 Grouping g, const char *name) {
+  Layout out;
+  if (g == Grouping::flat)
+    append_modes_of(out, tiles);
+  else
+    append_mode(out, tiles);
+  if (g == Grouping::zipped)
+    append_mode(out, rests);
+  else
+    append_modes_of(out, rests);
+  if (out.overflow())
+    return make_error(Errc::capacity,
+                      "the result of {name} needs more nodes than an IntTuple "
+                      "holds",
+                      Name(name));
+  return out;
 }
+
+/// `op` applied to mode i of `a` and element i of `t` gives (tile_i, rest_i);
+/// modes of A past the tiler join the rests. The halves are then arranged as
+/// `g` says; `name` is the operation, for messages.
+template <class Op>
+constexpr Result<Layout> by_mode_grouped(const Layout &a, const Tiler &t, Op op,
+                                         Grouping g, const char *name) {
+  Result<Layout> modes = by_mode(a, t, op, name);
+  if (!modes)
+    return modes;
+  Layout tiles, rests;
+  for (int i = 0; i < modes->rank(); ++i) {
+    Layout m = modes->mode(i);
+    if (i < t.rank()) {
+      append_mode(tiles, m.mode(0));
+      append_mode(rests, m.mode(1));
+    } else {
+      append_mode(rests, m);
+    }
+  }
+  return grouped(tiles, rests, g, name);
+}
+
 
 } // namespace detail
 
@@ -84,46 +103,15 @@ constexpr Result<Layout> logical_divide(const Layout &a, const Layout &b) {
 /// `((2,4),(3,2)):((6,12),(1,3))`.
 /// @pre rank(T) <= rank(A)
 constexpr Result<Layout> logical_divide(const Layout &a, const Tiler &t) {
-  if (t.overflowed)
-    return detail::capacity_error("logical_divide tiler has more modes than "
-                                  "a Tiler holds");
-  if (t.rank() > a.rank())
-    return make_error(Errc::mismatch,
-                      "logical_divide tiler has {} modes but the layout has {}",
-                      t.rank(), a.rank());
-  Layout out;
-  for (int i = 0; i < a.rank(); ++i) {
-    if (i >= t.rank()) {
-      detail::append_mode(out, a.mode(i));
-      continue;
-    }
-    Result<Layout> m = logical_divide(a.mode(i), t[i]);
-    if (!m)
-      return m;
-    detail::append_mode(out, *m);
-  }
-  return detail::checked(out, "logical_divide result needs more nodes than "
-                              "an IntTuple holds");
-}
-
-/// zipped_divide with one tile is logical_divide: `((tile), (rest))`.
-constexpr Result<Layout> zipped_divide(const Layout &a, const Layout &b) {
-  return logical_divide(a, b);
-}
-
-/// ((tile0, tile1, ...), (rest0, rest1, ..., A_t, ...)):
-/// `zipped_divide((8,6):(6,1), [2:1, 3:1])` -> `((2,3),(4,2)):((6,1),(12,3))`.
-/// @pre rank(T) <= rank(A)
-constexpr Result<Layout> zipped_divide(const Layout &a, const Tiler &t) {
-  Result<detail::Halves> h = detail::by_mode_halves(
+  return detail::by_mode(
       a, t,
       [](const Layout &m, const Layout &b) { return logical_divide(m, b); },
-      "zipped_divide tiler has {} modes but the layout has {}");
-  if (!h)
-    return h.error();
-  return detail::checked(concat_layouts(h->first, h->second),
-                         "zipped_divide result needs more nodes than an "
-                         "IntTuple holds");
+      "logical_divide");
+}
+
+/// ((tile), (rest)): zipped_divide with one tile is logical_divide.
+constexpr Result<Layout> zipped_divide(const Layout &a, const Layout &b) {
+  return logical_divide(a, b);
 }
 
 /// (tile, rest modes...): the rest of logical_divide unpacked,
@@ -132,28 +120,8 @@ constexpr Result<Layout> tiled_divide(const Layout &a, const Layout &b) {
   Result<Layout> d = logical_divide(a, b);
   if (!d)
     return d;
-  Layout out;
-  detail::append_mode(out, d->mode(0));
-  detail::append_modes_of(out, d->mode(1));
-  return detail::checked(out, "tiled_divide result needs more nodes than an "
-                              "IntTuple holds");
-}
-
-/// ((tile0, tile1, ...), rest0, rest1, ..., A_t, ...):
-/// `tiled_divide((8,6):(6,1), [2:1, 3:1])` -> `((2,3),4,2):((6,1),12,3)`.
-/// @pre rank(T) <= rank(A)
-constexpr Result<Layout> tiled_divide(const Layout &a, const Tiler &t) {
-  Result<detail::Halves> h = detail::by_mode_halves(
-      a, t,
-      [](const Layout &m, const Layout &b) { return logical_divide(m, b); },
-      "tiled_divide tiler has {} modes but the layout has {}");
-  if (!h)
-    return h.error();
-  Layout out;
-  detail::append_mode(out, h->first);
-  detail::append_modes_of(out, h->second);
-  return detail::checked(out, "tiled_divide result needs more nodes than an "
-                              "IntTuple holds");
+  return detail::grouped(d->mode(0), d->mode(1), detail::Grouping::tiled,
+                         "tiled_divide");
 }
 
 /// (tile modes..., rest modes...): both halves of logical_divide unpacked.
@@ -161,28 +129,39 @@ constexpr Result<Layout> flat_divide(const Layout &a, const Layout &b) {
   Result<Layout> d = logical_divide(a, b);
   if (!d)
     return d;
-  Layout out;
-  detail::append_modes_of(out, d->mode(0));
-  detail::append_modes_of(out, d->mode(1));
-  return detail::checked(out, "flat_divide result needs more nodes than an "
-                              "IntTuple holds");
+  return detail::grouped(d->mode(0), d->mode(1), detail::Grouping::flat,
+                         "flat_divide");
+}
+
+namespace detail {
+/// logical_divide of one mode by one tiler element, for by_mode_grouped.
+inline constexpr auto divide_mode = [](const Layout &m, const Layout &b) {
+  return logical_divide(m, b);
+};
+} // namespace detail
+
+/// ((tile0, tile1, ...), (rest0, rest1, ..., A_t, ...)):
+/// `zipped_divide((8,6):(6,1), [2:1, 3:1])` -> `((2,3),(4,2)):((6,1),(12,3))`.
+/// @pre rank(T) <= rank(A)
+constexpr Result<Layout> zipped_divide(const Layout &a, const Tiler &t) {
+  return detail::by_mode_grouped(a, t, detail::divide_mode,
+                                 detail::Grouping::zipped, "zipped_divide");
+}
+
+/// ((tile0, tile1, ...), rest0, rest1, ..., A_t, ...):
+/// `tiled_divide((8,6):(6,1), [2:1, 3:1])` -> `((2,3),4,2):((6,1),12,3)`.
+/// @pre rank(T) <= rank(A)
+constexpr Result<Layout> tiled_divide(const Layout &a, const Tiler &t) {
+  return detail::by_mode_grouped(a, t, detail::divide_mode,
+                                 detail::Grouping::tiled, "tiled_divide");
 }
 
 /// (tile0, tile1, ..., rest0, rest1, ..., A_t, ...):
 /// `flat_divide((8,6):(6,1), [2:1, 3:1])` -> `(2,3,4,2):(6,1,12,3)`.
 /// @pre rank(T) <= rank(A)
 constexpr Result<Layout> flat_divide(const Layout &a, const Tiler &t) {
-  Result<detail::Halves> h = detail::by_mode_halves(
-      a, t,
-      [](const Layout &m, const Layout &b) { return logical_divide(m, b); },
-      "flat_divide tiler has {} modes but the layout has {}");
-  if (!h)
-    return h.error();
-  Layout out;
-  detail::append_modes_of(out, h->first);
-  detail::append_modes_of(out, h->second);
-  return detail::checked(out, "flat_divide result needs more nodes than an "
-                              "IntTuple holds");
+  return detail::by_mode_grouped(a, t, detail::divide_mode,
+                                 detail::Grouping::flat, "flat_divide");
 }
 
 } // namespace tf

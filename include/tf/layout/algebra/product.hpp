@@ -55,73 +55,38 @@ constexpr Result<Layout> logical_product(const Layout &a, const Layout &b) {
 /// are kept.
 /// @pre rank(T) <= rank(A)
 constexpr Result<Layout> logical_product(const Layout &a, const Tiler &t) {
-  if (t.overflowed)
-    return detail::capacity_error("logical_product tiler has more modes than "
-                                  "a Tiler holds");
-  if (t.rank() > a.rank())
-    return make_error(Errc::mismatch,
-                      "logical_product tiler has {} modes but the layout has "
-                      "{}",
-                      t.rank(), a.rank());
-  Layout out;
-  for (int i = 0; i < a.rank(); ++i) {
-    if (i >= t.rank()) {
-      detail::append_mode(out, a.mode(i));
-      continue;
-    }
-    Result<Layout> m = logical_product(a.mode(i), t[i]);
-    if (!m)
-      return m;
-    detail::append_mode(out, *m);
-  }
-  return detail::checked(out, "logical_product result needs more nodes than "
-                              "an IntTuple holds");
+  return detail::by_mode(
+      a, t,
+      [](const Layout &m, const Layout &b) { return logical_product(m, b); },
+      "logical_product");
 }
+
+namespace detail {
+/// logical_product of one mode by one tiler element, for by_mode_grouped.
+inline constexpr auto product_mode = [](const Layout &m, const Layout &b) {
+  return logical_product(m, b);
+};
+} // namespace detail
 
 /// ((A_0, A_1, ...), (R_0, R_1, ..., A_t, ...)) of the by-mode product.
 /// @pre rank(T) <= rank(A)
 constexpr Result<Layout> zipped_product(const Layout &a, const Tiler &t) {
-  Result<detail::Halves> h = detail::by_mode_halves(
-      a, t,
-      [](const Layout &m, const Layout &b) { return logical_product(m, b); },
-      "zipped_product tiler has {} modes but the layout has {}");
-  if (!h)
-    return h.error();
-  return detail::checked(concat_layouts(h->first, h->second),
-                         "zipped_product result needs more nodes than an "
-                         "IntTuple holds");
+  return detail::by_mode_grouped(a, t, detail::product_mode,
+                                 detail::Grouping::zipped, "zipped_product");
 }
 
 /// ((A_0, A_1, ...), R_0, R_1, ..., A_t, ...) of the by-mode product.
 /// @pre rank(T) <= rank(A)
 constexpr Result<Layout> tiled_product(const Layout &a, const Tiler &t) {
-  Result<detail::Halves> h = detail::by_mode_halves(
-      a, t,
-      [](const Layout &m, const Layout &b) { return logical_product(m, b); },
-      "tiled_product tiler has {} modes but the layout has {}");
-  if (!h)
-    return h.error();
-  Layout out;
-  detail::append_mode(out, h->first);
-  detail::append_modes_of(out, h->second);
-  return detail::checked(out, "tiled_product result needs more nodes than an "
-                              "IntTuple holds");
+  return detail::by_mode_grouped(a, t, detail::product_mode,
+                                 detail::Grouping::tiled, "tiled_product");
 }
 
 /// (A_0, A_1, ..., R_0, R_1, ..., A_t, ...) of the by-mode product.
 /// @pre rank(T) <= rank(A)
 constexpr Result<Layout> flat_product(const Layout &a, const Tiler &t) {
-  Result<detail::Halves> h = detail::by_mode_halves(
-      a, t,
-      [](const Layout &m, const Layout &b) { return logical_product(m, b); },
-      "flat_product tiler has {} modes but the layout has {}");
-  if (!h)
-    return h.error();
-  Layout out;
-  detail::append_modes_of(out, h->first);
-  detail::append_modes_of(out, h->second);
-  return detail::checked(out, "flat_product result needs more nodes than an "
-                              "IntTuple holds");
+  return detail::by_mode_grouped(a, t, detail::product_mode,
+                                 detail::Grouping::flat, "flat_product");
 }
 
 namespace detail {
