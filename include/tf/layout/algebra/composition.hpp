@@ -213,6 +213,16 @@ constexpr Result<Layout> composition(const Layout &a, const Layout &b) {
 
 namespace detail {
 
+/// `out`, or the capacity error of operation `name` if it overflowed.
+constexpr Result<Layout> fits(const Layout &out, const char *name) {
+  if (out.overflow())
+    return make_error(Errc::capacity,
+                      "the result of {name} needs more nodes than an IntTuple "
+                      "holds",
+                      Name(name));
+  return out;
+}
+
 /// Mode i of the result is op(A_i, T[i]); modes of A past the tiler are kept.
 /// The by-mode form of composition, divide and product; `name` is the
 /// operation, for messages.
@@ -236,12 +246,7 @@ constexpr Result<Layout> by_mode(const Layout &a, const Tiler &t, Op op,
       return m;
     append_mode(out, *m);
   }
-  if (out.overflow())
-    return make_error(Errc::capacity,
-                      "the result of {name} needs more nodes than an IntTuple "
-                      "holds",
-                      Name(name));
-  return out;
+  return fits(out, name);
 }
 
 } // namespace detail

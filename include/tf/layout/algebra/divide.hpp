@@ -50,12 +50,7 @@ constexpr Result<Layout> grouped(const Layout &tiles, const Layout &rests,
     append_mode(out, rests);
   else
     append_modes_of(out, rests);
-  if (out.overflow())
-    return make_error(Errc::capacity,
-                      "the result of {name} needs more nodes than an IntTuple "
-                      "holds",
-                      Name(name));
-  return out;
+  return fits(out, name);
 }
 
 /// `op` applied to mode i of `a` and element i of `t` gives (tile_i, rest_i);
