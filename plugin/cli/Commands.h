@@ -21,6 +21,11 @@ extern llvm::cl::SubCommand TargetsSubcommand;
 /// Runs `tf targets`; returns the process exit code.
 int runTargetsCommand();
 
+/// `tf facts [ATOM] [--target ID] [--json] [--list]`: instruction contracts.
+extern llvm::cl::SubCommand FactsSubcommand;
+/// Runs `tf facts`; returns the process exit code.
+int runFactsCommand();
+
 } // namespace tf::cli
 
 #endif // TF_CLI_COMMANDS_H

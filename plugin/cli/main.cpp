@@ -18,11 +18,15 @@ int main(int argc, char **argv) {
       argc, argv,
       "tf: queries and tools for the tf kernel compiler\n\n"
       "  tf layout VERB ARGS...   the layout algebra (tf layout --help)\n"
-      "  tf targets [show ID]     the target fact documents (tf targets --help)\n");
+      "  tf targets [show ID]     the target fact documents (tf targets --help)\n"
+      "  tf facts ATOM [--target ID]\n"
+      "                           an atom's instruction contract (tf facts --help)\n");
   if (tf::cli::LayoutSubcommand)
     return tf::cli::runLayoutCommand();
   if (tf::cli::TargetsSubcommand)
     return tf::cli::runTargetsCommand();
+  if (tf::cli::FactsSubcommand)
+    return tf::cli::runFactsCommand();
   errs() << "tf: error: no subcommand given; see 'tf --help'\n";
   return 1;
 }

@@ -134,6 +134,15 @@ enum class LayoutPatternKind : std::uint8_t {
   any,    ///< any layout of the right shape
   shard,  ///< a ShardLayout over the execution mesh (register fragments)
   layout, ///< a (possibly swizzled) layout, unified with the operand's
+  /// The compact row-major layout of the operand's shape, under the swizzle
+  /// `layout.swizzle`, at any offset: the order in which an instruction
+  /// writes a box it was given by shape alone (TMA's shared-memory box).
+  /// Grouping does not matter: ((2,8,8),(4,16)):((4096,512,64),(16,1)) is the
+  /// compact row-major layout of its shape.
+  row_major,
+  /// Exactly the layout (or ShardLayout) of operand `operand` of the same
+  /// site: element-wise atoms need their operands distributed alike.
+  same_as,
 };
 
 /// One arrangement an operand may have. Symbols in the layouts are bound by
@@ -143,12 +152,17 @@ struct LayoutPattern {
   Conditions when{};
   ShardLayout shard{};
   ComposedLayout layout{};
+  /// For same_as: the operand whose layout this one must equal.
+  Name operand{};
   /// Where the layout comes from (ISA section), printed by `tf facts`.
   Name source{};
 };
 
 enum class Access : std::uint8_t { read, write, read_write };
 
+/// An operand may be listed several times under one name: the patterns
+/// whose `when` holds are alternatives, and the operand matches if any one of
+/// them does (a generic Copy reads gmem, smem or rmem).
 struct OperandPattern {
   Name name{};
   /// The variant applies when these hold (e.g. A in smem for form = SS).
@@ -160,6 +174,12 @@ struct OperandPattern {
   Storage storage = Storage::smem;
   /// Any one of these must match; empty means any layout.
   List<LayoutPattern> layouts{};
+  /// For MMA atoms: the atom mode (0 = M, 1 = N, 2 = K of `atom_shape`)
+  /// that each top-level mode of `shape` spans -- A (M,K) is {0, 2}, B (K,N)
+  /// {2, 1}, C (M,N) {0, 1}. The engine derives the repeat and the per-atom
+  /// fragments from it (contract/match.hpp); empty for other atoms, whose
+  /// operands are matched whole.
+  FixedVector<int, 4> atom_modes{};
 };
 
 //===- Contracts ----------------------------------------------------------===//
@@ -177,10 +197,17 @@ struct OperandLimit {
     inner_bytes_max,   ///< bytes of the innermost mode <= value
     rank_max,          ///< rank <= value
     base_align_bytes,  ///< start address % value == 0
+    every_mode_extent_max,   ///< extent of every top-level mode <= value
+    outer_stride_bytes_mult, ///< every stride but the innermost, in bytes,
+                             ///< % value == 0 (TMA global strides, ldmatrix
+                             ///< rows)
   };
   Kind kind = Kind::mode_extent_max;
   int mode = 0;
   std::int64_t value = 0;
+  /// The limit applies only when these hold (TMA's inner-extent bound
+  /// depends on the swizzle mode); empty: always.
+  Conditions when{};
   /// The predicate as the ISA states it, printed by `tf facts`.
   Name source{};
 };

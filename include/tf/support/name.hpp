@@ -9,8 +9,15 @@
 
 #include <cstddef>
 #include <string_view>
+#include <type_traits>
 
 namespace tf {
+
+namespace detail {
+/// Reached only in constant evaluation, to stop it with this name in the
+/// compiler's message.
+inline void name_longer_than_23_characters() {}
+} // namespace detail
 
 /// A short identifier of at most `Name::max_length` characters.
 struct Name {
@@ -18,8 +25,12 @@ struct Name {
   char text[max_length + 1] = {};
 
   constexpr Name() = default;
-  /// Copies at most max_length characters of `s`; use `fits` to check first.
+  /// Copies `s`. A longer name than max_length does not compile in constant
+  /// evaluation (contract ids, mesh axes); at run time it is cut, so check
+  /// `fits` first where the text comes from users.
   constexpr Name(std::string_view s) {
+    if (std::is_constant_evaluated() && s.size() > max_length)
+      detail::name_longer_than_23_characters();
     for (std::size_t i = 0; i < s.size() && i < max_length; ++i)
       text[i] = s[i];
   }

@@ -1,0 +1,87 @@
+//===- tf/atoms/nv/sm80/mma.hpp - The mma.sync contract (Ampere) ----------===//
+//
+// nv.sm80.Mma: mma.sync.aligned.m16n8k16 / m16n8k8 .row.col with .f16 or
+// .bf16 inputs and .tf32 m16n8k8, f32 accumulators, issued by one warp with
+// every operand in registers. Parameters: dtype, and k (16 or 8 for 16-bit
+// types, default 16; 8 for tf32). PTX ISA "Warp Level Matrix Multiply-
+// Accumulate Instructions: mma" (shapes and types per target: .f16 m16n8k16
+// sm_80, m16n8k8 sm_75; .bf16 and .tf32 sm_80); fragments in
+// tf/atoms/nv/mma_sync.hpp. Capability: mma.sync (targets/architectures/
+// nvidia.sm80.toml; .bf16/.tf32 are listed there as mma.sync.bf16/.tf32).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "tf/atoms/nv/mma_sync.hpp"
+
+namespace tf::atoms::nv::sm80 {
+
+namespace mma_detail {
+
+using namespace tf::atoms::nv::mma;
+
+inline constexpr ParamCase k_cases[] = {
+    either({is("dtype", DType::bf16)}, {value(std::int64_t(16)), value(std::int64_t(8))}, value(std::int64_t(16))),
+    either({is("dtype", DType::f16)}, {value(std::int64_t(16)), value(std::int64_t(8))}, value(std::int64_t(16))),
+    only({is("dtype", DType::tf32)}, {value(std::int64_t(8))}),
+};
+
+constexpr ParamDef dtype_param() {
+  ParamDef d;
+  d.name = "dtype";
+  d.kind = ParamKind::dtype;
+  d.allowed = {value(DType::bf16), value(DType::f16), value(DType::tf32)};
+  return d;
+}
+
+constexpr ParamDef k_param() {
+  ParamDef d;
+  d.name = "k";
+  d.kind = ParamKind::integer;
+  d.allowed = {value(std::int64_t(8)), value(std::int64_t(16))};
+  d.cases = k_cases;
+  return d;
+}
+
+inline constexpr ParamDef params[] = {dtype_param(), k_param()};
+
+inline constexpr LayoutPattern a_regs[] = {
+    fragment(a_k16_16bit, warp, {is("k", std::int64_t(16))}, "PTX mma.m16n8k16 A"),
+    fragment(a_k8_16bit, warp, {is("k", std::int64_t(8)), is("dtype", DType::bf16)}, "PTX mma.m16n8k8 A"),
+    fragment(a_k8_16bit, warp, {is("k", std::int64_t(8)), is("dtype", DType::f16)}, "PTX mma.m16n8k8 A"),
+    fragment(a_k8_tf32, warp, {is("k", std::int64_t(8)), is("dtype", DType::tf32)}, "PTX mma.m16n8k8 A tf32"),
+};
+inline constexpr LayoutPattern b_regs[] = {
+    fragment(b_k16_16bit, warp, {is("k", std::int64_t(16))}, "PTX mma.m16n8k16 B"),
+    fragment(b_k8_16bit, warp, {is("k", std::int64_t(8)), is("dtype", DType::bf16)}, "PTX mma.m16n8k8 B"),
+    fragment(b_k8_16bit, warp, {is("k", std::int64_t(8)), is("dtype", DType::f16)}, "PTX mma.m16n8k8 B"),
+    fragment(b_k8_tf32, warp, {is("k", std::int64_t(8)), is("dtype", DType::tf32)}, "PTX mma.m16n8k8 B tf32"),
+};
+inline constexpr LayoutPattern c_regs[] = {
+    fragment(c_f32, warp, {}, "PTX mma.m16n8k* C"),
+};
+
+inline constexpr OperandPattern operands[] = {
+    mma_operand("A", Access::read, "(16,k)", dtype_of("dtype"), a_regs, {0, 2}),
+    mma_operand("B", Access::read, "(k,8)", dtype_of("dtype"), b_regs, {2, 1}),
+    mma_operand("C", Access::read_write, "(16,8)", dtype_fixed(DType::f32), c_regs, {0, 1}),
+};
+
+constexpr Contract make() {
+  Contract c;
+  c.id = "nv.sm80.Mma";
+  c.kind = AtomKind::mma;
+  c.capability = "mma.sync";
+  c.execution_mesh = warp_mesh_pattern();
+  c.params = params;
+  c.operands = operands;
+  c.atom_shape = IntTuple{16, 8, Int::symbolic("k")};
+  return c;
+}
+
+} // namespace mma_detail
+
+/// The contract of nv.sm80.Mma.
+inline constexpr Contract mma = mma_detail::make();
+
+} // namespace tf::atoms::nv::sm80
