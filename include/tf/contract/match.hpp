@@ -427,7 +427,9 @@ struct ModeLeaves {
   }
 };
 
-inline constexpr int max_modes = 4;
+/// Top-level modes of an operand: TMA boxes have up to 5 (rank_max 5), and
+/// a few more group so that a deeper box meets its rank limit, not this.
+inline constexpr int max_modes = 8;
 
 struct Modes {
   ModeLeaves mode[max_modes] = {};
@@ -674,6 +676,35 @@ constexpr LayoutCheck unify_composed(const ComposedLayout &pattern,
   }
   IntTuple pshape = substitute_known(pattern.layout.shape, params);
   IntTuple pstride = substitute_known(pattern.layout.stride, params);
+  // A pattern with a variadic (TMA's gmem box (*e,w):(*d,1), any rank):
+  // its leaves unify with the fragment's flat leaves, as a mesh's do.
+  bool variadic = false;
+  for (int j = 0; j < pshape.leaf_count(); ++j)
+    variadic = variadic || pshape.leaf_at(j).variadic;
+  if (variadic) {
+    if (!detail::unify_layout(out.bindings, Layout{pshape, pstride},
+                              frag.layout, out.failure)) {
+      out.problem = out.failure.item == MatchItem::pattern
+                        ? LayoutProblem::malformed
+                        : LayoutProblem::unify;
+      out.error = out.failure.detail;
+      return out;
+    }
+    Result<std::int64_t> offset = frag.offset.get();
+    if (!offset) {
+      out.problem = LayoutProblem::malformed;
+      out.error = offset.error();
+      return out;
+    }
+    if (!unify_int(out.bindings, pattern.offset, *offset, MatchItem::offset,
+                   -1, out.failure)) {
+      out.problem = pattern.offset.is_symbolic() ? LayoutProblem::unify
+                                                 : LayoutProblem::offset;
+      return out;
+    }
+    out.ok = true;
+    return out;
+  }
   const int rank = pshape.is_leaf() ? 1 : pshape.rank();
   if (rank != frag_modes.count) {
     out.problem = LayoutProblem::unify;
@@ -828,9 +859,12 @@ constexpr bool dtype_ok(const DTypeRule &rule, DType t, const MatchReport &r,
     expected = rule.dtype;
     return t == rule.dtype;
   case DTypeRule::Kind::of_param: {
-    const ParamValue *v = r.param(rule.param.view());
+    const ParamValue *v = nullptr;
+    for (const ResolvedParam &p : r.params)
+      if (p.name == rule.param && p.valid)
+        v = &p.value;
     if (v == nullptr || v->kind != ParamKind::dtype)
-      return true; // the parameter's own reason says it
+      return true; // an invalid parameter: its own reason says it
     expected = v->dtype;
     return t == v->dtype;
   }
@@ -1039,10 +1073,12 @@ constexpr void check_layout(const Contract &c, int op, const SiteOperand &o,
   }
   int best = -1;
   LayoutCheck best_check;
-  int applying = 0;
+  int applying = 0, undecided = 0;
   for (std::size_t v = 0; v < pat.layouts.size(); ++v) {
     const LayoutPattern &lp = pat.layouts[v];
-    if (holds(lp.when, r) <= 0)
+    const int h = holds(lp.when, r);
+    undecided += h < 0;
+    if (h <= 0)
       continue;
     ++applying;
     LayoutCheck chk;
@@ -1112,6 +1148,8 @@ constexpr void check_layout(const Contract &c, int op, const SiteOperand &o,
   Reason why = reason(ReasonKind::operand_layout, o.name, op);
   why.expected = applying;
   if (applying == 0) {
+    if (undecided > 0)
+      return; // an invalid parameter decides; its own reason says so
     why.problem = LayoutProblem::no_variant;
     add(r, why);
     return;
@@ -1531,6 +1569,11 @@ constexpr MatchReport match(const Contract &c, const Site &s) {
     for (int j = 0; j < pshape.leaf_count(); ++j)
       if (pshape.leaf_at(j).variadic) {
         const int taken = site_leaves - (pshape.leaf_count() - 1);
+        // Only when the site's leaves lined up as written (not with its
+        // extent-1 leaves set aside; mesh_match.hpp): then `*g` took these.
+        Result<IntTuple> g = r.bindings.leaves(pshape.leaf_at(j).symbol.view());
+        if (!g || g->leaf_count() != taken)
+          continue;
         for (int m = j; m < j + taken && m < static_cast<int>(max_int_tuple_nodes); ++m)
           group_leaf[m] = true;
       }

@@ -172,17 +172,13 @@ constexpr bool unify_int(Bindings &b, const Int &pattern, std::int64_t value,
   return true;
 }
 
-/// Unifies the leaves of a pattern layout with those of a concrete layout.
-constexpr bool unify_layout(Bindings &b, const Layout &pattern,
-                            const Layout &concrete, MatchFailure &failure) {
-  Result<FlatLeaves> leaves = flat_leaves(concrete);
-  if (!leaves) {
-    failure.item = MatchItem::pattern;
-    failure.detail = leaves.error();
-    return false;
-  }
+/// Unifies the pattern's leaves with `leaves`, leaving out the pattern
+/// leaves marked in `skip` (may be null).
+constexpr bool unify_leaves(Bindings &b, const Layout &pattern,
+                            const FlatLeaves &leaves, const bool *skip,
+                            MatchFailure &failure) {
   const int count = pattern.shape.leaf_count();
-  int variadic = -1;
+  int variadic = -1, skipped = 0;
   for (int j = 0; j < count; ++j) {
     bool in_shape = pattern.shape.leaf_at(j).variadic;
     bool in_stride = pattern.stride.leaf_at(j).variadic;
@@ -198,21 +194,23 @@ constexpr bool unify_layout(Bindings &b, const Layout &pattern,
     }
     if (in_shape)
       variadic = j;
+    else if (skip != nullptr && skip[j])
+      ++skipped;
   }
-  const int fixed = variadic >= 0 ? count - 1 : count;
-  if (leaves->count < fixed || (variadic < 0 && leaves->count != fixed)) {
-    failure = {MatchItem::leaf_count, -1, fixed, leaves->count, {}, {},
+  const int fixed = (variadic >= 0 ? count - 1 : count) - skipped;
+  if (leaves.count < fixed || (variadic < 0 && leaves.count != fixed)) {
+    failure = {MatchItem::leaf_count, -1, fixed, leaves.count, {}, {},
                false, variadic >= 0, {}};
     return false;
   }
-  const int taken = leaves->count - fixed;
+  const int taken = leaves.count - fixed;
   int at = 0;
   for (int j = 0; j < count; ++j) {
     if (j == variadic) {
       IntTuple extents, strides;
       for (int k = 0; k < taken; ++k) {
-        extents.push_back(IntTuple(leaves->extent[at + k]));
-        strides.push_back(IntTuple(leaves->stride[at + k]));
+        extents.push_back(IntTuple(leaves.extent[at + k]));
+        strides.push_back(IntTuple(leaves.stride[at + k]));
       }
       at += taken;
       if (!bind_tuple(b, pattern.shape.leaf_at(j).symbol, extents, j,
@@ -222,13 +220,68 @@ constexpr bool unify_layout(Bindings &b, const Layout &pattern,
         return false;
       continue;
     }
-    if (!unify_int(b, pattern.shape.leaf_at(j), leaves->extent[at],
+    if (skip != nullptr && skip[j])
+      continue;
+    if (!unify_int(b, pattern.shape.leaf_at(j), leaves.extent[at],
                    MatchItem::extent, at, failure) ||
-        !unify_int(b, pattern.stride.leaf_at(j), leaves->stride[at],
+        !unify_int(b, pattern.stride.leaf_at(j), leaves.stride[at],
                    MatchItem::stride, at, failure))
       return false;
     ++at;
   }
+  return true;
+}
+
+/// Unifies the leaves of a pattern layout with those of a concrete layout.
+/// With `squeeze` (execution meshes only; ShardLayouts need their leaves in
+/// place): a leaf of extent 1 is a single unit whatever its stride, so when
+/// the leaves do not unify as written they are tried again without the
+/// concrete extent-1 leaves and the pattern's constant extent-1 leaves: one
+/// thread written (), (1,1) or (1):(0) matches `(1):(1) + p0`. The failure
+/// reported is that of the leaves as written.
+constexpr bool unify_layout(Bindings &b, const Layout &pattern,
+                            const Layout &concrete, MatchFailure &failure,
+                            bool squeeze = false) {
+  Result<FlatLeaves> leaves = flat_leaves(concrete);
+  if (!leaves) {
+    failure.item = MatchItem::pattern;
+    failure.detail = leaves.error();
+    return false;
+  }
+  const Bindings before = b;
+  if (unify_leaves(b, pattern, *leaves, nullptr, failure))
+    return true;
+  if (!squeeze || failure.item == MatchItem::pattern)
+    return false;
+  FlatLeaves squeezed;
+  for (int k = 0; k < leaves->count; ++k)
+    if (leaves->extent[k] != 1) {
+      squeezed.extent[squeezed.count] = leaves->extent[k];
+      squeezed.stride[squeezed.count++] = leaves->stride[k];
+    }
+  const int count = pattern.shape.leaf_count();
+  bool skip[max_int_tuple_nodes] = {};
+  bool any_skip = false;
+  for (int j = 0; j < count && j < static_cast<int>(max_int_tuple_nodes); ++j) {
+    const Int &e = pattern.shape.leaf_at(j);
+    skip[j] = !e.is_symbolic() && e.known && e.value == 1;
+    any_skip = any_skip || skip[j];
+  }
+  if (squeezed.count == leaves->count && !any_skip)
+    return false;
+  Bindings retry = before;
+  MatchFailure ignored;
+  if (!unify_leaves(retry, pattern, squeezed, skip, ignored))
+    return false;
+  // A skipped leaf's symbolic stride means nothing: bind it if still free.
+  for (int j = 0; j < count && j < static_cast<int>(max_int_tuple_nodes); ++j) {
+    const Int &d = pattern.stride.leaf_at(j);
+    if (skip[j] && d.is_symbolic() && !d.variadic &&
+        !retry.value(d.symbol.view()) &&
+        !bind(retry, d.symbol, 0, j, ignored))
+      return false;
+  }
+  b = retry;
   return true;
 }
 
@@ -286,16 +339,18 @@ constexpr Result<Mesh> instantiate(const Mesh &pattern, const Bindings &b) {
   return out;
 }
 
-/// Unifies `pattern` with `mesh` (levels, leaves, offset).
-constexpr MeshMatch match(const Mesh &pattern, const Mesh &mesh) {
+namespace detail {
+
+constexpr MeshMatch match_mesh(const Mesh &pattern, const Mesh &mesh,
+                               bool squeeze) {
   MeshMatch out;
   if (!(pattern.level == mesh.level)) {
     out.failure = {MatchItem::level, -1, 0, 0, pattern.level, mesh.level,
                    false, false, {}};
     return out;
   }
-  if (!detail::unify_layout(out.bindings, pattern.layout, mesh.layout,
-                            out.failure))
+  if (!unify_layout(out.bindings, pattern.layout, mesh.layout, out.failure,
+                    squeeze))
     return out;
   Result<std::int64_t> offset = mesh.offset.get();
   if (!offset) {
@@ -303,8 +358,8 @@ constexpr MeshMatch match(const Mesh &pattern, const Mesh &mesh) {
     out.failure.detail = offset.error();
     return out;
   }
-  if (!detail::unify_int(out.bindings, pattern.offset, *offset,
-                         MatchItem::offset, -1, out.failure))
+  if (!unify_int(out.bindings, pattern.offset, *offset, MatchItem::offset, -1,
+                 out.failure))
     return out;
   Result<Mesh> instance = instantiate(pattern, out.bindings);
   if (!instance) {
@@ -317,10 +372,20 @@ constexpr MeshMatch match(const Mesh &pattern, const Mesh &mesh) {
   return out;
 }
 
+} // namespace detail
+
+/// Unifies `pattern` with `mesh` (levels, leaves, offset), leaf by leaf as
+/// written.
+constexpr MeshMatch match(const Mesh &pattern, const Mesh &mesh) {
+  return detail::match_mesh(pattern, mesh, false);
+}
+
 /// Unifies the pattern with `mesh`, then checks the predicates on the
 /// instance; the first predicate that fails is the failure.
+/// An execution mesh: leaves of extent 1 aside when they do not unify as
+/// written (one thread written () or (1,1) is `(1):(1) + p0`).
 constexpr MeshMatch match(const MeshPattern &pattern, const Mesh &mesh) {
-  MeshMatch out = match(pattern.mesh, mesh);
+  MeshMatch out = detail::match_mesh(pattern.mesh, mesh, true);
   if (!out)
     return out;
   for (std::size_t i = 0; i < pattern.predicates.size(); ++i) {

@@ -35,8 +35,34 @@ constexpr Result<Topology> make_topology(Name level, std::int64_t extent) {
   return Topology{level, Int(extent)};
 }
 
+/// The level `level` with `extent` units, where `extent` may be dynamic
+/// without a value (`tf::dyn`, kernel.hpp): a grid whose size is given at
+/// launch, `tf::topology("cta", tf::dyn)`.
+/// @pre extent is not symbolic; a number it holds is positive
+constexpr Result<Topology> make_topology(Name level, Int extent) {
+  if (extent.is_symbolic())
+    return make_error(Errc::symbolic,
+                      "topology '{name}' needs a number or tf::dyn as its "
+                      "extent, not a symbol",
+                      level);
+  if (extent.has_value()) {
+    Result<Topology> t = make_topology(level, extent.value);
+    if (!t)
+      return t;
+    return Topology{level, extent};
+  }
+  if (level.empty())
+    return make_error(Errc::precondition, "a topology level needs a name");
+  return Topology{level, extent};
+}
+
 /// make_topology for constant expressions: a bad level stops compilation.
 constexpr Topology topology(Name level, std::int64_t extent) {
+  return make_topology(level, extent).value();
+}
+
+/// make_topology with a static or dynamic extent, for constant expressions.
+constexpr Topology topology(Name level, Int extent) {
   return make_topology(level, extent).value();
 }
 

@@ -90,8 +90,11 @@ inline constexpr LayoutPattern b_layouts[] = {
     layout_pattern(pattern_composed("((kh,2),n):((n2,1),2)", {}, Int(0)),
                    cite("SDM TDPBF16PS VNNI"))};
 
+/// `modes`: the atom modes (0 = m, 1 = n, 2 = k of atom_shape) the
+/// operand's two modes span; without them the engine has no tile to check.
 constexpr OperandPattern operand(Name name, Access access, std::string_view shape,
-                                 DType dtype, List<LayoutPattern> layouts) {
+                                 DType dtype, List<LayoutPattern> layouts,
+                                 int mode0, int mode1) {
   OperandPattern o;
   o.name = name;
   o.access = access;
@@ -99,13 +102,14 @@ constexpr OperandPattern operand(Name name, Access access, std::string_view shap
   o.dtype = dtype_fixed(dtype);
   o.storage = Storage::amx_tile;
   o.layouts = layouts;
+  o.atom_modes = {mode0, mode1};
   return o;
 }
 
 inline constexpr OperandPattern operands[] = {
-    operand("C", Access::read_write, "(m,n)", DType::f32, c_layouts),
-    operand("A", Access::read, "(m,k)", DType::bf16, a_layouts),
-    operand("B", Access::read, "(k,n)", DType::bf16, b_layouts)};
+    operand("C", Access::read_write, "(m,n)", DType::f32, c_layouts, 0, 1),
+    operand("A", Access::read, "(m,k)", DType::bf16, a_layouts, 0, 2),
+    operand("B", Access::read, "(k,n)", DType::bf16, b_layouts, 2, 1)};
 
 /// Palette 1 on the row-major tiles (B's rows are checked through kh).
 constexpr FixedVector<OperandLimit, 4> tile_limits() {

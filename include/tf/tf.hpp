@@ -1,0 +1,37 @@
+//===- tf/tf.hpp - Everything of the kernel language -----------------------===//
+//
+// One include for kernels: element types, tensors, ops, and (where present)
+// kernels, launch and tile schedulers.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "tf/dtype.hpp"
+#include "tf/element.hpp"
+#include "tf/layout/layout.hpp"
+#include "tf/layout/mesh.hpp"
+#include "tf/layout/text.hpp"
+#include "tf/layout/topology.hpp"
+#include "tf/ops/buffer.hpp"
+#include "tf/ops/common.hpp"
+#include "tf/ops/elementwise.hpp"
+#include "tf/ops/matmul.hpp"
+#include "tf/ops/reduce.hpp"
+#include "tf/ops/slice.hpp"
+#include "tf/tensor.hpp"
+
+#if __has_include("tf/kernel.hpp")
+#include "tf/kernel.hpp"
+#endif
+#if __has_include("tf/launch.hpp")
+#include "tf/launch.hpp"
+#endif
+#if __has_include("tf/scheduler/tile_offsets.hpp")
+#include "tf/scheduler/tile_offsets.hpp"
+#endif
+#if __has_include("tf/scheduler/grid_tiles.hpp")
+#include "tf/scheduler/grid_tiles.hpp"
+#endif
+#if __has_include("tf/scheduler/persistent_tiles.hpp")
+#include "tf/scheduler/persistent_tiles.hpp"
+#endif
