@@ -1,7 +1,7 @@
 //===- tf/tf.hpp - Everything of the kernel language -----------------------===//
 //
 // One include for kernels: element types, tensors, ops, and (where present)
-// kernels, launch and tile schedulers.
+// kernels, launch, tile schedulers and tf::schedule with its atom types.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -10,6 +10,7 @@
 #include "tf/element.hpp"
 #include "tf/layout/layout.hpp"
 #include "tf/layout/mesh.hpp"
+#include "tf/layout/mesh_literal.hpp"
 #include "tf/layout/text.hpp"
 #include "tf/layout/topology.hpp"
 #include "tf/ops/buffer.hpp"
@@ -34,4 +35,7 @@
 #endif
 #if __has_include("tf/scheduler/persistent_tiles.hpp")
 #include "tf/scheduler/persistent_tiles.hpp"
+#endif
+#if __has_include("tf/schedule.hpp")
+#include "tf/schedule.hpp"
 #endif

@@ -129,14 +129,22 @@ TEST(AmxSite, TileLoadStoreAccepted) {
   EXPECT_TRUE(match(LOAD, load_shape(16, 64, DType::i8)).accepted);
 }
 
-// Known gap: the engine binds a shape's symbols per operand
-// (test/contracts/engine_test.cpp, ShapesBindSymbolsConsistently pins it),
-// so src and dst of a tile load may disagree; each is checked alone.
-TEST(AmxSite, KnownGapTileLoadShapesNotShared) {
+// `r` and `c` bind once per site (test/contracts/engine_test.cpp,
+// ShapesBindSymbolsConsistently): src and dst of a tile load have one shape.
+// The operand that does not fit has its layout checked alone (no second
+// reason from src's `c`).
+TEST(AmxSite, TileLoadShapesShared) {
   Site s = load_site();
   operand(s, "dst") = site_operand("dst", {8, 32}, DType::bf16, Storage::amx_tile,
                                    make_layout(IntTuple{8, 32}));
-  EXPECT_TRUE(match(LOAD, s).accepted) << "now refused: make it a Refusal";
+  MatchReport r = match(LOAD, s);
+  EXPECT_EQ(all_reasons(r, LOAD),
+            "  operand dst: shape (8,32) does not fit (r,c) = (16,32) bound by "
+            "operand src\n");
+  // The layout of an operand that fits starts from the site's r and c.
+  r = match(LOAD, load_site());
+  ASSERT_TRUE(r.accepted) << describe(r, LOAD);
+  EXPECT_EQ(*r.fragment("dst")->bindings.value("c"), 32);
 }
 
 TEST(AmxSite, Tdpbf16psAccepted) {
@@ -503,6 +511,15 @@ const Refusal store_refusals[] = {
      },
      K::operand_limit, "src", 
      "operand src: bytes of the innermost mode <= 64 fails (found 128) [SDM palette 1 colsb]"},
+    {"OperandShapeDstNotSrc", &STORE,
+     [] {
+       Site s = store_site();
+       operand(s, "dst").shape = IntTuple{16, 8};
+       operand(s, "dst").layout = composed("(16,8):(4096,1) + 65552");
+       return s;
+     },
+     K::operand_shape, "dst",
+     "operand dst: shape (16,8) does not fit (r,c) = (16,16) bound by operand src"},
 };
 INSTANTIATE_TEST_SUITE_P(TileStore, RefusedSite, testing::ValuesIn(store_refusals),
                          refusal_name);

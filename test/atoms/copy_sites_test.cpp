@@ -116,6 +116,22 @@ TEST(CopyAsyncTensorSite, StagedStoreAccepted) {
   EXPECT_EQ(r.param("multicast")->integer, 1); // the store's case default
 }
 
+TEST(CopyAsyncTensorSite, OperandWithoutLayoutIsNotChecked) {
+  // site.hpp: an operand given without a layout has its shape, dtype,
+  // storage and shape limits checked, not its layout.
+  Site s = tma_load();
+  operand(s, "src").kind = OperandLayoutKind::none;
+  MatchReport r = match(TMA, s);
+  EXPECT_TRUE(r.accepted) << describe(r, TMA);
+  EXPECT_EQ(r.fragment("src"), nullptr);
+  // Its shape still binds the box for dst and meets the limits.
+  operand(s, "src").shape = IntTuple{64, 64};
+  r = match(TMA, s);
+  EXPECT_EQ(all_reasons(r, TMA),
+            "  operand dst: shape (128,64) does not fit (*box) = (64,64) bound "
+            "by operand src\n");
+}
+
 TEST(CopyAsyncTensorSite, OneThreadHoweverWritten) {
   // One unit is one unit: a mesh of extent-1 leaves, any strides.
   for (const Mesh &m :
@@ -294,14 +310,24 @@ const Refusal tma_refusals[] = {
      },
      K::operand_storage, "dst", 
      "operand dst: storage smem, expected gmem (direction=store)"},
-    {"OperandLayoutNone", &TMA,
+    {"OperandShapeBoxDstNotSrc", &TMA,
      [] {
        Site s = tma_load();
-       operand(s, "src").kind = OperandLayoutKind::none;
+       operand(s, "src") = site_operand("src", {64, 64}, DType::bf16, Storage::gmem,
+                                        composed("(64,64):(4096,1) + 524416"));
        return s;
      },
-     K::operand_layout, "src", 
-     "operand src: needs a layout; none given"},
+     K::operand_shape, "dst",
+     "operand dst: shape (128,64) does not fit (*box) = (64,64) bound by operand src"},
+    {"OperandShapeBoxStore", &TMA,
+     [] {
+       Site s = tma_store();
+       operand(s, "dst") = site_operand("dst", {128, 128}, DType::bf16, Storage::gmem,
+                                        composed("(128,128):(17408,1)"));
+       return s;
+     },
+     K::operand_shape, "dst",
+     "operand dst: shape (128,128) does not fit (*box) = (128,256) bound by operand src"},
     {"OperandLayoutGmemColumnMajor", &TMA,
      [] {
        Site s = tma_load();
@@ -691,7 +717,7 @@ const Refusal ldmatrix_refusals[] = {
        return s;
      },
      K::mesh, "", 
-     "mesh: Mesh(thread, (4,4):(4,1) + 160) does not match Mesh(thread, ((*g,8,4)):((*gs,4,1)) + p0): leaf 0 of (4,4) has extent 4 where ((*g,8,4)) has 8", 2},
+     "mesh: Mesh(thread, (4,4):(4,1) + 160) does not match Mesh(thread, ((*g,8,4)):((*gs,4,1)) + p0): leaf 0 of (4,4) has extent 4 where ((*g,8,4)) has 8"},
     {"MeshStraddlesTwoWarps", &LDM,
      [] {
        Site s = ldmatrix_site();
@@ -853,7 +879,7 @@ const Refusal stmatrix_refusals[] = {
        return s;
      },
      K::mesh, "", 
-     "mesh: Mesh(thread, (1):(1), participant) does not match Mesh(thread, ((*g,8,4)):((*gs,4,1)) + p0): shape (1) has 1 leaves where ((*g,8,4)) needs at least 2", 2},
+     "mesh: Mesh(thread, (1):(1), participant) does not match Mesh(thread, ((*g,8,4)):((*gs,4,1)) + p0): shape (1) has 1 leaves where ((*g,8,4)) needs at least 2"},
     {"ParamNum8", &STM,
      [] {
        Site s = stmatrix_site();

@@ -79,12 +79,18 @@ TEST(CopySite, EpilogueAccepted) {
   EXPECT_TRUE(match(COPY, s).accepted);
 }
 
-// Known gap: `(*s)` binds per operand (test/contracts/engine_test.cpp,
-// ShapesBindSymbolsConsistently), so a copy's src and dst shapes may differ.
-TEST(CopySite, KnownGapShapesNotShared) {
+// `(*s)` binds once per site (test/contracts/engine_test.cpp,
+// ShapesBindSymbolsConsistently): src and dst of a copy have one shape.
+TEST(CopySite, ShapesShared) {
   Site s = copy_site();
   operand(s, "dst") = site_operand("dst", {256, 128}, DType::bf16, Storage::smem);
-  EXPECT_TRUE(match(COPY, s).accepted) << "now refused: make it a Refusal";
+  MatchReport r = match(COPY, s);
+  EXPECT_EQ(all_reasons(r, COPY),
+            "  operand dst: shape (256,128) does not fit (*s) = (128,256) "
+            "bound by operand src\n");
+  // The same shape written twice, one without a layout: accepted.
+  operand(s, "dst").shape = IntTuple{128, 256};
+  EXPECT_TRUE(match(COPY, s).accepted) << describe(match(COPY, s), COPY);
 }
 
 TEST(CastSite, SeedCastAccepted) {
@@ -149,7 +155,7 @@ const Refusal copy_refusals[] = {
        return s;
      },
      K::operand_missing, "dst", 
-     "operand dst: missing (expected shape=(*s) storage=gmem)"},
+     "operand dst: missing (expected shape=(*s) storage=gmem, smem or rmem)"},
     {"OperandUnknown", &COPY,
      [] {
        Site s = copy_site();
@@ -173,7 +179,16 @@ const Refusal copy_refusals[] = {
        return s;
      },
      K::operand_storage, "dst", 
-     "operand dst: storage amx_tile, expected gmem"},
+     "operand dst: storage amx_tile, expected gmem, smem or rmem"},
+    {"OperandShapeDstNotSrc", &COPY,
+     [] {
+       Site s = copy_site();
+       operand(s, "dst") = site_operand("dst", {128, 128}, DType::bf16, Storage::smem,
+                                        composed("(128,128):(128,1) + 32768"));
+       return s;
+     },
+     K::operand_shape, "dst",
+     "operand dst: shape (128,128) does not fit (*s) = (128,256) bound by operand src"},
 };
 INSTANTIATE_TEST_SUITE_P(Copy, RefusedSite, testing::ValuesIn(copy_refusals),
                          refusal_name);
@@ -277,6 +292,14 @@ const Refusal cast_refusals[] = {
      },
      K::operand_layout, "dst", 
      "operand dst: its layout differs from operand src's"},
+    {"OperandShapeDstNotSrc", &CAST,
+     [] {
+       Site s = cast_site();
+       operand(s, "dst") = site_operand("dst", {256, 128}, DType::bf16, Storage::rmem);
+       return s;
+     },
+     K::operand_shape, "dst",
+     "operand dst: shape (256,128) does not fit (*s) = (128,256) bound by operand src"},
 };
 INSTANTIATE_TEST_SUITE_P(Cast, RefusedSite, testing::ValuesIn(cast_refusals),
                          refusal_name);
@@ -389,6 +412,30 @@ const Refusal binary_refusals[] = {
      },
      K::operand_layout, "out", 
      "operand out: its layout differs from operand lhs's"},
+    {"OperandShapeRhsNotLhs", &BIN,
+     [] {
+       Site s = binary_site();
+       operand(s, "rhs") = site_operand("rhs", {128, 1}, DType::f32, Storage::rmem);
+       return s;
+     },
+     K::operand_shape, "rhs",
+     "operand rhs: shape (128,1) does not fit (*s) = (128,256) bound by operand lhs"},
+    {"OperandShapeOutNotLhs", &BIN,
+     [] {
+       Site s = binary_site();
+       operand(s, "out") = site_operand("out", {128, 256, 2}, DType::f32, Storage::rmem);
+       return s;
+     },
+     K::operand_shape, "out",
+     "operand out: shape (128,256,2) does not fit (*s) = (128,256) bound by operand lhs"},
+    {"OperandShapeLhsWithoutLayoutStillBinds", &BIN,
+     [] {
+       Site s = binary_site();
+       operand(s, "lhs") = site_operand("lhs", {64, 256}, DType::f32, Storage::rmem);
+       return s;
+     },
+     K::operand_shape, "rhs",
+     "operand rhs: shape (128,256) does not fit (*s) = (64,256) bound by operand lhs", 2},
 };
 INSTANTIATE_TEST_SUITE_P(Binary, RefusedSite, testing::ValuesIn(binary_refusals),
                          refusal_name);

@@ -74,10 +74,15 @@ TEST(Engine, WholeOperandsAndAlternatives) {
   tf::MatchReport r = tf::match(copy, s);
   ASSERT_TRUE(r.accepted) << tf::describe(r, copy);
   EXPECT_FALSE(r.repeat.derived);
-  // rmem is none of src's alternatives: the nearest speaks.
   operand(s, "src").storage = tf::Storage::rmem;
   r = tf::match(copy, s);
-  EXPECT_EQ(reasons(r, copy), "operand src: storage rmem, expected gmem\n");
+  // rmem is none of src's alternatives: all of them are named.
+  EXPECT_EQ(reasons(r, copy), "operand src: storage rmem, expected gmem or smem\n");
+  // A missing operand names them too.
+  s.operands = {s.operands[1]};
+  r = tf::match(copy, s);
+  EXPECT_EQ(reasons(r, copy),
+            "operand src: missing (expected shape=(rows,cols) storage=gmem or smem)\n");
 }
 
 TEST(Engine, RowMajorAndLimits) {
@@ -105,12 +110,51 @@ TEST(Engine, ShapesBindSymbolsConsistently) {
       tf::site_operand("dst", {64, 64}, tf::DType::bf16, tf::Storage::smem,
                        tf::layout<"(64,64)">),
   };
-  // Each operand binds rows/cols on its own: both shapes are fine here.
-  EXPECT_TRUE(tf::match(copy, s).accepted);
-  operand(s, "dst").shape = tf::IntTuple{64, 64, 2};
+  // rows and cols bind once for the site: src binds (64,32), dst differs.
   tf::MatchReport r = tf::match(copy, s);
+  EXPECT_EQ(reasons(r, copy),
+            "operand dst: shape (64,64) does not fit (rows,cols) = (64,32) "
+            "bound by operand src\n");
+  // One symbol of two conflicting: the other is substituted all the same.
+  operand(s, "src").shape = tf::IntTuple{32, 64};
+  r = tf::match(copy, s);
+  EXPECT_EQ(reasons(r, copy),
+            "operand dst: shape (64,64) does not fit (rows,cols) = (32,64) "
+            "bound by operand src\n");
+  // The same shape twice: accepted.
+  operand(s, "src").shape = tf::IntTuple{64, 64};
+  EXPECT_TRUE(tf::match(copy, s).accepted);
+  // A wrong rank is the operand's own misfit, printed as before.
+  operand(s, "dst").shape = tf::IntTuple{64, 64, 2};
+  r = tf::match(copy, s);
   EXPECT_EQ(line(r, copy, ReasonKind::operand_shape, "dst"),
             "operand dst: shape (64,64,2) does not fit (rows,cols)");
+  // An operand whose shape does not fit binds nothing: the next one is
+  // checked alone (no cascade).
+  operand(s, "src").shape = tf::IntTuple{64, 64, 2};
+  operand(s, "dst").shape = tf::IntTuple{64, 32};
+  operand(s, "dst").layout.layout = tf::layout<"(64,32)">;
+  r = tf::match(copy, s);
+  EXPECT_EQ(reasons(r, copy),
+            "operand src: shape (64,64,2) does not fit (rows,cols)\n");
+}
+
+TEST(Engine, OperandsWithoutLayoutAreNotChecked) {
+  // site.hpp: no layout given, only shape, dtype, storage and the limits.
+  tf::Site s;
+  s.mesh = lanes;
+  s.operands = {
+      tf::site_operand("src", {64, 64}, tf::DType::bf16, tf::Storage::gmem),
+      tf::site_operand("dst", {64, 64}, tf::DType::bf16, tf::Storage::smem),
+  };
+  tf::MatchReport r = tf::match(copy, s);
+  EXPECT_TRUE(r.accepted) << tf::describe(r, copy);
+  EXPECT_EQ(r.fragment("dst"), nullptr);
+  operand(s, "dst").shape = tf::IntTuple{300, 64};
+  operand(s, "src").shape = tf::IntTuple{300, 64};
+  r = tf::match(copy, s);
+  EXPECT_EQ(reasons(r, copy),
+            "operand dst: extent of mode 0 <= 256 fails (found 300) [box <= 256]\n");
 }
 
 inline constexpr tf::OperandPattern ew_operands[] = {
@@ -141,6 +185,15 @@ TEST(Engine, SameAs) {
   tf::MatchReport r = tf::match(cast, s);
   EXPECT_EQ(reasons(r, cast),
             "operand dst: its layout differs from operand src's\n");
+  // src without a layout: dst's same_as is not checked.
+  operand(s, "src").kind = tf::OperandLayoutKind::none;
+  EXPECT_TRUE(tf::match(cast, s).accepted);
+  // dst without a layout: not checked either.
+  operand(s, "src") = tf::site_operand("src", {32, 8}, tf::DType::f32,
+                                       tf::Storage::rmem,
+                                       shard("(32@0,8):(8,1)", lanes));
+  operand(s, "dst").kind = tf::OperandLayoutKind::none;
+  EXPECT_TRUE(tf::match(cast, s).accepted);
 }
 
 TEST(Engine, EveryReasonIsKeptUpToCapacity) {

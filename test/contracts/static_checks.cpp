@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "seed_site.hpp"
 
+#include "tf/atoms/generic/copy.hpp"
 #include "tf/atoms/nv/sm80/mma.hpp"
 #include "tf/atoms/nv/sm90/wgmma.hpp"
 
@@ -38,6 +39,21 @@ constexpr bool n260_refused() {
   return tf::match(wgmma, s).has(tf::ReasonKind::param_predicate, "n");
 }
 static_assert(n260_refused());
+
+// Shape symbols bind once per site: a copy's dst must have src's shape.
+constexpr bool copy_shapes_shared(std::int64_t cols) {
+  tf::Site s;
+  s.mesh = tf::mesh("thread", tf::IntTuple{32});
+  s.params = {tf::arg("dtype", tf::DType::bf16)};
+  s.operands = {tf::site_operand("src", {64, 32}, tf::DType::bf16, tf::Storage::gmem),
+                tf::site_operand("dst", {64, cols}, tf::DType::bf16, tf::Storage::smem)};
+  tf::MatchReport r = tf::match(tf::atoms::generic::copy, s);
+  return r.accepted == (cols == 32) &&
+         (cols == 32 || (r.has(tf::ReasonKind::operand_shape, "dst") &&
+                         r.reasons[0].other == "src"));
+}
+static_assert(copy_shapes_shared(32));
+static_assert(copy_shapes_shared(64));
 
 TEST(StaticChecks, Compiled) { SUCCEED(); }
 

@@ -97,6 +97,21 @@ inline std::string kind_text(ParamKind k) {
   return "?";
 }
 
+/// `gmem`, or every applying alternative's: `gmem, smem or rmem`.
+inline std::string storages_text(std::uint8_t set, Storage fallback) {
+  std::string names[8];
+  int n = 0;
+  for (unsigned k = 0; k < 8 && n < 8; ++k)
+    if ((set >> k) & 1u)
+      names[n++] = std::string(name(static_cast<Storage>(k)));
+  if (n <= 1)
+    return std::string(name(fallback));
+  std::string out;
+  for (int i = 0; i < n; ++i)
+    out += (i == 0 ? "" : i == n - 1 ? " or " : ", ") + names[i];
+  return out;
+}
+
 inline bool has_atom_shape_symbol(const Contract &c, int d) {
   return d >= 0 && d < c.atom_shape.rank() &&
          c.atom_shape.mode(d).is_leaf() &&
@@ -175,7 +190,7 @@ inline std::string operand_layout_text(const Reason &r, const Contract &c) {
                              ? "a ShardLayout over the execution mesh"
                              : "a (swizzled) shared-memory layout") +
              ", found " + (r.sharded ? "a ShardLayout" : "another kind of layout");
-    return "needs a layout; none given";
+    return "needs another kind of layout";
   case LayoutProblem::no_variant:
     return "no arrangement applies for these parameters";
   case LayoutProblem::swizzle:
@@ -302,11 +317,15 @@ inline std::string describe(const Reason &r, const Contract &c) {
   case ReasonKind::operand_missing:
     return "operand " + subject + ": missing" +
            (op ? " (expected shape=" + to_string(op->shape) + " storage=" +
-                     std::string(name(op->storage)) + ")"
+                     storages_text(r.storages, op->storage) + ")"
                : std::string());
   case ReasonKind::operand_unknown:
     return "operand " + subject + ": not an operand of " + str(c.id);
   case ReasonKind::operand_shape:
+    if (!r.other.empty() && op != nullptr)
+      return "operand " + subject + ": shape " + to_string(r.found_shape) +
+             " does not fit " + to_string(op->shape) + " = " +
+             to_string(r.expected_shape) + " bound by operand " + str(r.other);
     return "operand " + subject + ": shape " + to_string(r.found_shape) +
            " does not fit " + to_string(r.expected_shape);
   case ReasonKind::operand_dtype:
@@ -320,7 +339,7 @@ inline std::string describe(const Reason &r, const Contract &c) {
   case ReasonKind::operand_storage:
     return "operand " + subject + ": storage " +
            std::string(name(r.found_storage)) + ", expected " +
-           std::string(name(r.expected_storage)) +
+           storages_text(r.storages, r.expected_storage) +
            (op && !op->when.empty() ? " (" + conditions_text(op->when) + ")"
                                     : std::string());
   case ReasonKind::operand_layout:
@@ -398,7 +417,7 @@ inline std::string describe(const MatchReport &r, const Contract &c) {
     out += ", " + to_string(r.bindings);
   out += "\n";
   if (r.repeat.derived) {
-    const Repeat &p = r.repeat;
+    const RepeatDerivation &p = r.repeat;
     out += "  repeat (" + std::to_string(p.count[0]) + "," +
            std::to_string(p.count[1]) + "," + std::to_string(p.count[2]) +
            ") = tile (" + std::to_string(p.tile[0]) + "," +

@@ -14,7 +14,10 @@
 //    per-case domain that depends on other parameters; derived parameters
 //    are computed and may not be written otherwise;
 //  - each operand: present, dtype, storage, shape, layout, and the
-//    contract's operand limits.
+//    contract's operand limits. Shape symbols (`r`, `*s`) bind once per
+//    site: a later operand with another value is refused naming the operand
+//    that bound it. An arrangement's own symbols (`sbo`, a row stride `s`)
+//    bind per operand. An operand without a layout has its layout unchecked.
 // For MMA atoms (contracts with an atom_shape) the operands' shapes are the
 // *tile*: the engine derives repeat = tile / atom per mode (M, N, K), refuses
 // tiles that do not decompose (saying which extent and why), divides every
@@ -82,7 +85,7 @@ enum class ParamPredicate : std::uint8_t {
 /// What is wrong with an operand's layout.
 enum class LayoutProblem : std::uint8_t {
   none,
-  kind,       ///< e.g. a ShardLayout expected, a plain layout (or none) given
+  kind,       ///< e.g. a ShardLayout expected, a plain layout given
   no_variant, ///< no arrangement applies for these parameters
   unify,      ///< the fragment does not unify; `failure` says where
   swizzle,    ///< the swizzle differs (expected in `variant`'s pattern)
@@ -115,12 +118,17 @@ struct Reason {
   /// Numbers: extents (tile, atom, limit), ranks, bytes, offsets.
   std::int64_t expected = 0;
   std::int64_t found = 0;
-  /// The other operand of a tile_mismatch; the layout arrangement count of
-  /// an operand_layout.
+  /// The other operand of a tile_mismatch or a same_as operand_layout; for
+  /// operand_shape, the operand that bound the conflicting shape symbol
+  /// (then `expected_shape` is the pattern as that binding instantiates it).
   Name other{};
   DType expected_dtype = DType::f32, found_dtype = DType::f32;
   Storage expected_storage = Storage::smem, found_storage = Storage::smem;
-  /// Shapes (operand_shape: pattern instance and site shape) or repeats
+  /// operand_storage, operand_missing: the storages of every applying
+  /// alternative of the operand (bit `1 << Storage`); 0: expected_storage /
+  /// the pattern's.
+  std::uint8_t storages = 0;
+  /// Shapes (operand_shape: pattern (instance) and site shape) or repeats
   /// (repeat: derived and written).
   IntTuple expected_shape{}, found_shape{};
   /// Unification failure (mesh, operand_layout/unify).
@@ -160,7 +168,7 @@ struct ResolvedParam {
 };
 
 /// The repeat of an MMA tile: count[d] = tile[d] / atom[d] for d = M, N, K.
-struct Repeat {
+struct RepeatDerivation {
   bool derived = false;
   std::int64_t count[3] = {1, 1, 1};
   std::int64_t tile[3] = {0, 0, 0};
@@ -188,7 +196,8 @@ struct OperandFragment {
   /// fragments (r_0, r_1); for a shard, the leaves bound to the mesh are
   /// spatial, the others sequential.
   Layout rest{};
-  /// The operand pattern's symbols: `c`, `sbo`, `lbo`, `a0`, `p0`.
+  /// The operand pattern's symbols: `c`, `sbo`, `lbo`, `a0`, `p0`; for
+  /// non-MMA atoms also the site's shape symbols (`r`, `c`, `*box`).
   Bindings bindings{};
 };
 
@@ -202,7 +211,7 @@ struct MatchReport {
   /// The execution mesh's bindings (p0, *g, *gs) and its instance.
   Bindings bindings{};
   Mesh mesh_instance{};
-  Repeat repeat{};
+  RepeatDerivation repeat{};
   FixedVector<OperandFragment, max_site_operands> fragments{};
 
   constexpr explicit operator bool() const { return accepted; }
@@ -662,14 +671,24 @@ constexpr bool bind_or_compare(Bindings &b, const Int &pattern,
 /// Unifies a swizzled or plain fragment with a `layout` arrangement, mode by
 /// mode: the pattern's unknown extents are solved from the mode sizes (one
 /// per mode), the fragment is reshaped to the pattern's extents, then the
-/// strides unify (symbols such as `sbo` bind) and the offset.
+/// strides unify (symbols such as `sbo` bind) and the offset. `shapes`
+/// (may be null): the site's shape symbols, bound before the pattern's own.
 constexpr LayoutCheck unify_composed(const ComposedLayout &pattern,
                                      const ComposedLayout &frag,
                                      const Modes &frag_modes,
-                                     const Bindings &params) {
+                                     const Bindings &params,
+                                     const Bindings *shapes = nullptr) {
   LayoutCheck out;
   out.compared = frag;
   out.bindings = params;
+  if (shapes != nullptr) {
+    for (const Binding &b : shapes->values)
+      if (!out.bindings.value(b.name.view()))
+        out.bindings.values.push_back(b);
+    for (const TupleBinding &b : shapes->tuples)
+      if (!out.bindings.leaves(b.name.view()))
+        out.bindings.tuples.push_back(b);
+  }
   if (!(pattern.swizzle == frag.swizzle)) {
     out.problem = LayoutProblem::swizzle;
     return out;
@@ -830,12 +849,17 @@ constexpr LayoutCheck unify_composed(const ComposedLayout &pattern,
 /// Unifies a ShardLayout fragment with a `shard` arrangement.
 constexpr LayoutCheck unify_shard(const ShardLayout &pattern,
                                   const ShardLayout &frag,
-                                  const Bindings &params) {
+                                  const Bindings &params,
+                                  const Bindings *shapes = nullptr) {
   LayoutCheck out;
   out.compared.layout = frag.layout;
   ShardLayout p = pattern;
   p.layout.shape = substitute_known(p.layout.shape, params);
   p.layout.stride = substitute_known(p.layout.stride, params);
+  if (shapes != nullptr) {
+    p.layout.shape = substitute_known(p.layout.shape, *shapes);
+    p.layout.stride = substitute_known(p.layout.stride, *shapes);
+  }
   ShardMatch m = match(p, frag);
   if (!m) {
     out.problem = LayoutProblem::unify;
@@ -1065,7 +1089,7 @@ constexpr void check_limits(const Contract &c, const SiteOperand &o,
 constexpr void check_layout(const Contract &c, int op, const SiteOperand &o,
                             const OperandFragment &frag, const Modes &modes,
                             const Bindings &params, const Site &s,
-                            MatchReport &r) {
+                            MatchReport &r, const Bindings *shapes = nullptr) {
   const OperandPattern &pat = c.operands[op];
   if (pat.layouts.empty()) {
     r.fragments.push_back(frag);
@@ -1104,28 +1128,36 @@ constexpr void check_layout(const Contract &c, int op, const SiteOperand &o,
                   (o.kind == OperandLayoutKind::shard
                        ? other->shard == o.shard
                        : other->layout == o.layout);
-      chk.ok = other == nullptr || same; // a missing operand has its reason
+      // A missing operand has its own reason; one given without a layout
+      // is not checked, so neither is the comparison with it.
+      chk.ok = other == nullptr || other->kind == OperandLayoutKind::none ||
+               same;
       chk.problem = LayoutProblem::same_as;
       chk.compared = frag.layout;
     } else if (lp.kind == LayoutPatternKind::shard) {
       if (frag.kind != OperandLayoutKind::shard)
         chk.problem = LayoutProblem::kind;
       else
-        chk = unify_shard(lp.shard, frag.shard, params);
+        chk = unify_shard(lp.shard, frag.shard, params, shapes);
     } else {
       if (frag.kind != OperandLayoutKind::layout &&
           frag.kind != OperandLayoutKind::composed)
         chk.problem = LayoutProblem::kind;
       else
-        chk = unify_composed(lp.layout, frag.layout, modes, params);
+        chk = unify_composed(lp.layout, frag.layout, modes, params, shapes);
     }
     if (chk.ok) {
       OperandFragment f = frag;
       f.variant = static_cast<int>(v);
-      // The pattern's own symbols; the parameters are in r.params.
-      for (const Binding &b : chk.bindings.values)
-        if (!params.value(b.name.view()))
+      // The pattern's own symbols and the site's shape symbols it was
+      // started with; the parameters are in r.params.
+      for (const Binding &b : chk.bindings.values) {
+        bool param = false;
+        for (const ResolvedParam &p : r.params)
+          param = param || (p.valid && p.name == b.name);
+        if (!param)
           f.bindings.values.push_back(b);
+      }
       f.bindings.tuples = chk.bindings.tuples;
       r.fragments.push_back(f);
       return;
@@ -1184,8 +1216,9 @@ constexpr void check_operand_layout(const Contract &c, int op,
                                     const SiteOperand &o,
                                     const std::int64_t *atom,
                                     const Site &s, const Bindings &params,
-                                    MatchReport &r, Repeat *repeat,
-                                    const bool *group_leaf = nullptr) {
+                                    MatchReport &r, RepeatDerivation *repeat,
+                                    const bool *group_leaf = nullptr,
+                                    const Bindings *shapes = nullptr) {
   const OperandPattern &pat = c.operands[op];
   OperandFragment frag;
   frag.name = o.name;
@@ -1200,11 +1233,8 @@ constexpr void check_operand_layout(const Contract &c, int op,
     add(r, why);
   };
   if (o.kind == OperandLayoutKind::none) {
-    bool needs = false;
-    for (const LayoutPattern &lp : pat.layouts)
-      needs = needs || (lp.kind != LayoutPatternKind::any && holds(lp.when, r) > 0);
-    if (needs)
-      fail(LayoutProblem::kind, {});
+    // No layout given (site.hpp): the layout is not checked, only the
+    // limits that read the shape.
     check_limits(c, o, r, nullptr);
     return;
   }
@@ -1313,53 +1343,149 @@ constexpr void check_operand_layout(const Contract &c, int op,
     frag.layout.offset = o.layout.offset;
     frag.layout.layout = modes_layout(tile.mode, tile.count);
   }
-  check_layout(c, op, o, frag, tile, params, s, r);
+  check_layout(c, op, o, frag, tile, params, s, r, shapes);
   check_limits(c, o, r, &frag.rest);
 }
 
-/// Non-MMA shape check: per top-level mode, the pattern's extent (a number,
-/// a parameter, or a symbol that binds) against the site's.
-constexpr void check_shape(const OperandPattern &pat, int op,
-                           const SiteOperand &o, const Bindings &params,
-                           MatchReport &r) {
-  IntTuple want = substitute_known(pat.shape, params);
-  if (want.is_leaf() && want.leaf().is_symbolic() && want.leaf().variadic)
-    return;
-  const int prank = want.is_leaf() ? 1 : want.rank();
-  const int srank = o.shape.is_leaf() ? 1 : o.shape.rank();
-  bool variadic = false;
-  for (int i = 0; i < prank; ++i) {
-    IntTuple m = want.is_leaf() ? want : want.mode(i);
-    variadic = variadic || (m.is_leaf() && m.leaf().variadic);
-  }
-  bool bad = variadic ? srank < prank - 1 : srank != prank;
-  Bindings b = params;
-  MatchFailure f;
-  for (int i = 0; !bad && i < prank; ++i) {
-    IntTuple m = want.is_leaf() ? want : want.mode(i);
-    if (m.is_leaf() && m.leaf().variadic)
-      break;
-    Result<std::int64_t> have = product(o.shape.is_leaf() ? o.shape : o.shape.mode(i));
-    if (!have)
-      continue; // dynamic: checked at run time
-    if (m.is_leaf())
-      bad = !unify_int(b, m.leaf(), *have, MatchItem::extent, i, f);
-    else {
-      Result<std::int64_t> p = product(m);
-      bad = p && *p != *have;
+/// The shape symbols bound so far at a site (non-MMA atoms): one value per
+/// symbol and one tuple per variadic for the whole site, whichever operand
+/// binds it first (in contract order), with that operand's name.
+struct ShapeTable {
+  Bindings b{};
+  Name value_owner[max_bindings] = {};
+  Name tuple_owner[max_bindings] = {};
+};
+
+/// `t` (top-level modes) with the symbols and variadics bound in `b`
+/// substituted, the others kept: `(*s)` with s = (64,32) is `(64,32)`.
+constexpr IntTuple substitute_shape(const IntTuple &t, const Bindings &b) {
+  if (t.is_leaf() && !(t.leaf().is_symbolic() && t.leaf().variadic))
+    return substitute_known(t, b);
+  IntTuple out;
+  const int rank = t.is_leaf() ? 1 : t.rank();
+  for (int i = 0; i < rank; ++i) {
+    IntTuple m = t.is_leaf() ? t : t.mode(i);
+    if (m.is_leaf() && m.leaf().is_symbolic() && m.leaf().variadic) {
+      Result<IntTuple> v = b.leaves(m.leaf().symbol.view());
+      if (v) {
+        for (int k = 0; k < v->rank(); ++k)
+          out.push_back(v->mode(k));
+        continue;
+      }
     }
+    out.push_back(substitute_known(m, b));
   }
-  if (bad) {
-    Reason why = reason(ReasonKind::operand_shape, o.name, op);
-    why.expected_shape = want;
-    why.found_shape = o.shape;
-    add(r, why);
-  }
+  return out;
 }
 
-/// dtype and storage of a site operand against pattern `op`.
+/// Non-MMA shape check: per top-level mode, the pattern's extent (a number,
+/// a parameter, or a symbol) against the site's; a variadic takes the modes
+/// where it stands. Symbols and variadics bind once per site: `table` holds
+/// what earlier operands bound, and a different value here is refused naming
+/// that operand. Returns whether the shape fits; only then are its new
+/// bindings added to `table`.
+constexpr bool check_shape(const OperandPattern &pat, int op,
+                           const SiteOperand &o, const Bindings &params,
+                           ShapeTable &table, MatchReport &r) {
+  const IntTuple want = substitute_known(pat.shape, params);
+  const int prank = want.is_leaf() ? 1 : want.rank();
+  const int srank = o.shape.is_leaf() ? 1 : o.shape.rank();
+  auto mode_of = [&](int i) { return want.is_leaf() ? want : want.mode(i); };
+  int vi = -1;
+  for (int i = 0; i < prank; ++i) {
+    IntTuple m = mode_of(i);
+    if (m.is_leaf() && m.leaf().is_symbolic() && m.leaf().variadic)
+      vi = i;
+  }
+  bool bad = vi >= 0 ? srank < prank - 1 : srank != prank;
+  ShapeTable t = table;
+  Name by{};            // the other operand whose binding conflicts
+  const int taken = srank - (prank - (vi >= 0 ? 1 : 0));
+  for (int i = 0, at = 0; !bad && by.empty() && i < prank; ++i) {
+    IntTuple m = mode_of(i);
+    if (i == vi) {
+      // The variadic: the extents of the modes it takes (dynamic ones kept).
+      IntTuple ext;
+      for (int k = 0; k < taken; ++k, ++at) {
+        Result<std::int64_t> have =
+            product(o.shape.is_leaf() ? o.shape : o.shape.mode(at));
+        ext.push_back(have ? IntTuple(*have) : IntTuple(Int::dynamic()));
+      }
+      const Name &sym = m.leaf().symbol;
+      int found = -1;
+      for (std::size_t k = 0; k < t.b.tuples.size(); ++k)
+        if (t.b.tuples[k].name == sym)
+          found = static_cast<int>(k);
+      if (found < 0) {
+        if (t.b.tuples.push_back({sym, ext}))
+          t.tuple_owner[t.b.tuples.size() - 1] = o.name;
+        continue;
+      }
+      const IntTuple &had = t.b.tuples[found].leaves;
+      bool same = had.rank() == ext.rank();
+      for (int k = 0; same && k < ext.rank(); ++k) {
+        const Int x = had.mode(k).leaf(), y = ext.mode(k).leaf();
+        same = !x.has_value() || !y.has_value() || x.value == y.value;
+      }
+      if (!same) {
+        if (t.tuple_owner[found] == o.name)
+          bad = true;
+        else
+          by = t.tuple_owner[found];
+      }
+      continue;
+    }
+    Result<std::int64_t> have =
+        product(o.shape.is_leaf() ? o.shape : o.shape.mode(at));
+    ++at;
+    if (!have)
+      continue; // dynamic: checked at run time
+    if (!m.is_leaf()) {
+      Result<std::int64_t> p = product(m);
+      bad = p && *p != *have;
+    } else if (!m.leaf().is_symbolic()) {
+      bad = !m.leaf().has_value() || m.leaf().value != *have;
+    } else {
+      const Name &sym = m.leaf().symbol;
+      int found = -1;
+      for (std::size_t k = 0; k < t.b.values.size(); ++k)
+        if (t.b.values[k].name == sym)
+          found = static_cast<int>(k);
+      if (found < 0) {
+        if (t.b.values.push_back({sym, *have}))
+          t.value_owner[t.b.values.size() - 1] = o.name;
+      } else if (t.b.values[found].value != *have) {
+        if (t.value_owner[found] == o.name)
+          bad = true; // (r,r) with two extents: the shape itself
+        else
+          by = t.value_owner[found];
+      }
+    }
+  }
+  if (bad || !by.empty()) {
+    Reason why = reason(ReasonKind::operand_shape, o.name, op);
+    // Conflicting: the pattern instantiated by the earlier operands.
+    why.expected_shape = by.empty() ? want : substitute_shape(want, table.b);
+    why.found_shape = o.shape;
+    why.other = by;
+    add(r, why);
+    return false;
+  }
+  table = t;
+  return true;
+}
+
+/// The bit of `s` in a set of storages (Reason::storages).
+constexpr std::uint8_t storage_bit(Storage s) {
+  return static_cast<std::uint8_t>(1u << static_cast<unsigned>(s));
+}
+
+/// dtype and storage of a site operand against pattern `op`; `storages`
+/// (a set of storage_bit) are all the applying alternatives' storages, 0:
+/// the pattern's own.
 constexpr void check_operand_basics(const Contract &c, int op,
-                                    const SiteOperand &o, MatchReport &r) {
+                                    const SiteOperand &o, MatchReport &r,
+                                    std::uint8_t storages = 0) {
   const OperandPattern &pat = c.operands[op];
   DType expected = o.dtype;
   if (!dtype_ok(pat.dtype, o.dtype, r, expected)) {
@@ -1372,18 +1498,25 @@ constexpr void check_operand_basics(const Contract &c, int op,
     Reason why = reason(ReasonKind::operand_storage, o.name, op);
     why.expected_storage = pat.storage;
     why.found_storage = o.storage;
+    why.storages = storages != 0 ? storages : storage_bit(pat.storage);
     add(r, why);
   }
 }
 
-/// Everything about an operand of a non-MMA atom: basics, shape, layout
-/// (the whole operand is the fragment) and limits.
+/// Everything about an operand of a non-MMA atom: basics, shape (binding
+/// the site's shape symbols in `table`), layout (the whole operand is the
+/// fragment; its arrangement starts from the parameters and, when the shape
+/// fits, the site's shape symbols) and limits.
 constexpr void check_operand_whole(const Contract &c, int op,
                                    const SiteOperand &o, const Site &s,
-                                   const Bindings &params, MatchReport &r) {
-  check_operand_basics(c, op, o, r);
-  check_shape(c.operands[op], op, o, params, r);
-  check_operand_layout(c, op, o, nullptr, s, params, r, nullptr);
+                                   const Bindings &params, ShapeTable &table,
+                                   MatchReport &r, std::uint8_t storages = 0) {
+  check_operand_basics(c, op, o, r, storages);
+  const bool fits = check_shape(c.operands[op], op, o, params, table, r);
+  // An operand whose shape does not fit binds its layout's symbols alone
+  // (no second reason from the other operands' values).
+  check_operand_layout(c, op, o, nullptr, s, params, r, nullptr, nullptr,
+                       fits ? &table.b : nullptr);
 }
 
 constexpr bool has_atom_shape(const Contract &c) {
@@ -1425,6 +1558,8 @@ constexpr MatchReport match(const Contract &c, const Site &s) {
   const bool mma = detail::has_atom_shape(c);
   detail::OperandCheck ops[max_site_operands] = {};
   int op_count = 0;
+  // Shape symbols bind once for the whole site (non-MMA atoms).
+  detail::ShapeTable shapes;
   for (std::size_t i = 0; i < c.operands.size(); ++i) {
     const Name &name = c.operands[i].name;
     bool seen = false;
@@ -1440,24 +1575,35 @@ constexpr MatchReport match(const Contract &c, const Site &s) {
         alts[n_alt++] = static_cast<int>(j);
     if (n_alt == 0)
       continue; // not used in this configuration, or undecidable
+    std::uint8_t storages = 0; // every applying alternative's storage
+    for (int a = 0; a < n_alt; ++a)
+      storages |= detail::storage_bit(c.operands[alts[a]].storage);
     const SiteOperand *site = nullptr;
     for (const SiteOperand &o : s.operands)
       if (o.name == name)
         site = &o;
     if (site == nullptr) {
-      detail::add(r, detail::reason(ReasonKind::operand_missing, name, alts[0]));
+      Reason why = detail::reason(ReasonKind::operand_missing, name, alts[0]);
+      why.storages = storages;
+      detail::add(r, why);
       ops[op_count++] = {alts[0], nullptr, false};
       continue;
     }
     int chosen = alts[0];
     if (!mma && n_alt > 1) {
-      // Alternatives: the first that passes; else the one with the fewest
+      // Alternatives: the storage selects (when one of them has the site's);
+      // among those, the first that passes, else the one with the fewest
       // reasons speaks.
+      const bool stored = (storages & detail::storage_bit(site->storage)) != 0;
       std::size_t fewest = ~std::size_t(0);
       for (int a = 0; a < n_alt; ++a) {
+        if (stored && c.operands[alts[a]].storage != site->storage)
+          continue;
         MatchReport t;
         t.params = r.params;
-        detail::check_operand_whole(c, alts[a], *site, s, params, t);
+        detail::ShapeTable trial = shapes;
+        detail::check_operand_whole(c, alts[a], *site, s, params, trial, t,
+                                    storages);
         std::size_t n = t.reasons.size() + t.dropped;
         if (n < fewest) {
           fewest = n;
@@ -1469,9 +1615,10 @@ constexpr MatchReport match(const Contract &c, const Site &s) {
     }
     ops[op_count++] = {chosen, site, true};
     if (mma)
-      detail::check_operand_basics(c, chosen, *site, r);
+      detail::check_operand_basics(c, chosen, *site, r, storages);
     else
-      detail::check_operand_whole(c, chosen, *site, s, params, r);
+      detail::check_operand_whole(c, chosen, *site, s, params, shapes, r,
+                                  storages);
   }
   for (const SiteOperand &o : s.operands) {
     bool known = false;
@@ -1486,7 +1633,7 @@ constexpr MatchReport match(const Contract &c, const Site &s) {
   }
 
   // MMA: tile extents per atom mode, from the operands.
-  Repeat &rep = r.repeat;
+  RepeatDerivation &rep = r.repeat;
   IntTuple atom = detail::substitute_known(c.atom_shape, params);
   bool atom_known = true;
   for (int d = 0; d < 3; ++d) {

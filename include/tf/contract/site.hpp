@@ -52,7 +52,8 @@ constexpr ParamValue choice(Name c) { return ParamValue::choose(c); }
 
 /// How an operand at a site is laid out.
 enum class OperandLayoutKind : std::uint8_t {
-  none,     ///< not given: only shape, dtype and storage are checked
+  none,     ///< not given: only shape, dtype, storage and the limits on the
+            ///< shape are checked; not its layout, nor a same_as naming it
   layout,   ///< a plain Layout (gmem/smem tiles without swizzle)
   composed, ///< a ComposedLayout: swizzle o (offset + layout), smem tiles
   shard,    ///< a ShardLayout over a mesh: register fragments
