@@ -196,6 +196,11 @@ bool decode(const Member &M, Topology &Out) {
          decode(*Extent, Out.extent);
 }
 
+bool decode(const Member &M, Target &Out) {
+  std::optional<Member> Id = member(*M.Value, M.Type, "id");
+  return Id && decode(*Id, Out.id);
+}
+
 template <class T>
 std::optional<T> decodeAs(const APValue &V, QualType Ty,
                           llvm::StringRef QualifiedName) {
@@ -223,6 +228,9 @@ std::optional<Mesh> decodeMesh(const APValue &V, QualType T) {
 std::optional<Topology> decodeTopology(const APValue &V, QualType T) {
   return decodeAs<Topology>(V, T, "tf::Topology");
 }
+std::optional<Target> decodeTarget(const APValue &V, QualType T) {
+  return decodeAs<Target>(V, T, "tf::Target");
+}
 
 std::string describeConstant(const APValue &V, QualType T,
                              const ASTContext &Ctx) {
@@ -235,6 +243,8 @@ std::string describeConstant(const APValue &V, QualType T,
     return "ComposedLayout " + to_string(*C);
   if (std::optional<ShardLayout> S = decodeShardLayout(V, T))
     return "ShardLayout " + to_string(*S);
+  if (std::optional<Target> Tgt = decodeTarget(V, T))
+    return "Target(" + std::string(Tgt->id.view()) + ")";
   if (std::optional<Topology> Top = decodeTopology(V, T))
     return "Topology(" + std::string(Top->level.view()) + ", " +
            to_string(Top->extent) + ")";

@@ -12,6 +12,7 @@
 #include "tf/layout/composed_layout.hpp"
 #include "tf/layout/mesh.hpp"
 #include "tf/layout/shard_layout.hpp"
+#include "tf/kernel.hpp"
 #include "tf/layout/topology.hpp"
 
 #include "llvm/ADT/StringRef.h"
@@ -37,6 +38,7 @@ std::optional<ShardLayout> decodeShardLayout(const clang::APValue &V,
 std::optional<Mesh> decodeMesh(const clang::APValue &V, clang::QualType T);
 std::optional<Topology> decodeTopology(const clang::APValue &V,
                                        clang::QualType T);
+std::optional<Target> decodeTarget(const clang::APValue &V, clang::QualType T);
 
 /// \p V printed for people: tf's notation for tf values
 /// ("Mesh thread (3,128):(128,1) [warpgroup,participant]"), Clang's APValue
