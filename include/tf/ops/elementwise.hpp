@@ -58,6 +58,26 @@ template <class To, class V>
   return out;
 }
 
+namespace detail {
+/// The element-wise binary op `f` over two views of the same element type,
+/// rank and extents (checked at run time with message `extents_message`),
+/// computed in the compute type and rounded once to the element type.
+template <class L, class R, class F>
+auto zip_with(const L &lhs, const R &rhs, const char *extents_message, F f) {
+  using T = typename view_t<L>::element_type;
+  const auto &x = view_of(lhs);
+  const auto &y = view_of(rhs);
+  check_extents(extents_message, x, y);
+  auto out = result_like<T>(x);
+  const auto &o = out.view();
+  for_each_coord(extents_of(x), [&](const auto &c) {
+    compute_type<T> a = widen(x.at(c).get()), b = widen(y.at(c).get());
+    o.at(c) = convert<T>(f(a, b));
+  });
+  return out;
+}
+} // namespace detail
+
 /// Element by element, `a + b`.
 template <class L, class R>
 [[clang::annotate("tf.op.add")]] auto add(const L &lhs, const R &rhs) {
@@ -70,17 +90,9 @@ template <class L, class R>
   static_assert(A::rank == B::rank, "tf::add: the operands' ranks differ");
   static_assert(detail::static_extents_agree<A, B>(),
                 "tf::add: the operands' extents differ");
-  const A &x = detail::view_of(lhs);
-  const B &y = detail::view_of(rhs);
-  detail::check_extents("tf::add: the extents of mode {} differ ({} vs {})",
-                        x, y);
-  auto out = detail::result_like<T>(x);
-  const auto &o = out.view();
-  detail::for_each_coord(detail::extents_of(x), [&](const auto &c) {
-    compute_type<T> a = widen(x.at(c).get()), b = widen(y.at(c).get());
-    o.at(c) = convert<T>(a + b);
-  });
-  return out;
+  return detail::zip_with(
+      lhs, rhs, "tf::add: the extents of mode {} differ ({} vs {})",
+      [](auto a, auto b) { return a + b; });
 }
 
 /// Element by element, `a - b`.
@@ -95,17 +107,9 @@ template <class L, class R>
   static_assert(A::rank == B::rank, "tf::sub: the operands' ranks differ");
   static_assert(detail::static_extents_agree<A, B>(),
                 "tf::sub: the operands' extents differ");
-  const A &x = detail::view_of(lhs);
-  const B &y = detail::view_of(rhs);
-  detail::check_extents("tf::sub: the extents of mode {} differ ({} vs {})",
-                        x, y);
-  auto out = detail::result_like<T>(x);
-  const auto &o = out.view();
-  detail::for_each_coord(detail::extents_of(x), [&](const auto &c) {
-    compute_type<T> a = widen(x.at(c).get()), b = widen(y.at(c).get());
-    o.at(c) = convert<T>(a - b);
-  });
-  return out;
+  return detail::zip_with(
+      lhs, rhs, "tf::sub: the extents of mode {} differ ({} vs {})",
+      [](auto a, auto b) { return a - b; });
 }
 
 /// Element by element, `a * b`.
@@ -120,17 +124,9 @@ template <class L, class R>
   static_assert(A::rank == B::rank, "tf::mul: the operands' ranks differ");
   static_assert(detail::static_extents_agree<A, B>(),
                 "tf::mul: the operands' extents differ");
-  const A &x = detail::view_of(lhs);
-  const B &y = detail::view_of(rhs);
-  detail::check_extents("tf::mul: the extents of mode {} differ ({} vs {})",
-                        x, y);
-  auto out = detail::result_like<T>(x);
-  const auto &o = out.view();
-  detail::for_each_coord(detail::extents_of(x), [&](const auto &c) {
-    compute_type<T> a = widen(x.at(c).get()), b = widen(y.at(c).get());
-    o.at(c) = convert<T>(a * b);
-  });
-  return out;
+  return detail::zip_with(
+      lhs, rhs, "tf::mul: the extents of mode {} differ ({} vs {})",
+      [](auto a, auto b) { return a * b; });
 }
 
 /// Element by element, the larger of `a` and `b` (NaN only if both are NaN, as PTX max).
@@ -145,17 +141,9 @@ template <class L, class R>
   static_assert(A::rank == B::rank, "tf::maximum: the operands' ranks differ");
   static_assert(detail::static_extents_agree<A, B>(),
                 "tf::maximum: the operands' extents differ");
-  const A &x = detail::view_of(lhs);
-  const B &y = detail::view_of(rhs);
-  detail::check_extents("tf::maximum: the extents of mode {} differ ({} vs {})",
-                        x, y);
-  auto out = detail::result_like<T>(x);
-  const auto &o = out.view();
-  detail::for_each_coord(detail::extents_of(x), [&](const auto &c) {
-    compute_type<T> a = widen(x.at(c).get()), b = widen(y.at(c).get());
-    o.at(c) = convert<T>(detail::max_of(a, b));
-  });
-  return out;
+  return detail::zip_with(
+      lhs, rhs, "tf::maximum: the extents of mode {} differ ({} vs {})",
+      [](auto a, auto b) { return detail::max_of(a, b); });
 }
 
 /// Element by element, the smaller of `a` and `b` (NaN only if both are NaN, as PTX min).
@@ -170,17 +158,9 @@ template <class L, class R>
   static_assert(A::rank == B::rank, "tf::minimum: the operands' ranks differ");
   static_assert(detail::static_extents_agree<A, B>(),
                 "tf::minimum: the operands' extents differ");
-  const A &x = detail::view_of(lhs);
-  const B &y = detail::view_of(rhs);
-  detail::check_extents("tf::minimum: the extents of mode {} differ ({} vs {})",
-                        x, y);
-  auto out = detail::result_like<T>(x);
-  const auto &o = out.view();
-  detail::for_each_coord(detail::extents_of(x), [&](const auto &c) {
-    compute_type<T> a = widen(x.at(c).get()), b = widen(y.at(c).get());
-    o.at(c) = convert<T>(detail::min_of(a, b));
-  });
-  return out;
+  return detail::zip_with(
+      lhs, rhs, "tf::minimum: the extents of mode {} differ ({} vs {})",
+      [](auto a, auto b) { return detail::min_of(a, b); });
 }
 
 /// Element by element, `-a`.
