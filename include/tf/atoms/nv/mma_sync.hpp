@@ -30,6 +30,8 @@
 #include "tf/atoms/nv/mma_patterns.hpp"
 #include "tf/layout/mesh_predicate.hpp"
 
+#include <array>
+
 namespace tf::atoms::nv::mma {
 
 /// One warp issuing one mma.sync; `*g` are further warps (further atoms).
@@ -74,6 +76,32 @@ constexpr OperandPattern mma_operand(Name name, Access access,
   o.layouts = layouts;
   o.atom_modes = atom_modes;
   return o;
+}
+
+/// The operands A (16,k), B (k,8) and C (16,8) of an mma.sync atom, held in
+/// the given register fragments; A and B have the `dtype` parameter's type.
+constexpr std::array<OperandPattern, 3>
+mma_sync_operands(List<LayoutPattern> a, List<LayoutPattern> b,
+                  List<LayoutPattern> c) {
+  return {mma_operand("A", Access::read, "(16,k)", dtype_of("dtype"), a, {0, 2}),
+          mma_operand("B", Access::read, "(k,8)", dtype_of("dtype"), b, {2, 1}),
+          mma_operand("C", Access::read_write, "(16,8)",
+                      dtype_fixed(DType::f32), c, {0, 1})};
+}
+
+/// An mma.sync contract: one warp issues a (16, 8, k) atom.
+constexpr Contract mma_sync_contract(Name id, Name capability,
+                                     List<ParamDef> params,
+                                     List<OperandPattern> operands) {
+  Contract c;
+  c.id = id;
+  c.kind = AtomKind::mma;
+  c.capability = capability;
+  c.execution_mesh = warp_mesh_pattern();
+  c.params = params;
+  c.operands = operands;
+  c.atom_shape = IntTuple{16, 8, Int::symbolic("k")};
+  return c;
 }
 
 } // namespace tf::atoms::nv::mma

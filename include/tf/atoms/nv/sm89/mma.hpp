@@ -53,27 +53,13 @@ inline constexpr LayoutPattern c_regs[] = {
     fragment(c_f32, warp, {}, "PTX mma.m16n8k32 C"),
 };
 
-inline constexpr OperandPattern operands[] = {
-    mma_operand("A", Access::read, "(16,k)", dtype_of("dtype"), a_regs, {0, 2}),
-    mma_operand("B", Access::read, "(k,8)", dtype_of("dtype"), b_regs, {2, 1}),
-    mma_operand("C", Access::read_write, "(16,8)", dtype_fixed(DType::f32), c_regs, {0, 1}),
-};
-
-constexpr Contract make() {
-  Contract c;
-  c.id = "nv.sm89.Mma";
-  c.kind = AtomKind::mma;
-  c.capability = "mma.sync.fp8";
-  c.execution_mesh = warp_mesh_pattern();
-  c.params = params;
-  c.operands = operands;
-  c.atom_shape = IntTuple{16, 8, Int::symbolic("k")};
-  return c;
-}
+inline constexpr auto operands = mma_sync_operands(a_regs, b_regs, c_regs);
 
 } // namespace mma_detail
 
 /// The contract of nv.sm89.Mma.
-inline constexpr Contract mma = mma_detail::make();
+inline constexpr Contract mma =
+    mma::mma_sync_contract("nv.sm89.Mma", "mma.sync.fp8", mma_detail::params,
+                           mma_detail::operands);
 
 } // namespace tf::atoms::nv::sm89
