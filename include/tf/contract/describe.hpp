@@ -20,6 +20,7 @@
 #pragma once
 
 #include "tf/contract/match.hpp"
+#include "tf/contract/print.hpp"
 #include "tf/layout/mesh_text.hpp"
 
 #include <string>
@@ -55,37 +56,10 @@ namespace detail {
 
 inline std::string str(const Name &n) { return std::string(n.view()); }
 
-/// A value as a condition writes it: `256`, `bf16`, `SS`.
-inline std::string value_text(const ParamValue &v) {
-  switch (v.kind) {
-  case ParamKind::integer: return std::to_string(v.integer);
-  case ParamKind::dtype: return std::string(name(v.dtype));
-  case ParamKind::choice: return str(v.choice);
-  }
-  return "?";
-}
-
-/// A value of `def` as a domain writes it: `Major.K` for choices.
-inline std::string typed_value_text(const ParamValue &v, const ParamDef &def) {
-  if (v.kind == ParamKind::choice && !def.choice_type.empty())
-    return str(def.choice_type) + "." + str(v.choice);
-  return value_text(v);
-}
-
-inline std::string values_text(const ParamValues &set, const ParamDef &def) {
-  std::string out = "{";
-  for (std::size_t i = 0; i < set.size(); ++i)
-    out += (i > 0 ? ", " : "") + typed_value_text(set[i], def);
-  return out + "}";
-}
-
-/// `dtype=bf16, form=SS`.
+// Values, sets and conditions print as in `tf facts` (contract/print.hpp).
+/// `dtype=bf16, form=SS`; empty for no condition.
 inline std::string conditions_text(const Conditions &when) {
-  std::string out;
-  for (std::size_t i = 0; i < when.size(); ++i)
-    out += (i > 0 ? ", " : "") + str(when[i].param) + "=" +
-           value_text(when[i].value);
-  return out;
+  return when.empty() ? std::string() : to_string(when);
 }
 
 inline std::string kind_text(ParamKind k) {
@@ -278,19 +252,19 @@ inline std::string describe(const Reason &r, const Contract &c) {
            " (it has " + (known.empty() ? "none" : known) + ")";
   }
   case ReasonKind::param_type:
-    return "parameter " + subject + ": " + value_text(r.value) + " is " +
+    return "parameter " + subject + ": " + to_string(r.value) + " is " +
            kind_text(r.value.kind) + ", expected " +
            (def ? kind_text(def->kind) : std::string("another kind"));
   case ReasonKind::param_missing:
     return "parameter " + subject + ": no value given and no default";
   case ReasonKind::param_predicate: {
-    std::string v = def ? typed_value_text(r.value, *def) : value_text(r.value);
+    std::string v = def ? value_string(r.value, *def) : to_string(r.value);
     std::string pred;
     switch (r.predicate) {
     case ParamPredicate::lo: pred = std::to_string(def->lo) + " <= " + subject; break;
     case ParamPredicate::hi: pred = subject + " <= " + std::to_string(def->hi); break;
     case ParamPredicate::step: pred = subject + " % " + std::to_string(def->step) + " == 0"; break;
-    case ParamPredicate::allowed: pred = subject + " in " + values_text(def->allowed, *def); break;
+    case ParamPredicate::allowed: pred = subject + " in " + set_string(def->allowed, *def); break;
     case ParamPredicate::none: pred = "its predicate"; break;
     }
     return "parameter " + subject + ": " + v + " violates " + pred;
@@ -298,21 +272,21 @@ inline std::string describe(const Reason &r, const Contract &c) {
   case ReasonKind::param_case: {
     const ParamCase &pc = def->cases[r.variant];
     std::string need = pc.allowed.size() == 1
-                           ? typed_value_text(pc.allowed[0], *def)
-                           : subject + " in " + values_text(pc.allowed, *def);
+                           ? value_string(pc.allowed[0], *def)
+                           : subject + " in " + set_string(pc.allowed, *def);
     if (pc.when.empty())
-      return "parameter " + subject + ": " + typed_value_text(r.value, *def) +
+      return "parameter " + subject + ": " + value_string(r.value, *def) +
              " is not allowed; it must be " + need;
-    return "parameter " + subject + ": " + typed_value_text(r.value, *def) +
+    return "parameter " + subject + ": " + value_string(r.value, *def) +
            ", but " + conditions_text(pc.when) + " requires " + need;
   }
   case ReasonKind::param_derived: {
     const ParamCase &pc = def->cases[r.variant];
-    return "parameter " + subject + ": " + value_text(r.value) +
+    return "parameter " + subject + ": " + to_string(r.value) +
            " written, but " +
            (pc.when.empty() ? std::string("the contract")
                             : conditions_text(pc.when)) +
-           " derives " + subject + " = " + value_text(r.expected_value);
+           " derives " + subject + " = " + to_string(r.expected_value);
   }
   case ReasonKind::operand_missing:
     return "operand " + subject + ": missing" +
@@ -401,7 +375,7 @@ inline std::string describe(const MatchReport &r, const Contract &c) {
     if (p.source == ParamSource::missing)
       continue;
     params += (params.empty() ? "" : ", ") + str(p.name) + "=" +
-              value_text(p.value);
+              to_string(p.value);
   }
   if (!params.empty())
     out += "  " + params;
