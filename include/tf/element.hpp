@@ -154,58 +154,47 @@ struct bf16 {
   friend constexpr bool operator==(const bf16 &, const bf16 &) = default;
 };
 
-/// IEEE binary16.
-struct f16 {
-  std::uint16_t bits = 0;
-  constexpr f16() = default;
-  constexpr explicit f16(float f)
-      : bits(static_cast<std::uint16_t>(
-            detail::encode_float(f, detail::f16_format))) {}
-  static constexpr f16 from_bits(std::uint16_t b) {
-    f16 r;
+namespace detail {
+/// What f16 and the fp8 types share: their bits in `Format`, conversion from
+/// float (round to nearest even, per the format's inf/NaN rules) and exact
+/// conversion to float.
+template <class Self, class Bits, FloatFormat Format> struct EncodedFloat {
+  Bits bits = 0;
+  static constexpr Self from_bits(Bits b) {
+    Self r;
     r.bits = b;
     return r;
   }
-  constexpr operator float() const {
-    return detail::decode_float(bits, detail::f16_format);
+  constexpr operator float() const { return decode_float(bits, Format); }
+  friend constexpr bool operator==(const Self &a, const Self &b) {
+    return a.bits == b.bits;
   }
-  friend constexpr bool operator==(const f16 &, const f16 &) = default;
+
+protected:
+  constexpr EncodedFloat() = default;
+  constexpr explicit EncodedFloat(float f)
+      : bits(static_cast<Bits>(encode_float(f, Format))) {}
+};
+} // namespace detail
+
+/// IEEE binary16.
+struct f16 : detail::EncodedFloat<f16, std::uint16_t, detail::f16_format> {
+  constexpr f16() = default;
+  constexpr explicit f16(float f) : EncodedFloat(f) {}
 };
 
 /// OCP FP8 E4M3: no inf; conversions saturate to +-448; NaN is S.1111.111.
-struct fp8e4m3 {
-  std::uint8_t bits = 0;
+struct fp8e4m3
+    : detail::EncodedFloat<fp8e4m3, std::uint8_t, detail::fp8e4m3_format> {
   constexpr fp8e4m3() = default;
-  constexpr explicit fp8e4m3(float f)
-      : bits(static_cast<std::uint8_t>(
-            detail::encode_float(f, detail::fp8e4m3_format))) {}
-  static constexpr fp8e4m3 from_bits(std::uint8_t b) {
-    fp8e4m3 r;
-    r.bits = b;
-    return r;
-  }
-  constexpr operator float() const {
-    return detail::decode_float(bits, detail::fp8e4m3_format);
-  }
-  friend constexpr bool operator==(const fp8e4m3 &, const fp8e4m3 &) = default;
+  constexpr explicit fp8e4m3(float f) : EncodedFloat(f) {}
 };
 
 /// OCP FP8 E5M2: IEEE-like (inf, NaN), max 57344.
-struct fp8e5m2 {
-  std::uint8_t bits = 0;
+struct fp8e5m2
+    : detail::EncodedFloat<fp8e5m2, std::uint8_t, detail::fp8e5m2_format> {
   constexpr fp8e5m2() = default;
-  constexpr explicit fp8e5m2(float f)
-      : bits(static_cast<std::uint8_t>(
-            detail::encode_float(f, detail::fp8e5m2_format))) {}
-  static constexpr fp8e5m2 from_bits(std::uint8_t b) {
-    fp8e5m2 r;
-    r.bits = b;
-    return r;
-  }
-  constexpr operator float() const {
-    return detail::decode_float(bits, detail::fp8e5m2_format);
-  }
-  friend constexpr bool operator==(const fp8e5m2 &, const fp8e5m2 &) = default;
+  constexpr explicit fp8e5m2(float f) : EncodedFloat(f) {}
 };
 
 /// TensorFloat-32: stored as a float whose low 13 mantissa bits are zero
