@@ -10,6 +10,7 @@
 #include "Diagnostics.h"
 
 #include "clang/Basic/DiagnosticIDs.h"
+#include "llvm/ADT/STLExtras.h"
 
 #include <optional>
 
@@ -18,9 +19,23 @@ using namespace clang;
 namespace tf::plugin {
 namespace {
 
+/// A warning group: one of Clang's, one of tf's (by name), or none.
+struct GroupRef {
+  std::optional<diag::Group> Clang;
+  const char *Tf = "";
+
+  constexpr GroupRef(std::nullopt_t) {}
+  constexpr GroupRef(diag::Group G) : Clang(G) {}
+  struct TfName {
+    const char *Name;
+  };
+  constexpr GroupRef(TfName N) : Tf(N.Name) {}
+};
+
 struct Entry {
   DiagnosticIDs::Class Class;
-  std::optional<diag::Group> Group;
+  GroupRef Group;
+  const char *Name;
   const char *Message;
 };
 
@@ -28,10 +43,11 @@ constexpr DiagnosticIDs::Class Error = DiagnosticIDs::CLASS_ERROR;
 constexpr DiagnosticIDs::Class Warning = DiagnosticIDs::CLASS_WARNING;
 constexpr DiagnosticIDs::Class Note = DiagnosticIDs::CLASS_NOTE;
 constexpr std::nullopt_t NoGroup = std::nullopt;
+constexpr GroupRef::TfName TfGroup(const char *Name) { return {Name}; }
 using enum diag::Group;
 
 const Entry Entries[] = {
-#define TF_DIAG(Id, Class, Group, Message) {Class, Group, Message},
+#define TF_DIAG(Id, Class, Group, Message) {Class, Group, #Id, Message},
 #include "Diagnostics.def"
 };
 
@@ -49,14 +65,55 @@ diag::Severity defaultSeverity(DiagnosticIDs::Class Class) {
 
 } // namespace
 
+std::string diagCode(DiagId Id) {
+  llvm::StringRef Name = Entries[static_cast<unsigned>(Id)].Name;
+  for (llvm::StringRef Prefix : {"err_tf_", "warn_tf_", "note_tf_"})
+    if (Name.consume_front(Prefix))
+      break;
+  std::string Code = Name.str();
+  llvm::replace(Code, '_', '-');
+  return Code;
+}
+
+llvm::StringRef tfGroup(DiagId Id) {
+  return Entries[static_cast<unsigned>(Id)].Group.Tf;
+}
+
+llvm::ArrayRef<llvm::StringRef> tfGroups() {
+  static const std::vector<llvm::StringRef> Groups = [] {
+    std::vector<llvm::StringRef> G;
+    for (const Entry &E : Entries) {
+      llvm::StringRef Name = E.Group.Tf;
+      if (Name.empty())
+        continue;
+      G.push_back(Name);
+      G.push_back(Name.split('-').first);
+    }
+    llvm::sort(G);
+    G.erase(std::unique(G.begin(), G.end()), G.end());
+    return G;
+  }();
+  return Groups;
+}
+
 DiagnosticBuilder report(DiagnosticsEngine &Diags, SourceLocation Loc,
-                         DiagId Id) {
+                         DiagId Id, bool AsError) {
   const Entry &E = Entries[static_cast<unsigned>(Id)];
-  bool IsWarning = E.Class == DiagnosticIDs::CLASS_WARNING;
+  DiagnosticIDs::Class Class = E.Class;
+  std::string Message = E.Message;
+  if (Class != DiagnosticIDs::CLASS_NOTE) {
+    Message += " [";
+    if (AsError && Class == DiagnosticIDs::CLASS_WARNING)
+      Message += "-Werror,";
+    Message += "tf:" + diagCode(Id) + "]";
+  }
+  if (AsError)
+    Class = DiagnosticIDs::CLASS_ERROR;
+  bool IsWarning = Class == DiagnosticIDs::CLASS_WARNING;
   DiagnosticIDs::CustomDiagDesc Desc(
-      defaultSeverity(E.Class), E.Message, E.Class,
+      defaultSeverity(Class), Message, Class,
       /*ShowInSystemHeader=*/!IsWarning, /*ShowInSystemMacro=*/!IsWarning,
-      E.Group);
+      E.Group.Clang);
   return Diags.Report(Loc, Diags.getDiagnosticIDs()->getCustomDiagID(Desc));
 }
 

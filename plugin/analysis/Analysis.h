@@ -1,0 +1,53 @@
+//===- plugin/analysis/Analysis.h - Inference and contract checks -*- C++ -*-===//
+//
+// What the plugin derives and checks for one kernel's HIR, in order:
+//
+//   infer  - the ShardLayouts of register tensors over the mesh that holds
+//            them, downstream types of ops, the derived Repeat and operand
+//            fragments of every tf::schedule (from the contract), extents
+//            (static, dynamic, symbolic) through index expressions;
+//   check  - every tf::schedule against its contract (tf's one matching
+//            engine, include/tf/contract/match.hpp) with the target's
+//            capabilities; the written Repeat against the derived one;
+//            values used on meshes that do not hold them;
+//   capacity - shared memory per CTA, registers per thread, L2 reuse
+//            windows against the target's facts (warnings, never errors).
+//
+// Findings come back in source order; the same HIR gives the same findings.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TF_PLUGIN_ANALYSIS_ANALYSIS_H
+#define TF_PLUGIN_ANALYSIS_ANALYSIS_H
+
+#include "analysis/Finding.h"
+#include "hir/HIR.h"
+
+#include <vector>
+
+namespace tf::targets {
+struct MergedTarget;
+} // namespace tf::targets
+
+namespace tf::analysis {
+
+/// Derives what follows from the kernel's decisions (see the file comment)
+/// into \p K; reports what cannot be derived.
+std::vector<Finding> infer(hir::Kernel &K);
+
+/// Checks the inferred kernel \p K on \p Target (null: the kernel names no
+/// target; capabilities and capacities are then not checked): the contract
+/// checks (Check.cpp), then checkScopes and checkCapacity, in source order.
+std::vector<Finding> check(const hir::Kernel &K,
+                           const targets::MergedTarget *Target);
+
+/// Values used on meshes that do not hold them (Scopes.cpp).
+std::vector<Finding> checkScopes(const hir::Kernel &K);
+
+/// Shared memory per CTA, registers per thread and L2 reuse windows against
+/// \p Target's facts (Capacity.cpp): warnings only.
+std::vector<Finding> checkCapacity(const hir::Kernel &K,
+                                   const targets::MergedTarget &Target);
+
+} // namespace tf::analysis
+
+#endif // TF_PLUGIN_ANALYSIS_ANALYSIS_H

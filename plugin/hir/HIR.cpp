@@ -1,0 +1,75 @@
+//===- plugin/hir/HIR.cpp - tf's tile-level IR ----------------------------===//
+
+#include "hir/HIR.h"
+
+namespace tf::hir {
+
+IntTuple TensorType::shape() const {
+  if (!WindowExtents.empty()) {
+    IntTuple T;
+    for (std::int64_t E : WindowExtents)
+      T.push_back(IntTuple(E));
+    return T;
+  }
+  const IntTuple &S = Layout.layout.shape;
+  if (S.is_leaf())
+    return IntTuple{S};
+  IntTuple T;
+  for (int I = 0; I < S.rank(); ++I) {
+    Result<std::int64_t> Size = product(S.mode(I));
+    T.push_back(IntTuple(Size.ok() ? Int(*Size) : Int::dynamic()));
+  }
+  return T;
+}
+
+ValueId Kernel::addValue(Value V) {
+  Values.push_back(std::move(V));
+  return static_cast<ValueId>(Values.size() - 1);
+}
+
+ExprId Kernel::addExpr(Expr E) {
+  Exprs.push_back(std::move(E));
+  return static_cast<ExprId>(Exprs.size() - 1);
+}
+
+StmtId Kernel::addStmt(Stmt S) {
+  Stmts.push_back(std::move(S));
+  return static_cast<StmtId>(Stmts.size() - 1);
+}
+
+StmtId Kernel::meshScopeOf(StmtId S) const {
+  for (; S != None; S = Stmts[S].Parent)
+    if (Stmts[S].Kind == StmtKind::MeshScope)
+      return S;
+  return None;
+}
+
+std::optional<tf::Mesh> Kernel::meshOf(StmtId S) const {
+  if (StmtId Scope = meshScopeOf(S); Scope != None)
+    return Stmts[Scope].Mesh;
+  if (Topologies.empty())
+    return std::nullopt;
+  const tf::Topology &Outer = Topologies.front();
+  Result<Mesh> All = make_mesh(Outer.level, IntTuple(Outer.extent));
+  if (!All.ok())
+    return std::nullopt;
+  return *All;
+}
+
+std::vector<StmtId> Kernel::preorder() const {
+  std::vector<StmtId> Order;
+  if (Body == None)
+    return Order;
+  std::vector<StmtId> Stack{Body};
+  while (!Stack.empty()) {
+    StmtId S = Stack.back();
+    Stack.pop_back();
+    Order.push_back(S);
+    const std::vector<StmtId> &Children = Stmts[S].Body;
+    for (auto It = Children.rbegin(); It != Children.rend(); ++It)
+      Stack.push_back(*It);
+  }
+  return Order;
+}
+
+} // namespace tf::hir

@@ -1,0 +1,289 @@
+//===- plugin/hir/HIR.h - tf's tile-level IR --------------------*- C++ -*-===//
+//
+// The HIR is what the plugin knows about one [[tf::kernel]] function after
+// Sema: its target and topologies, its values (tensor parameters, buffers,
+// rings, tensors produced by ops, index scalars), and a tree of statements --
+// mesh scopes, tile loops and ops -- each with its source range. Every op
+// carries its AccessRelation: an iteration domain and, per operand, which
+// domain dimensions index which operand dimensions, read or written.
+//
+// The HIR holds no Clang type (DESIGN.md, "Early decisions"): BuildHIR.cpp is
+// the one file that translates Clang's AST into it; inference, the contract
+// checks, the printer, the queries and the backends read only this header.
+// Source positions are kept as Clang's raw SourceLocation encodings (so the
+// diagnostics can point back at exact ranges) and as presumed file:line:col
+// (so the printer needs no SourceManager).
+//
+// Values, expressions and statements live in per-kernel arenas and refer to
+// each other by index; an index is stable for the kernel's lifetime.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TF_PLUGIN_HIR_HIR_H
+#define TF_PLUGIN_HIR_HIR_H
+
+#include "tf/contract/site.hpp"
+#include "tf/dtype.hpp"
+#include "tf/layout/mesh.hpp"
+#include "tf/layout/text/parse.hpp"
+#include "tf/layout/topology.hpp"
+#include "tf/schedule/contract_facts.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tf::hir {
+
+/// A source range: Clang's raw encodings of its begin and end (0: none; as in
+/// clang::SourceRange, End is the start of the last token) and the presumed
+/// position of its begin.
+struct SourceRange {
+  unsigned Begin = 0;
+  unsigned End = 0;
+  std::string File;
+  unsigned Line = 0;
+  unsigned Column = 0;
+
+  bool valid() const { return Begin != 0; }
+};
+
+using ValueId = unsigned;
+using ExprId = unsigned;
+using StmtId = unsigned;
+inline constexpr unsigned None = ~0u;
+
+//===- Types ---------------------------------------------------------------===//
+
+/// A tensor's type as its C++ type spells it: element, layout text (shape,
+/// strides, axis bindings, offset, swizzle) and storage.
+struct TensorType {
+  DType Element = DType::f32;
+  Storage Where = Storage::gmem;
+  /// The parsed layout text; its layout's `?` extents are dynamic.
+  LayoutText Layout{};
+  /// The text as written in the type, for printing and diagnostics.
+  std::string Spelling;
+  /// For a bounded tile (t.tile<BM, BK>(...)): the window's static extents.
+  /// Empty for a whole tensor.
+  std::vector<std::int64_t> WindowExtents;
+
+  /// The logical shape: the window's extents, or the top-level modes' sizes
+  /// of the layout (dynamic where the layout has `?`).
+  IntTuple shape() const;
+};
+
+//===- Values --------------------------------------------------------------===//
+
+enum class ValueKind : std::uint8_t {
+  Tensor, ///< a tensor view: parameter, tile, op result, buffer
+  Ring,   ///< tf::Ring<Slot, Stages>: Stages slots of type Type
+  Index,  ///< an integer: loop index, extent, tile count
+};
+
+/// Where a value comes from.
+enum class ValueOrigin : std::uint8_t {
+  Parameter, ///< a kernel parameter
+  Local,     ///< a declared local (buffer, ring, `auto x = op(...)`, scalar)
+  Temporary, ///< an unnamed op result used as an operand
+  LoopIndex, ///< an induction variable of a tile loop
+};
+
+struct Value {
+  ValueKind Kind = ValueKind::Tensor;
+  ValueOrigin Origin = ValueOrigin::Local;
+  /// The C++ name; empty for temporaries (printed %N).
+  std::string Name;
+  /// For tensors the value's type, for rings the slot's type.
+  TensorType Type;
+  /// For rings.
+  int Stages = 0;
+  /// The statement that defines it (None for parameters).
+  StmtId Def = None;
+  /// The mesh scope it was defined in (None at kernel scope).
+  StmtId Scope = None;
+  /// For a tile `t.tile<BM, BK>(m0, k0)`: the tensor it is a window of and
+  /// the window's offsets (one per dimension); its extents are
+  /// Type.WindowExtents.
+  ValueId TileOf = None;
+  std::vector<ExprId> TileOffsets;
+  /// For an Index value defined by a Let: the expression.
+  ExprId Init = None;
+  SourceRange Range;
+};
+
+//===- Index expressions ---------------------------------------------------===//
+
+/// Integer expressions over index values: tile offsets (m * BM), extents
+/// (a.extent(1)), tile counts (ceil_div(M, BM)). What the HIR cannot read is
+/// kept as Opaque with its source text.
+enum class ExprKind : std::uint8_t {
+  Constant, ///< Value
+  Ref,      ///< the index value Ref
+  Extent,   ///< extent(Ref, Dim) of a tensor value
+  Add,
+  Sub,
+  Mul,
+  Div,
+  CeilDiv,
+  Min,
+  Max,
+  Opaque,   ///< Text
+};
+
+struct Expr {
+  ExprKind Kind = ExprKind::Constant;
+  std::int64_t Constant = 0;
+  ValueId Ref = None;
+  unsigned Dim = 0;
+  ExprId Lhs = None, Rhs = None;
+  std::string Text;
+};
+
+//===- Access relations ----------------------------------------------------===//
+
+enum class AccessKind : std::uint8_t { Read, Write, ReadWrite };
+
+/// How an op touches one operand: operand dimension i is indexed by domain
+/// dimension Map[i]; the operand is a window of its value at Offsets (one
+/// expression per dimension of the value; empty: the whole value).
+struct Access {
+  ValueId Operand = None;
+  AccessKind Kind = AccessKind::Read;
+  std::vector<unsigned> Map;
+  std::vector<ExprId> Offsets;
+  /// The window's extents when Offsets is not empty.
+  std::vector<std::int64_t> Extents;
+  SourceRange Range;
+};
+
+/// The iteration domain of an op (named dimensions, e.g. m, n, k) and how it
+/// reaches each operand. A tiled MMA: domain (M, N, K), C(m, n) read-write,
+/// A(m, k) and B(k, n) read. An element-wise op or a copy: the result's
+/// shape, every operand indexed by the same dimensions.
+struct AccessRelation {
+  std::vector<std::string> DimNames;
+  IntTuple Domain{};
+  std::vector<Access> Accesses;
+};
+
+//===- Statements ----------------------------------------------------------===//
+
+enum class StmtKind : std::uint8_t {
+  Block,     ///< a plain `{ ... }`
+  MeshScope, ///< [[tf::mesh(m)]] on a block, declaration or statement
+  Loop,      ///< for (... : tile_offsets / persistent_tiles / grid_tiles)
+  Let,       ///< an index value defined by an expression
+  Alloc,     ///< a buffer or ring declared without an op (tf::Ring<...> r;)
+  Op,        ///< a tf op (tf.op.NAME)
+};
+
+enum class LoopKind : std::uint8_t { TileOffsets, PersistentTiles, GridTiles };
+
+/// The instruction a `tf::schedule<Atom, Repeat>` chose.
+struct Schedule {
+  /// The atom type as written ("tf::TiledMma<Wgmma>") and the contract id it
+  /// chooses ("nv.sm90.Wgmma").
+  std::string AtomSpelling;
+  std::string ContractId;
+  /// The atom's parameters (contract names; derived ones included).
+  detail::AtomParams Params{};
+  /// Where each parameter's template argument is written (parallel to
+  /// Params; invalid when it has none), for fix-its.
+  std::vector<SourceRange> ParamRanges;
+  /// The written Repeat<...> (empty when not written) and its range (the
+  /// whole `tf::Repeat<...>` type).
+  std::vector<std::int64_t> Repeat;
+  SourceRange RepeatRange;
+  /// Filled by inference for tiled MMAs: the derived repeat (M, N, K).
+  std::vector<std::int64_t> DerivedRepeat;
+};
+
+struct Stmt {
+  StmtKind Kind = StmtKind::Block;
+  SourceRange Range;
+  /// Children in program order (Block, MeshScope, Loop).
+  std::vector<StmtId> Body;
+  StmtId Parent = None;
+
+  // MeshScope
+  tf::Mesh Mesh{};
+  /// The attribute's argument as written ("compute").
+  std::string MeshSpelling;
+
+  // Loop
+  LoopKind Loop = LoopKind::TileOffsets;
+  /// Induction values: (k) or (m, n).
+  std::vector<ValueId> Indices;
+  /// tile_offsets(Extent, Step); persistent_tiles/grid_tiles(mesh, GM, GN).
+  std::vector<ExprId> Bounds;
+  /// persistent_tiles / grid_tiles: the CTA mesh and the options.
+  tf::Mesh LoopMesh{};
+  std::int64_t GroupM = 1;
+  bool ColumnMajor = false;
+  std::int64_t Cluster = 1;
+
+  // Let
+  ValueId Defines = None;
+  ExprId Init = None;
+
+  // Op: the annotation's NAME ("schedule", "zeros", "cast", ...).
+  std::string OpName;
+  /// The op's source range without the assignment around it.
+  SourceRange CallRange;
+  /// Operands in call order (values; tiles are their own values).
+  std::vector<ValueId> Operands;
+  /// The value the op produces or assigns to (None for none).
+  ValueId Result = None;
+  /// True for `acc = op(...)`: the result overwrites an existing value.
+  bool Assigns = false;
+  AccessRelation Access;
+  std::optional<Schedule> Sched;
+  /// tf::cast<T>: the element type converted to.
+  DType CastTo = DType::f32;
+};
+
+//===- Kernels -------------------------------------------------------------===//
+
+struct Kernel {
+  /// "gemm::gemm" and, for instantiations, "gemm::run<128>"; the mangled
+  /// name for the backends' launcher registry.
+  std::string Name;
+  std::string MangledName;
+  SourceRange Range;
+  /// tf::target("...") id; empty when the kernel names none.
+  std::string Target;
+  std::vector<tf::Topology> Topologies;
+  std::vector<ValueId> Parameters;
+  /// The function body.
+  StmtId Body = None;
+
+  std::vector<Value> Values;
+  std::vector<Expr> Exprs;
+  std::vector<Stmt> Stmts;
+
+  ValueId addValue(Value V);
+  ExprId addExpr(Expr E);
+  StmtId addStmt(Stmt S);
+
+  /// The innermost MeshScope enclosing statement \p S (or S itself); None at
+  /// kernel scope.
+  StmtId meshScopeOf(StmtId S) const;
+  /// The mesh a statement runs on: its mesh scope's; outside every mesh
+  /// scope, the kernel's first (outermost) topology as a mesh of all its
+  /// units -- an op there runs on the CTA mesh, not on threads.
+  std::optional<tf::Mesh> meshOf(StmtId S) const;
+  /// The statements in program order (preorder).
+  std::vector<StmtId> preorder() const;
+};
+
+/// All kernels of a translation unit, in source order (instantiations after
+/// one another).
+struct Module {
+  std::string MainFile;
+  std::vector<Kernel> Kernels;
+};
+
+} // namespace tf::hir
+
+#endif // TF_PLUGIN_HIR_HIR_H
