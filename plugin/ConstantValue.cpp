@@ -201,6 +201,20 @@ bool decode(const Member &M, Target &Out) {
   return Id && decode(*Id, Out.id);
 }
 
+bool decode(const Member &M, ParamValue &Out) {
+  std::optional<Member> Choice = member(*M.Value, M.Type, "choice");
+  return Choice && decode(*Choice, Out.choice) &&
+         readInteger(*M.Value, M.Type, "kind", Out.kind) &&
+         readInteger(*M.Value, M.Type, "integer", Out.integer) &&
+         readInteger(*M.Value, M.Type, "dtype", Out.dtype);
+}
+
+bool decode(const Member &M, detail::AtomParam &Out) {
+  std::optional<Member> N = member(*M.Value, M.Type, "name");
+  std::optional<Member> V = member(*M.Value, M.Type, "value");
+  return N && V && decode(*N, Out.name) && decode(*V, Out.value);
+}
+
 template <class T>
 std::optional<T> decodeAs(const APValue &V, QualType Ty,
                           llvm::StringRef QualifiedName) {
@@ -230,6 +244,17 @@ std::optional<Topology> decodeTopology(const APValue &V, QualType T) {
 }
 std::optional<Target> decodeTarget(const APValue &V, QualType T) {
   return decodeAs<Target>(V, T, "tf::Target");
+}
+
+std::optional<std::string> decodeName(const APValue &V, QualType T) {
+  std::optional<Name> N = decodeAs<Name>(V, T, "tf::Name");
+  if (!N)
+    return std::nullopt;
+  return std::string(N->view());
+}
+std::optional<detail::AtomParams> decodeAtomParams(const APValue &V,
+                                                   QualType T) {
+  return decodeAs<detail::AtomParams>(V, T, "tf::FixedVector");
 }
 
 std::string describeConstant(const APValue &V, QualType T,

@@ -14,6 +14,7 @@
 #include "tf/layout/shard_layout.hpp"
 #include "tf/kernel.hpp"
 #include "tf/layout/topology.hpp"
+#include "tf/schedule/contract_facts.hpp"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -39,6 +40,13 @@ std::optional<Mesh> decodeMesh(const clang::APValue &V, clang::QualType T);
 std::optional<Topology> decodeTopology(const clang::APValue &V,
                                        clang::QualType T);
 std::optional<Target> decodeTarget(const clang::APValue &V, clang::QualType T);
+/// A tf::Name's text ("nv.sm90.Wgmma").
+std::optional<std::string> decodeName(const clang::APValue &V,
+                                      clang::QualType T);
+/// An atom's `params` member (tf::detail::AtomParams): the contract's
+/// parameter names with their values.
+std::optional<detail::AtomParams> decodeAtomParams(const clang::APValue &V,
+                                                   clang::QualType T);
 
 /// \p V printed for people: tf's notation for tf values
 /// ("Mesh thread (3,128):(128,1) [warpgroup,participant]"), Clang's APValue

@@ -12,11 +12,17 @@
 #include "analysis/Analysis.h"
 #include "hir/Printer.h"
 
+#include "targets/TargetFacts.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
+
+#include <map>
+#include <optional>
 
 using namespace clang;
 
@@ -99,31 +105,186 @@ void printReport(const ASTContext &Ctx, llvm::ArrayRef<Site> Sites,
   OS.flush();
 }
 
+clang::SourceLocation toClang(unsigned Raw) {
+  return clang::SourceLocation::getFromRawEncoding(Raw);
+}
+
+CharSourceRange toClang(const hir::SourceRange &R) {
+  return CharSourceRange::getTokenRange(toClang(R.Begin),
+                                        toClang(R.End ? R.End : R.Begin));
+}
+
+/// Whether the warnings of tf group \p Group are on and promoted to errors,
+/// after the W* arguments in the order given.
+struct GroupSetting {
+  bool Enabled = true;
+  bool AsError = false;
+};
+
+GroupSetting resolveGroup(const Options &Opts, llvm::StringRef Group) {
+  GroupSetting S;
+  llvm::StringRef Parent = Group.split('-').first;
+  for (const auto &[Name, What] : Opts.Warnings) {
+    if (Name != Group && Name != Parent)
+      continue;
+    switch (What) {
+    case WarningArg::Enable:
+      S.Enabled = true;
+      break;
+    case WarningArg::Disable:
+      S.Enabled = false;
+      break;
+    case WarningArg::Error:
+      S.Enabled = S.AsError = true;
+      break;
+    case WarningArg::NoError:
+      S.AsError = false;
+      break;
+    }
+  }
+  return S;
+}
+
+/// Reports \p F and its notes through Clang.
+void emit(DiagnosticsEngine &Diags, const Options &Opts,
+          const analysis::Finding &F) {
+  GroupSetting Setting;
+  if (llvm::StringRef Group = tfGroup(F.Id); !Group.empty())
+    Setting = resolveGroup(Opts, Group);
+  if (!Setting.Enabled)
+    return;
+  {
+    DiagnosticBuilder B =
+        report(Diags, toClang(F.Range.Begin), F.Id, Setting.AsError);
+    for (const std::string &Arg : F.Args)
+      B << Arg;
+    if (F.Range.valid())
+      B << toClang(F.Range);
+    for (const analysis::FixIt &Fix : F.FixIts)
+      if (Fix.Range.valid())
+        B << FixItHint::CreateReplacement(toClang(Fix.Range), Fix.Replacement);
+  }
+  for (const analysis::Finding &Note : F.Notes)
+    emit(Diags, Opts, Note);
+}
+
+/// The fact tree, loaded on first use; one error for the whole unit.
+class Targets {
+public:
+  explicit Targets(const Options &Opts) : Opts(Opts) {}
+
+  /// The merged view of target \p Id, or null after reporting why not.
+  const targets::MergedTarget *find(DiagnosticsEngine &Diags,
+                                    const hir::Kernel &K) {
+    if (!load(Diags, K))
+      return nullptr;
+    auto [It, New] = Merged.try_emplace(K.Target);
+    if (New) {
+      if (const targets::TargetDocument *Doc = Database->find(K.Target))
+        It->second = Database->merge(*Doc);
+    }
+    if (It->second.Doc)
+      return &It->second;
+    std::string Known;
+    for (const std::string &Id : Database->ids())
+      Known += (Known.empty() ? "" : ", ") + Id;
+    analysis::Finding F{DiagId::err_tf_kernel_target, K.Range,
+                        {K.Name, "unknown target '" + K.Target +
+                                     "'; the fact tree " +
+                                     Database->root().str() + " has " + Known}};
+    emit(Diags, Opts, F);
+    return nullptr;
+  }
+
+private:
+  bool load(DiagnosticsEngine &Diags, const hir::Kernel &K) {
+    if (Database)
+      return true;
+    if (Failed)
+      return false;
+    targets::TargetsDir Dir = targets::resolveTargetsDir(Opts.TargetsDir);
+    llvm::Expected<targets::FactDatabase> DB =
+        targets::FactDatabase::loadDirectory(Dir.Path);
+    if (!DB) {
+      Failed = true;
+      std::string Message = llvm::toString(DB.takeError());
+      llvm::StringRef First = llvm::StringRef(Message).split('\n').first;
+      emit(Diags, Opts,
+           {DiagId::err_tf_target_facts, K.Range, {K.Target, First.str()}});
+      return false;
+    }
+    Database = std::move(*DB);
+    return true;
+  }
+
+  const Options &Opts;
+  std::optional<targets::FactDatabase> Database;
+  std::map<std::string, targets::MergedTarget> Merged;
+  bool Failed = false;
+};
+
 class TfConsumer : public ASTConsumer {
 public:
-  TfConsumer(Options Opts, llvm::raw_ostream &Out) : Opts(std::move(Opts)), Out(Out) {}
+  TfConsumer(Options Opts, llvm::raw_ostream &Out)
+      : Opts(std::move(Opts)), Out(Out), Facts(this->Opts) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
+    DiagnosticsEngine &Diags = Ctx.getDiagnostics();
     std::vector<Site> Sites = collectSites(Ctx);
     if (Opts.Report)
       printReport(Ctx, Sites, Out);
+    // A translation unit Sema refused has no reliable AST to extract.
+    if (Diags.hasUncompilableErrorOccurred())
+      return;
     hir::Module M = buildModule(Ctx, Sites);
     for (hir::Kernel &K : M.Kernels) {
-      (void)analysis::infer(K);
-      (void)analysis::check(K, nullptr);
+      for (const analysis::Finding &F : analysis::infer(K))
+        emit(Diags, Opts, F);
+      const targets::MergedTarget *Target =
+          K.Target.empty() ? nullptr : Facts.find(Diags, K);
+      if (!K.Target.empty() && !Target)
+        continue;
+      for (const analysis::Finding &F : analysis::check(K, Target))
+        emit(Diags, Opts, F);
     }
-    if (Opts.DumpHir) {
+    if (Opts.DumpHir)
       hir::print(M, Out);
-      Out.flush();
-    }
+    Out.flush();
   }
 
 private:
   Options Opts;
   llvm::raw_ostream &Out;
+  Targets Facts;
 };
 
+/// Wno-G, WG, Werror=G, Wno-error=G (after the W) for a known tf group G.
+bool parseWarning(llvm::StringRef Arg, Options &Opts) {
+  WarningArg What = WarningArg::Enable;
+  if (Arg.consume_front("no-error="))
+    What = WarningArg::NoError;
+  else if (Arg.consume_front("error="))
+    What = WarningArg::Error;
+  else if (Arg.consume_front("no-"))
+    What = WarningArg::Disable;
+  if (!llvm::is_contained(tfGroups(), Arg))
+    return false;
+  Opts.Warnings.emplace_back(Arg.str(), What);
+  return true;
+}
+
 } // namespace
+
+std::string knownArguments() {
+  std::string Groups;
+  for (llvm::StringRef G : tfGroups())
+    Groups += (Groups.empty() ? "" : ", ") + G.str();
+  return (llvm::Twine("report, dump-hir, targets-dir=DIR, W<group>, "
+                      "Wno-<group>, Werror=<group>, Wno-error=<group> "
+                      "with <group> one of ") +
+          Groups)
+      .str();
+}
 
 bool parseArgument(llvm::StringRef Arg, Options &Opts) {
   if (Arg == "report")
@@ -132,6 +293,8 @@ bool parseArgument(llvm::StringRef Arg, Options &Opts) {
     Opts.DumpHir = true;
   else if (Arg.consume_front("targets-dir="))
     Opts.TargetsDir = Arg.str();
+  else if (Arg.consume_front("W"))
+    return parseWarning(Arg, Opts);
   else
     return false;
   return true;

@@ -14,7 +14,8 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <map>
+#include <utility>
+#include <vector>
 #include <memory>
 #include <string>
 
@@ -24,8 +25,9 @@ class CompilerInstance;
 
 namespace tf::plugin {
 
-/// What a tf warning group is set to by the W* plugin arguments.
-enum class GroupState { Default, Ignored, Warning, Error };
+/// One W* plugin argument for a tf warning group: WG, Wno-G, Werror=G,
+/// Wno-error=G.
+enum class WarningArg { Enable, Disable, Error, NoError };
 
 /// What -fplugin-arg-tf-KEY[=VALUE] selected.
 struct Options {
@@ -34,16 +36,13 @@ struct Options {
   /// targets-dir=DIR: the fact tree (else $TF_TARGETS_DIR, else the source
   /// tree's targets/).
   std::string TargetsDir;
-  /// Wno-G, WG, Werror=G, Wno-error=G for tf's warning groups, in the order
-  /// given (a later argument for the same group wins).
-  std::map<std::string, GroupState> Groups;
-  std::map<std::string, bool> ErrorGroups;
+  /// The W* arguments for tf's warning groups (Diagnostics.def), in the
+  /// order given: a later one wins; "capacity" names every capacity-* group.
+  std::vector<std::pair<std::string, WarningArg>> Warnings;
 };
 
 /// The plugin arguments, for the message about an unknown one.
-inline constexpr llvm::StringLiteral KnownArguments =
-    "report, dump-hir, targets-dir=DIR, W<group>, Wno-<group>, "
-    "Werror=<group>, Wno-error=<group>";
+std::string knownArguments();
 
 /// Applies one plugin argument to \p Opts; false if it is unknown.
 bool parseArgument(llvm::StringRef Arg, Options &Opts);

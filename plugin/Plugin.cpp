@@ -40,7 +40,7 @@ public:
         continue;
       report(CI.getDiagnostics(), SourceLocation(),
              DiagId::err_tf_plugin_unknown_argument)
-          << Arg << KnownArguments;
+          << Arg << knownArguments();
       OK = false;
     }
     return OK;

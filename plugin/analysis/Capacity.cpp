@@ -1,6 +1,692 @@
-//===- plugin/analysis/Capacity.cpp ---------------------------------------------===//
-// (being written: see Analysis.h)
+//===- plugin/analysis/Capacity.cpp - Capacities against target facts ----===//
+//
+// checkCapacity (Analysis.h): what a kernel's decisions cost in the three
+// capacities a Hopper GEMM runs out of, against the target's facts. Each
+// finding is a warning (warn_tf_capacity_*), never an error: exceeding a
+// capacity makes a kernel fail to launch or slow, and the facts say where
+// the limit is, but the decision stays the user's (DESIGN.md,
+// "Non-negotiables").
+//
+//   shared memory   Sum over the kernel's smem allocations -- rings (Stages
+//                   x slot bytes) and buffers (tf::empty / tf::zeros /
+//                   declared) -- of their storage bytes: the layout's
+//                   cosize (plus offset) in elements, times the element
+//                   size, rounded up to the swizzle's span (a swizzle
+//                   permutes bytes inside aligned blocks of 2^(B+M+|S|)
+//                   bytes, as tf::Tensor::cosize does). Against
+//                   `cta.shared_memory.max` (byte/CTA).
+//   registers       Per thread: a register tensor's elements per thread are
+//                   the product of its layout's unbound leaves (bound
+//                   leaves say which thread holds an element; a layout
+//                   without bindings is replicated: every thread holds all
+//                   of it), in 32-bit registers ceil(elements x bits / 32).
+//                   A value is live from its definition to its last use in
+//                   program order (Kernel::preorder); a use inside a loop
+//                   its definition is not in keeps it live to the end of
+//                   that loop (the next iteration reads it again). The
+//                   peak over program points of the live values a thread
+//                   holds, per mesh, against `thread.registers.max`
+//                   (register/thread). This counts tensors only: addresses,
+//                   indices and the instruction's own temporaries come on
+//                   top, so a kernel near the limit may still spill.
+//   L2 reuse        For a persistent_tiles / grid_tiles loop: the tiles of
+//                   one wave run at the same time -- the first
+//                   min(CTAs, tiles) tiles in the loop's order (group_m,
+//                   column_major, cluster; for grid_tiles at most one CTA
+//                   per SM, `sm.count`) -- and each gmem tensor read through
+//                   a tile window is read, over the whole loop nest, as one
+//                   panel per distinct tile row (a window offset that
+//                   depends on m), per distinct tile column (on n), per
+//                   tile (both) or once (neither); a dimension swept by an
+//                   inner loop (the K of a GEMM) counts whole. The sum of
+//                   those panels must stay in `memory.l2.capacity` for the
+//                   wave's tiles to reuse each other's loads. Only with
+//                   static extents: a tensor whose M, N or K is known at run
+//                   time only (Tensor<bf16, "(?,?)">) has no window at
+//                   compile time, and nothing is reported; `tf analyze`
+//                   reports it with the run-time shape. The first wave is
+//                   the steady state inside an L2 group; a wave that
+//                   straddles two groups touches up to twice the rows for a
+//                   moment, which this model does not report.
+//
+//===----------------------------------------------------------------------===//
+
 #include "analysis/Analysis.h"
+#include "analysis/Residence.h"
+#include "targets/TargetFacts.h"
+
+#include "tf/layout/mesh_text.hpp"
+#include "tf/scheduler/persistent_tiles.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
 namespace tf::analysis {
-std::vector<Finding> checkCapacity(const hir::Kernel &, const targets::MergedTarget &) { return {}; }
+namespace {
+
+using hir::ExprId;
+using hir::None;
+using hir::StmtId;
+using hir::ValueId;
+
+/// An integer fact of the target, if it has one.
+std::optional<std::int64_t> intFact(const targets::MergedTarget &T,
+                                    llvm::StringRef Key) {
+  const targets::MergedFact *MF = T.fact(Key);
+  if (!MF || !MF->F || MF->F->ValueKind != targets::Fact::Kind::Integer)
+    return std::nullopt;
+  return MF->F->Int;
+}
+
+std::string targetName(const targets::MergedTarget &T) {
+  return T.Doc ? T.Doc->Id : std::string("the target");
+}
+
+/// The value of every leaf of \p T, when all are compile-time constants.
+std::optional<std::int64_t> staticProduct(const IntTuple &T) {
+  std::int64_t P = 1;
+  for (int I = 0; I < T.leaf_count(); ++I) {
+    const Int &X = T.leaf_at(I);
+    if (!X.is_constant())
+      return std::nullopt;
+    P *= X.value;
+  }
+  return P;
+}
+
+/// Positions of statements in program order and the last position inside
+/// each statement's subtree.
+struct ProgramOrder {
+  std::vector<unsigned> Pos, End;
+
+  explicit ProgramOrder(const hir::Kernel &K)
+      : Pos(K.Stmts.size(), 0), End(K.Stmts.size(), 0) {
+    std::vector<StmtId> Order = K.preorder();
+    for (unsigned I = 0; I < Order.size(); ++I)
+      Pos[Order[I]] = End[Order[I]] = I;
+    for (auto It = Order.rbegin(); It != Order.rend(); ++It)
+      for (StmtId C : K.Stmts[*It].Body)
+        End[*It] = std::max(End[*It], End[C]);
+  }
+  bool contains(StmtId Outer, StmtId Inner) const {
+    return Pos[Outer] <= Pos[Inner] && Pos[Inner] <= End[Outer];
+  }
+};
+
+//===- Shared memory ------------------------------------------------------===//
+
+/// Bytes of storage a tensor of type \p T needs; none when an extent, a
+/// stride or the offset is not a compile-time constant.
+std::optional<std::int64_t> storageBytes(const hir::TensorType &T) {
+  const Layout &L = T.Layout.layout;
+  if (!staticProduct(L.shape) || !staticProduct(L.stride))
+    return std::nullopt;
+  Result<std::int64_t> Co = cosize(L);
+  if (!Co.ok())
+    return std::nullopt;
+  std::int64_t Elements = *Co;
+  if (T.Layout.has_offset) {
+    if (!T.Layout.offset.is_constant())
+      return std::nullopt;
+    if (Elements > 0)
+      Elements += T.Layout.offset.value;
+  }
+  std::int64_t Bytes = Elements * bytes(T.Element);
+  const Swizzle &Sw = T.Layout.swizzle;
+  if (T.Layout.has_swizzle && !Sw.is_identity()) {
+    int Shift = Sw.shift < 0 ? -Sw.shift : Sw.shift;
+    std::int64_t Span = std::int64_t(1) << (Sw.base + Shift + Sw.bits);
+    Bytes = (Bytes + Span - 1) / Span * Span;
+  }
+  return Bytes;
+}
+
+/// Whether \p V owns shared memory: a ring, or a buffer from tf::empty /
+/// tf::zeros or a declaration (not a view such as a ring slot or a window).
+bool ownsSharedMemory(const hir::Kernel &K, ValueId V) {
+  const hir::Value &Val = K.Values[V];
+  if (Val.TileOf != None || Val.Type.Where != Storage::smem)
+    return false;
+  if (Val.Kind == hir::ValueKind::Ring)
+    return true;
+  if (Val.Kind != hir::ValueKind::Tensor || Val.Def == None)
+    return false;
+  const hir::Stmt &D = K.Stmts[Val.Def];
+  if (D.Kind == hir::StmtKind::Alloc)
+    return true;
+  return D.Kind == hir::StmtKind::Op && !D.Assigns && D.Result == V &&
+         (D.OpName == "empty" || D.OpName == "zeros");
+}
+
+std::string allocationName(const hir::Kernel &K, ValueId V) {
+  const hir::Value &Val = K.Values[V];
+  if (!Val.Name.empty())
+    return Val.Name;
+  return Val.Kind == hir::ValueKind::Ring ? "a ring" : "a buffer";
+}
+
+void checkSharedMemory(const hir::Kernel &K, const targets::MergedTarget &T,
+                       std::vector<Finding> &Out) {
+  std::optional<std::int64_t> Max = intFact(T, "cta.shared_memory.max");
+  if (!Max)
+    return;
+  std::int64_t Total = 0;
+  std::vector<Finding> Notes;
+  for (ValueId V = 0; V < K.Values.size(); ++V) {
+    if (!ownsSharedMemory(K, V))
+      continue;
+    const hir::Value &Val = K.Values[V];
+    Finding Note;
+    Note.Id = plugin::DiagId::note_tf_derived;
+    Note.Range = definitionRange(K, V);
+    std::optional<std::int64_t> Slot = storageBytes(Val.Type);
+    if (!Slot) {
+      Note.Args = {allocationName(K, V) +
+                   ": extents known at run time only, not counted"};
+    } else if (Val.Kind == hir::ValueKind::Ring) {
+      std::int64_t Stages = std::max(Val.Stages, 1);
+      Total += Stages * *Slot;
+      Note.Args = {allocationName(K, V) + ": " + std::to_string(Stages) +
+                   " x " + formatBytes(*Slot) + " = " +
+                   formatBytes(Stages * *Slot)};
+    } else {
+      Total += *Slot;
+      Note.Args = {allocationName(K, V) + ": " + formatBytes(*Slot)};
+    }
+    Notes.push_back(std::move(Note));
+  }
+  if (Total <= *Max)
+    return;
+  Finding F;
+  F.Id = plugin::DiagId::warn_tf_capacity_smem;
+  F.Range = K.Range;
+  F.Args = {K.Name, formatBytes(Total), formatBytes(*Max), targetName(T)};
+  F.Notes = std::move(Notes);
+  Out.push_back(std::move(F));
+}
+
+//===- Registers ----------------------------------------------------------===//
+
+/// A register tensor and what it costs each thread holding it.
+struct RegisterValue {
+  ValueId V = None;
+  std::int64_t Elements = 0;  ///< per thread
+  std::int64_t Registers = 0; ///< 32-bit, per thread
+  unsigned Start = 0, Last = 0;
+  std::vector<bool> Units; ///< the threads holding it
+  StmtId Holder = None;    ///< its mesh scope; None: every thread
+};
+
+/// Elements per thread of a register tensor of type \p T: the unbound
+/// leaves' product (all leaves when none is bound).
+std::optional<std::int64_t> elementsPerThread(const hir::TensorType &T) {
+  const IntTuple &S = T.Layout.layout.shape;
+  if (!T.Layout.has_axes)
+    return staticProduct(S);
+  std::int64_t P = 1;
+  for (int I = 0; I < S.leaf_count(); ++I) {
+    if (I < static_cast<int>(T.Layout.axes.size()) && T.Layout.axes[I].bound())
+      continue;
+    const Int &X = S.leaf_at(I);
+    if (!X.is_constant())
+      return std::nullopt;
+    P *= X.value;
+  }
+  return P;
+}
+
+void checkRegisters(const hir::Kernel &K, const targets::MergedTarget &T,
+                    std::vector<Finding> &Out) {
+  std::optional<std::int64_t> Max = intFact(T, "thread.registers.max");
+  if (!Max || K.Topologies.empty())
+    return;
+  // The threads: the innermost topology's units. With one level only, one
+  // unit stands for every thread.
+  const tf::Topology &Inner = K.Topologies.back();
+  std::int64_t Threads = 1;
+  if (K.Topologies.size() >= 2 && Inner.extent.is_constant() &&
+      Inner.extent.value > 0 && Inner.extent.value <= (1 << 20))
+    Threads = Inner.extent.value;
+  Result<Mesh> AllThreads = make_mesh(Inner.level, IntTuple(Inner.extent));
+
+  ProgramOrder PO(K);
+  std::vector<RegisterValue> Regs;
+  std::map<ValueId, unsigned> Index;
+  for (ValueId V = 0; V < K.Values.size(); ++V) {
+    const hir::Value &Val = K.Values[V];
+    if (Val.Kind != hir::ValueKind::Tensor || Val.TileOf != None ||
+        Val.Type.Where != Storage::rmem || Val.Def == None ||
+        Val.Def >= K.Stmts.size())
+      continue;
+    std::optional<std::int64_t> E = elementsPerThread(Val.Type);
+    if (!E)
+      continue;
+    RegisterValue R;
+    R.V = V;
+    R.Elements = *E;
+    R.Registers = (*E * bits(Val.Type.Element) + 31) / 32;
+    R.Start = R.Last = PO.Pos[Val.Def];
+    R.Holder = holderScope(K, V);
+    R.Units.assign(static_cast<std::size_t>(Threads), true);
+    if (R.Holder != None && Threads > 1) {
+      const Mesh &M = K.Stmts[R.Holder].Mesh;
+      Result<std::int64_t> Size = M.size();
+      if (M.level == Inner.level && Size.ok()) {
+        std::vector<bool> Held(static_cast<std::size_t>(Threads), false);
+        bool Ok = true;
+        for (std::int64_t I = 0; I < *Size && Ok; ++I) {
+          Result<std::int64_t> U = M.unit(I);
+          Ok = U.ok() && *U >= 0 && *U < Threads;
+          if (Ok)
+            Held[static_cast<std::size_t>(*U)] = true;
+        }
+        if (Ok)
+          R.Units = std::move(Held);
+      }
+    }
+    Index[V] = static_cast<unsigned>(Regs.size());
+    Regs.push_back(std::move(R));
+  }
+  if (Regs.empty())
+    return;
+
+  // Liveness: the last use, extended to the end of every loop around the
+  // use that does not also hold the definition.
+  for (StmtId S : K.preorder()) {
+    const hir::Stmt &St = K.Stmts[S];
+    if (St.Kind != hir::StmtKind::Op)
+      continue;
+    std::vector<ValueId> Uses = St.Operands;
+    if (St.Assigns)
+      Uses.push_back(St.Result);
+    for (ValueId U : Uses) {
+      if (U == None || U >= K.Values.size())
+        continue;
+      auto It = Index.find(rootOf(K, U));
+      if (It == Index.end())
+        continue;
+      RegisterValue &R = Regs[It->second];
+      StmtId Def = K.Values[R.V].Def;
+      unsigned Until = PO.Pos[S];
+      for (StmtId A = St.Parent; A != None; A = K.Stmts[A].Parent)
+        if (K.Stmts[A].Kind == hir::StmtKind::Loop && !PO.contains(A, Def))
+          Until = std::max(Until, PO.End[A]);
+      R.Last = std::max(R.Last, Until);
+    }
+  }
+
+  // The peak is reached where some value starts. Per program point and
+  // thread, the registers of the live values that thread holds; each mesh
+  // that holds a value reports its own peak, once per program point.
+  std::set<unsigned> Reported;
+  std::vector<StmtId> Holders;
+  for (const RegisterValue &R : Regs)
+    if (std::find(Holders.begin(), Holders.end(), R.Holder) == Holders.end())
+      Holders.push_back(R.Holder);
+  for (StmtId H : Holders) {
+    // The threads of this mesh.
+    std::vector<bool> Mine;
+    for (const RegisterValue &R : Regs)
+      if (R.Holder == H) {
+        Mine = R.Units;
+        break;
+      }
+    std::int64_t Peak = 0;
+    unsigned PeakAt = 0, PeakValue = 0;
+    std::size_t PeakUnit = 0;
+    for (unsigned Starter = 0; Starter < Regs.size(); ++Starter) {
+      unsigned P = Regs[Starter].Start;
+      for (std::size_t U = 0; U < Mine.size(); ++U) {
+        if (!Mine[U])
+          continue;
+        std::int64_t Sum = 0;
+        for (const RegisterValue &R : Regs)
+          if (R.Start <= P && P <= R.Last && R.Units[U])
+            Sum += R.Registers;
+        if (Sum > Peak) {
+          Peak = Sum;
+          PeakAt = P;
+          PeakValue = Starter;
+          PeakUnit = U;
+        }
+      }
+    }
+    if (Peak <= *Max || !Reported.insert(PeakAt).second)
+      continue;
+    Finding F;
+    F.Id = plugin::DiagId::warn_tf_capacity_registers;
+    F.Range = definitionRange(K, Regs[PeakValue].V);
+    std::string MeshText =
+        H != None ? to_string(K.Stmts[H].Mesh)
+                  : (AllThreads.ok() ? to_string(*AllThreads)
+                                     : std::string(Inner.level.view()));
+    F.Args = {std::to_string(Peak), MeshText, std::to_string(*Max),
+              targetName(T)};
+    for (const RegisterValue &R : Regs) {
+      if (!(R.Start <= PeakAt && PeakAt <= R.Last && R.Units[PeakUnit]))
+        continue;
+      const hir::Value &Val = K.Values[R.V];
+      Finding Note;
+      Note.Id = plugin::DiagId::note_tf_derived;
+      Note.Range = definitionRange(K, R.V);
+      Note.Args = {describeValue(K, R.V) + " holds " +
+                   std::to_string(R.Elements) + " " +
+                   std::string(name(Val.Type.Element)) + " per thread: " +
+                   std::to_string(R.Registers) + " registers"};
+      F.Notes.push_back(std::move(Note));
+    }
+    Out.push_back(std::move(F));
+  }
+}
+
+//===- L2 reuse windows ---------------------------------------------------===//
+
+/// The compile-time value of \p E, following index values to their
+/// definitions; none for run-time values.
+std::optional<std::int64_t> evaluate(const hir::Kernel &K, ExprId E,
+                                     unsigned Depth = 0) {
+  if (E == None || E >= K.Exprs.size() || Depth > 64)
+    return std::nullopt;
+  const hir::Expr &X = K.Exprs[E];
+  auto Sub = [&](ExprId Y) { return evaluate(K, Y, Depth + 1); };
+  switch (X.Kind) {
+  case hir::ExprKind::Constant:
+    return X.Constant;
+  case hir::ExprKind::Ref: {
+    if (X.Ref >= K.Values.size())
+      return std::nullopt;
+    const hir::Value &V = K.Values[X.Ref];
+    if (V.Init != None)
+      return Sub(V.Init);
+    if (V.Def != None && K.Stmts[V.Def].Kind == hir::StmtKind::Let)
+      return Sub(K.Stmts[V.Def].Init);
+    return std::nullopt;
+  }
+  case hir::ExprKind::Extent: {
+    if (X.Ref >= K.Values.size())
+      return std::nullopt;
+    IntTuple S = K.Values[X.Ref].Type.shape();
+    if (static_cast<int>(X.Dim) >= S.rank())
+      return std::nullopt;
+    return staticProduct(S.is_leaf() ? S : S.mode(static_cast<int>(X.Dim)));
+  }
+  case hir::ExprKind::Opaque:
+    return std::nullopt;
+  default:
+    break;
+  }
+  std::optional<std::int64_t> A = Sub(X.Lhs), B = Sub(X.Rhs);
+  if (!A || !B)
+    return std::nullopt;
+  switch (X.Kind) {
+  case hir::ExprKind::Add:
+    return *A + *B;
+  case hir::ExprKind::Sub:
+    return *A - *B;
+  case hir::ExprKind::Mul:
+    return *A * *B;
+  case hir::ExprKind::Div:
+    return *B == 0 ? std::nullopt : std::optional(*A / *B);
+  case hir::ExprKind::CeilDiv:
+    return *B <= 0 ? std::nullopt : std::optional((*A + *B - 1) / *B);
+  case hir::ExprKind::Min:
+    return std::min(*A, *B);
+  case hir::ExprKind::Max:
+    return std::max(*A, *B);
+  default:
+    return std::nullopt;
+  }
+}
+
+/// The loop indices \p E depends on, through index values' definitions.
+void indicesOf(const hir::Kernel &K, ExprId E, std::set<ValueId> &Out,
+               unsigned Depth = 0) {
+  if (E == None || E >= K.Exprs.size() || Depth > 64)
+    return;
+  const hir::Expr &X = K.Exprs[E];
+  if (X.Kind == hir::ExprKind::Ref && X.Ref < K.Values.size()) {
+    const hir::Value &V = K.Values[X.Ref];
+    if (V.Origin == hir::ValueOrigin::LoopIndex)
+      Out.insert(X.Ref);
+    else if (V.Init != None)
+      indicesOf(K, V.Init, Out, Depth + 1);
+    else if (V.Def != None && K.Stmts[V.Def].Kind == hir::StmtKind::Let)
+      indicesOf(K, K.Stmts[V.Def].Init, Out, Depth + 1);
+    return;
+  }
+  indicesOf(K, X.Lhs, Out, Depth + 1);
+  indicesOf(K, X.Rhs, Out, Depth + 1);
+}
+
+/// Whether statement \p S reads operand \p V: its access says so; without
+/// an access, every operand is read except the destination of a copy (its
+/// last operand).
+bool readsOperand(const hir::Stmt &S, ValueId V, std::size_t OperandIndex) {
+  for (const hir::Access &A : S.Access.Accesses)
+    if (A.Operand == V)
+      return A.Kind != hir::AccessKind::Write;
+  bool Copy = S.Sched && (S.Sched->ContractId.find("Copy") != std::string::npos ||
+                          S.Sched->AtomSpelling.find("Copy") != std::string::npos);
+  return !(Copy && S.Operands.size() >= 2 &&
+           OperandIndex + 1 == S.Operands.size());
+}
+
+/// One gmem tensor's share of a wave's window.
+struct Panel {
+  ValueId Root = None;
+  ValueId Window = None;
+  std::int64_t Count = 0;           ///< panels in the wave
+  std::vector<std::int64_t> Extent; ///< of one panel, per dimension
+  std::int64_t Bytes = 0;           ///< all of them
+  const char *Per = "";
+};
+
+void checkL2(const hir::Kernel &K, const targets::MergedTarget &T,
+             std::vector<Finding> &Out) {
+  std::optional<std::int64_t> L2 = intFact(T, "memory.l2.capacity");
+  if (!L2)
+    return;
+  ProgramOrder PO(K);
+  // Which loop each loop index belongs to.
+  std::map<ValueId, StmtId> LoopOf;
+  for (StmtId S = 0; S < K.Stmts.size(); ++S)
+    if (K.Stmts[S].Kind == hir::StmtKind::Loop)
+      for (ValueId I : K.Stmts[S].Indices)
+        LoopOf[I] = S;
+
+  for (StmtId L : K.preorder()) {
+    const hir::Stmt &Loop = K.Stmts[L];
+    if (Loop.Kind != hir::StmtKind::Loop ||
+        Loop.Loop == hir::LoopKind::TileOffsets || Loop.Indices.size() < 2 ||
+        Loop.Bounds.size() < 2)
+      continue;
+    // The grid of tiles, statically; with run-time extents the window is
+    // unknown here (tf analyze reports it with the run-time shape).
+    std::optional<std::int64_t> GM =
+        evaluate(K, Loop.Bounds[Loop.Bounds.size() - 2]);
+    std::optional<std::int64_t> GN = evaluate(K, Loop.Bounds.back());
+    if (!GM || !GN || *GM < 1 || *GN < 1)
+      continue;
+    const std::int64_t Tiles = *GM * *GN;
+    Result<std::int64_t> MeshSize = Loop.LoopMesh.size();
+    std::int64_t CTAs =
+        MeshSize.ok() && Loop.LoopMesh.layout.shape.leaf_count() > 0 &&
+                staticProduct(Loop.LoopMesh.layout.shape)
+            ? *MeshSize
+            : Tiles;
+    // The wave: the tiles the first CTAs take, in the loop's order.
+    std::vector<TileCoord> Wave;
+    if (Loop.Loop == hir::LoopKind::PersistentTiles) {
+      PersistentTilesOptions Opts{Loop.GroupM, Loop.ColumnMajor, Loop.Cluster};
+      for (std::int64_t P = 0; P < std::min(CTAs, Tiles); ++P) {
+        Result<PersistentTiles> PT =
+            make_persistent_tiles(P, CTAs, *GM, *GN, Opts);
+        if (!PT.ok())
+          break;
+        auto It = PT->begin();
+        if (!(It == PT->end()))
+          Wave.push_back({(*It).m, (*It).n});
+      }
+    } else {
+      // One CTA per tile; at most one per SM runs at a time.
+      std::int64_t Running = std::min(CTAs, Tiles);
+      if (std::optional<std::int64_t> SMs = intFact(T, "sm.count"))
+        Running = std::min(Running, *SMs);
+      for (std::int64_t P = 0; P < Running; ++P) {
+        Result<TileCoord> C =
+            make_grouped_tile(P, *GM, *GN, Loop.GroupM, Loop.ColumnMajor);
+        if (!C.ok())
+          break;
+        Wave.push_back(*C);
+      }
+    }
+    if (Wave.empty())
+      continue;
+    std::set<std::int64_t> Rows, Cols;
+    for (const TileCoord &C : Wave) {
+      Rows.insert(C.m);
+      Cols.insert(C.n);
+    }
+    const ValueId MIndex = Loop.Indices[0], NIndex = Loop.Indices[1];
+
+    // The gmem tensors read through windows inside the loop.
+    std::map<ValueId, Panel> Panels;
+    bool Unknown = false;
+    for (StmtId S : K.preorder()) {
+      if (!PO.contains(L, S) || K.Stmts[S].Kind != hir::StmtKind::Op)
+        continue;
+      const hir::Stmt &Op = K.Stmts[S];
+      for (std::size_t I = 0; I < Op.Operands.size(); ++I) {
+        ValueId W = Op.Operands[I];
+        if (W == None || W >= K.Values.size() ||
+            K.Values[W].TileOf == None)
+          continue;
+        ValueId Root = rootOf(K, W);
+        const hir::Value &R = K.Values[Root];
+        if (R.Kind != hir::ValueKind::Tensor ||
+            R.Type.Where != Storage::gmem || !readsOperand(Op, W, I))
+          continue;
+        const hir::Value &Win = K.Values[W];
+        IntTuple Shape = R.Type.shape();
+        const std::size_t Rank = Win.TileOffsets.size();
+        if (Rank == 0 || Win.Type.WindowExtents.size() != Rank ||
+            static_cast<int>(Rank) != Shape.rank()) {
+          Unknown = true;
+          continue;
+        }
+        Panel P;
+        P.Root = Root;
+        P.Window = W;
+        bool OnM = false, OnN = false;
+        for (std::size_t D = 0; D < Rank; ++D) {
+          std::set<ValueId> Deps;
+          indicesOf(K, Win.TileOffsets[D], Deps);
+          bool Swept = false;
+          for (ValueId X : Deps) {
+            OnM |= X == MIndex;
+            OnN |= X == NIndex;
+            auto It = LoopOf.find(X);
+            Swept |= It != LoopOf.end() && It->second != L &&
+                     PO.contains(L, It->second);
+          }
+          std::optional<std::int64_t> E = Win.Type.WindowExtents[D];
+          if (Swept)
+            E = staticProduct(Shape.is_leaf() ? Shape
+                                              : Shape.mode(static_cast<int>(D)));
+          if (!E) {
+            Unknown = true;
+            break;
+          }
+          P.Extent.push_back(*E);
+        }
+        if (P.Extent.size() != Rank)
+          continue;
+        P.Count = OnM && OnN ? static_cast<std::int64_t>(Wave.size())
+                  : OnM      ? static_cast<std::int64_t>(Rows.size())
+                  : OnN      ? static_cast<std::int64_t>(Cols.size())
+                             : 1;
+        P.Per = OnM && OnN ? "one per tile"
+                : OnM      ? "one per tile row"
+                : OnN      ? "one per tile column"
+                           : "shared by every tile";
+        P.Bytes = P.Count * bytes(R.Type.Element);
+        for (std::int64_t E : P.Extent)
+          P.Bytes *= E;
+        // Never more than the whole tensor.
+        if (std::optional<std::int64_t> All = staticProduct(Shape))
+          P.Bytes = std::min(P.Bytes, *All * bytes(R.Type.Element));
+        auto [It, New] = Panels.try_emplace(Root, P);
+        if (!New && P.Bytes > It->second.Bytes)
+          It->second = P;
+      }
+    }
+    if (Unknown || Panels.empty())
+      continue;
+    std::int64_t Total = 0;
+    for (const auto &[Root, P] : Panels)
+      Total += P.Bytes;
+    if (Total <= *L2)
+      continue;
+
+    Finding F;
+    F.Id = plugin::DiagId::warn_tf_capacity_l2;
+    F.Range = Loop.Range;
+    F.Args = {"one wave of " + std::to_string(Wave.size()) + " tiles",
+              formatBytes(Total), formatBytes(*L2), targetName(T)};
+    Finding WaveNote;
+    WaveNote.Id = plugin::DiagId::note_tf_derived;
+    WaveNote.Range = Loop.Range;
+    WaveNote.Args = {
+        std::to_string(Wave.size()) + " CTAs run the first tiles of the " +
+        std::to_string(*GM) + " x " + std::to_string(*GN) +
+        " grid at once: " + std::to_string(Rows.size()) + " tile rows and " +
+        std::to_string(Cols.size()) + " tile columns (group_m = " +
+        std::to_string(Loop.GroupM) +
+        (Loop.ColumnMajor ? ", column-major)" : ")")};
+    F.Notes.push_back(std::move(WaveNote));
+    // Notes in source order of the windows.
+    std::vector<const Panel *> Sorted;
+    for (const auto &[Root, P] : Panels)
+      Sorted.push_back(&P);
+    std::sort(Sorted.begin(), Sorted.end(), [](const Panel *A, const Panel *B) {
+      return A->Window < B->Window;
+    });
+    for (const Panel *P : Sorted) {
+      std::string Dims;
+      for (std::int64_t E : P->Extent)
+        Dims += (Dims.empty() ? "" : " x ") + std::to_string(E);
+      const hir::Value &R = K.Values[P->Root];
+      Finding Note;
+      Note.Id = plugin::DiagId::note_tf_derived;
+      Note.Range = K.Values[P->Window].Range;
+      Note.Args = {describeValue(K, P->Root) + ": " + std::to_string(P->Count) +
+                   (P->Count == 1 ? " panel of " : " panels of ") + Dims +
+                   " " + std::string(name(R.Type.Element)) + " (" + P->Per +
+                   ") = " + formatBytes(P->Bytes)};
+      F.Notes.push_back(std::move(Note));
+    }
+    Out.push_back(std::move(F));
+  }
+}
+
+} // namespace
+
+std::vector<Finding> checkCapacity(const hir::Kernel &K,
+                                   const targets::MergedTarget &Target) {
+  std::vector<Finding> Out;
+  checkSharedMemory(K, Target, Out);
+  checkRegisters(K, Target, Out);
+  checkL2(K, Target, Out);
+  std::stable_sort(Out.begin(), Out.end(),
+                   [](const Finding &A, const Finding &B) {
+                     return std::tie(A.Range.File, A.Range.Line,
+                                     A.Range.Column) <
+                            std::tie(B.Range.File, B.Range.Line,
+                                     B.Range.Column);
+                   });
+  return Out;
+}
+
 } // namespace tf::analysis

@@ -1,6 +1,428 @@
-//===- plugin/analysis/Check.cpp ---------------------------------------------===//
-// (being written: see Analysis.h)
+//===- plugin/analysis/Check.cpp - Every tf::schedule against its contract -===//
+//
+// check (Analysis.h): each tf::schedule op's site (Site.h) goes through tf's
+// one matching engine, tf::match, and every Reason of the report becomes one
+// finding, at the most exact range known -- the parameter's template
+// argument, the operand at the call, the written Repeat, else the call:
+//
+//   capability              err_tf_contract_capability
+//   mesh                    err_tf_contract_mesh (the site's mesh and the
+//                           contract's execution mesh)
+//   param_*                 err_tf_contract_parameter, with a fix-it to the
+//                           nearest valid value when there is one
+//   operand_* but layout    err_tf_contract_operand
+//   operand_layout          err_tf_contract_layout
+//   tile_mismatch/extent    err_tf_contract_tile
+//   repeat                  err_tf_repeat_mismatch, with a fix-it writing
+//                           the derived tf::Repeat<M, N, K>
+//
+// Each carries a note naming the contract item in describe.hpp's words (what
+// `tf facts` and `tf candidates` print). Then the scope and capacity checks
+// run, and all findings are sorted by source position.
+//
+//===----------------------------------------------------------------------===//
+
 #include "analysis/Analysis.h"
+#include "analysis/Site.h"
+
+#include "targets/TargetFacts.h"
+
+#include "tf/atoms/registry.hpp"
+#include "tf/contract/describe.hpp"
+
+#include <algorithm>
+#include <tuple>
+
 namespace tf::analysis {
-std::vector<Finding> check(const hir::Kernel &, const targets::MergedTarget *) { return {}; }
+
+using namespace hir;
+using plugin::DiagId;
+
+namespace {
+
+std::string str(const Name &N) { return std::string(N.view()); }
+
+/// describe()'s line without its item prefix: "operand A: storage rmem,
+/// expected smem" -> "storage rmem, expected smem".
+std::string withoutItem(const std::string &Line) {
+  std::size_t At = Line.find(": ");
+  return At == std::string::npos ? Line : Line.substr(At + 2);
+}
+
+std::string joined(const std::vector<std::int64_t> &Xs) {
+  std::string Out;
+  for (std::size_t I = 0; I < Xs.size(); ++I)
+    Out += (I ? ", " : "") + std::to_string(Xs[I]);
+  return Out;
+}
+
+std::string joined(const IntTuple &T) {
+  std::vector<std::int64_t> Xs;
+  for (int I = 0; I < T.leaf_count(); ++I)
+    Xs.push_back(T.leaf_at(I).value);
+  return joined(Xs);
+}
+
+/// A parameter value as C++ writes it in the atom's template arguments.
+std::string spelling(const ParamValue &V, const ParamDef &D) {
+  switch (V.kind) {
+  case ParamKind::integer:
+    return std::to_string(V.integer);
+  case ParamKind::dtype:
+    return "tf::" + std::string(name(V.dtype));
+  case ParamKind::choice:
+    return "tf::" + str(D.choice_type) + "::" + str(V.choice);
+  }
+  return "";
+}
+
+/// The valid value nearest the offending one, when it is determined: for
+/// an integer range the nearest multiple of the step inside it (n = 260 ->
+/// 256 for WGMMA's 8..256 step 8), for a set of integers the nearest member,
+/// for a set of choices or dtypes its only member.
+std::optional<ParamValue> nearest(const Reason &R, const Contract &C) {
+  if (R.index < 0 || R.index >= static_cast<int>(C.params.size()))
+    return std::nullopt;
+  const ParamDef &D = C.params[R.index];
+  if (R.kind == ReasonKind::param_derived)
+    return R.expected_value;
+  const ParamValues *Set = nullptr;
+  if (R.kind == ReasonKind::param_case && R.variant >= 0 &&
+      R.variant < static_cast<int>(D.cases.size()))
+    Set = &D.cases[R.variant].allowed;
+  else if (R.kind == ReasonKind::param_predicate &&
+           R.predicate == ParamPredicate::allowed)
+    Set = &D.allowed;
+  if (Set) {
+    if (Set->size() == 1)
+      return (*Set)[0];
+    if (R.value.kind != ParamKind::integer || Set->empty())
+      return std::nullopt;
+    const ParamValue *Best = nullptr;
+    for (const ParamValue &V : *Set) {
+      if (V.kind != ParamKind::integer)
+        return std::nullopt;
+      std::int64_t Dist = V.integer > R.value.integer
+                              ? V.integer - R.value.integer
+                              : R.value.integer - V.integer;
+      if (!Best || Dist < (Best->integer > R.value.integer
+                               ? Best->integer - R.value.integer
+                               : R.value.integer - Best->integer))
+        Best = &V;
+    }
+    return *Best;
+  }
+  if (R.kind != ReasonKind::param_predicate || !D.has_range ||
+      R.value.kind != ParamKind::integer)
+    return std::nullopt;
+  const std::int64_t Step = D.step > 1 ? D.step : 1;
+  // The multiples of Step in [Lo, Hi].
+  std::int64_t Lo = (D.lo + Step - 1) / Step * Step;
+  if (D.lo <= 0)
+    Lo = D.lo / Step * Step;
+  std::int64_t Hi = D.hi >= 0 ? D.hi / Step * Step : -((-D.hi + Step - 1) / Step * Step);
+  if (Lo > Hi)
+    return std::nullopt;
+  std::int64_t V = R.value.integer;
+  std::int64_t Down = V >= 0 ? V / Step * Step : -((-V + Step - 1) / Step * Step);
+  std::int64_t Up = Down == V ? V : Down + Step;
+  std::int64_t Pick = V - Down <= Up - V ? Down : Up;
+  Pick = std::clamp(Pick, Lo, Hi);
+  return ParamValue::of(Pick);
+}
+
+/// How a finding names the value behind an operand.
+std::string valueText(const Kernel &K, ValueId V) {
+  if (V == None || V >= K.Values.size())
+    return "missing";
+  const Value &X = K.Values[V];
+  if (!X.Name.empty())
+    return (X.Kind == ValueKind::Ring ? "a slot of '" : "'") + X.Name + "'";
+  if (X.TileOf != None && X.TileOf < K.Values.size() &&
+      !K.Values[X.TileOf].Name.empty())
+    return "a tile of '" + K.Values[X.TileOf].Name + "'";
+  if (X.Def != None && X.Def < K.Stmts.size() &&
+      K.Stmts[X.Def].Kind == StmtKind::Op)
+    return "the result of tf::" + K.Stmts[X.Def].OpName;
+  return "a temporary";
+}
+
+std::string meshText(const Mesh &M, const std::string &Spelling) {
+  return to_string(M) + (Spelling.empty() ? std::string(" (the kernel's outer mesh)")
+                                          : " ('" + Spelling + "')");
+}
+
+class SiteChecker {
+public:
+  SiteChecker(const Kernel &K, const HirSite &H, std::vector<Finding> &Out)
+      : K(K), H(H), Op(K.Stmts[H.Op]), C(*H.C), Out(Out) {}
+
+  void run() {
+    MatchReport R = match(C, H.S);
+    const std::size_t First = Out.size();
+    bool ParamFixed[max_site_params] = {};
+    for (const Reason &Why : R.reasons)
+      report(Why, R, ParamFixed);
+    if (R.dropped > 0 && Out.size() > First)
+      Out.back().Notes.push_back(
+          {DiagId::note_tf_derived, Out.back().Range,
+           {"and " + std::to_string(R.dropped) + " more reason" +
+            (R.dropped == 1 ? "" : "s") + " why " + str(C.id) +
+            " refuses this site (`tf candidates` lists them all)"},
+           {},
+           {}});
+  }
+
+private:
+  const Kernel &K;
+  const HirSite &H;
+  const Stmt &Op;
+  const Contract &C;
+  std::vector<Finding> &Out;
+
+  SourceRange callRange() const {
+    return Op.CallRange.valid() ? Op.CallRange : Op.Range;
+  }
+
+  const SiteOperandSource *operand(const Name &N) const {
+    for (const SiteOperandSource &O : H.Operands)
+      if (O.Operand == N)
+        return &O;
+    return nullptr;
+  }
+
+  SourceRange operandRange(const Name &N) const {
+    const SiteOperandSource *O = operand(N);
+    return O && O->Range.valid() ? O->Range : callRange();
+  }
+
+  /// Index into Sched.Params of parameter \p N, or -1.
+  int paramIndex(const Name &N) const {
+    const Schedule &S = *Op.Sched;
+    for (std::size_t I = 0; I < S.Params.size(); ++I)
+      if (S.Params[I].name == N)
+        return static_cast<int>(I);
+    return -1;
+  }
+
+  SourceRange paramRange(const Name &N) const {
+    int I = paramIndex(N);
+    const Schedule &S = *Op.Sched;
+    if (I >= 0 && static_cast<std::size_t>(I) < S.ParamRanges.size() &&
+        S.ParamRanges[I].valid())
+      return S.ParamRanges[I];
+    return callRange();
+  }
+
+  Finding make(DiagId Id, SourceRange At, std::vector<std::string> Args,
+               const Reason &Why) const {
+    Finding F{Id, At, std::move(Args), {}, {}};
+    F.Notes.push_back(
+        {DiagId::note_tf_contract_item, At, {str(C.id), describe(Why, C)}, {}, {}});
+    return F;
+  }
+
+  /// A note at the definition of a register operand: the mesh its
+  /// ShardLayout was derived over.
+  void addShardNote(Finding &F, const Name &N) const {
+    const SiteOperandSource *O = operand(N);
+    if (!O || O->Value == None || O->Value >= K.Values.size())
+      return;
+    const Value &V = K.Values[O->Value];
+    if (!V.Shard || !V.Range.valid())
+      return;
+    std::string Scope;
+    StmtId At = V.Def != None ? V.Def : V.Scope;
+    if (StmtId S = K.meshScopeOf(At); S != None)
+      Scope = K.Stmts[S].MeshSpelling;
+    F.Notes.push_back({DiagId::note_tf_derived,
+                       V.Range,
+                       {"'" + V.Name + "' is distributed as " +
+                        to_string(*V.Shard) +
+                        (Scope.empty() ? std::string(", outside every mesh scope")
+                                       : ", the mesh of its scope '" + Scope + "'")},
+                       {},
+                       {}});
+  }
+
+  void report(const Reason &Why, const MatchReport &R, bool *ParamFixed) {
+    const std::string Line = describe(Why, C);
+    const std::string Id = str(C.id);
+    switch (Why.kind) {
+    case ReasonKind::capability:
+      Out.push_back(make(DiagId::err_tf_contract_capability, callRange(),
+                         {Id, str(Why.subject),
+                          H.TargetId.empty() ? "?" : H.TargetId},
+                         Why));
+      return;
+    case ReasonKind::mesh: {
+      std::string Pattern = to_string(C.execution_mesh.mesh);
+      std::string Because = Line;
+      std::size_t At = Line.find(" does not match " + Pattern + ": ");
+      if (At != std::string::npos)
+        Because = Line.substr(At + 16 + Pattern.size() + 2);
+      Out.push_back(make(DiagId::err_tf_contract_mesh, callRange(),
+                         {Id, meshText(H.S.mesh, H.MeshSpelling), Pattern,
+                          Because},
+                         Why));
+      return;
+    }
+    case ReasonKind::param_unknown:
+    case ReasonKind::param_type:
+    case ReasonKind::param_missing:
+    case ReasonKind::param_predicate:
+    case ReasonKind::param_case:
+    case ReasonKind::param_derived: {
+      SourceRange At = paramRange(Why.subject);
+      Finding F = make(DiagId::err_tf_contract_parameter, At,
+                       {str(Why.subject), Id, withoutItem(Line)}, Why);
+      int I = paramIndex(Why.subject);
+      bool Written = I >= 0 && static_cast<std::size_t>(I) < max_site_params &&
+                     At.valid() && At.Begin != callRange().Begin;
+      if (Written && !ParamFixed[I] && Why.index >= 0 &&
+          Why.index < static_cast<int>(C.params.size())) {
+        if (std::optional<ParamValue> V = nearest(Why, C)) {
+          const ParamDef &D = C.params[Why.index];
+          F.FixIts.push_back({At, spelling(*V, D)});
+          F.Notes.push_back({DiagId::note_tf_derived, At,
+                             {"the nearest value " + str(C.id) +
+                              " allows is " + str(Why.subject) + " = " +
+                              value_string(*V, D)},
+                             {},
+                             {}});
+          ParamFixed[I] = true;
+        }
+      }
+      Out.push_back(std::move(F));
+      return;
+    }
+    case ReasonKind::operand_missing: {
+      const SiteOperandSource *O = operand(Why.subject);
+      if (O && O->Untyped)
+        return; // infer reported that its type cannot be derived
+      Out.push_back(make(DiagId::err_tf_contract_operand, callRange(),
+                         {str(Why.subject), "missing", Id, withoutItem(Line)},
+                         Why));
+      return;
+    }
+    case ReasonKind::operand_unknown:
+    case ReasonKind::operand_shape:
+    case ReasonKind::operand_dtype:
+    case ReasonKind::operand_storage:
+    case ReasonKind::operand_limit: {
+      const SiteOperandSource *O = operand(Why.subject);
+      Out.push_back(make(DiagId::err_tf_contract_operand,
+                         operandRange(Why.subject),
+                         {str(Why.subject),
+                          valueText(K, O ? O->Value : None), Id,
+                          withoutItem(Line)},
+                         Why));
+      return;
+    }
+    case ReasonKind::operand_layout: {
+      const SiteOperandSource *O = operand(Why.subject);
+      Finding F = make(DiagId::err_tf_contract_layout,
+                       operandRange(Why.subject),
+                       {Id, str(Why.subject),
+                        valueText(K, O ? O->Value : None), withoutItem(Line)},
+                       Why);
+      addShardNote(F, Why.subject);
+      Out.push_back(std::move(F));
+      return;
+    }
+    case ReasonKind::tile_mismatch:
+    case ReasonKind::tile_extent:
+      Out.push_back(make(DiagId::err_tf_contract_tile,
+                         operandRange(Why.subject), {Id, withoutItem(Line)},
+                         Why));
+      return;
+    case ReasonKind::repeat: {
+      const Schedule &S = *Op.Sched;
+      const RepeatDerivation &P = R.repeat;
+      const std::string Derived = joined(Why.expected_shape);
+      SourceRange At = S.RepeatRange.valid() ? S.RepeatRange : callRange();
+      Finding F = make(DiagId::err_tf_repeat_mismatch, At,
+                       {joined(Why.found_shape), Derived, Id,
+                        "(" + joined({P.tile[0], P.tile[1], P.tile[2]}) + ")",
+                        "(" + joined({P.atom[0], P.atom[1], P.atom[2]}) + ")"},
+                       Why);
+      if (S.RepeatRange.valid())
+        F.FixIts.push_back({S.RepeatRange, "tf::Repeat<" + Derived + ">"});
+      std::string How;
+      for (int D = 0; D < 3; ++D) {
+        if (P.count[D] == 1)
+          continue;
+        How += std::string(How.empty() ? "" : "; ") + "MNK"[D] + ": ";
+        if (P.spatial[D] > 1)
+          How += std::to_string(P.spatial[D]) + " side by side on " +
+                 str(P.spatial_axis[D]);
+        std::int64_t Seq = P.count[D] / (P.spatial[D] > 0 ? P.spatial[D] : 1);
+        if (Seq > 1)
+          How += (P.spatial[D] > 1 ? ", " : "") + std::to_string(Seq) +
+                 " one after another";
+      }
+      F.Notes.push_back({DiagId::note_tf_derived, At,
+                         {"derived Repeat<" + Derived + "> = tile (" +
+                          joined({P.tile[0], P.tile[1], P.tile[2]}) +
+                          ") / atom (" +
+                          joined({P.atom[0], P.atom[1], P.atom[2]}) + ")" +
+                          (How.empty() ? "" : ": " + How)},
+                         {},
+                         {}});
+      Out.push_back(std::move(F));
+      return;
+    }
+    }
+  }
+};
+
+std::string knownContracts() {
+  std::string Out;
+  for (const Contract *C : all_contracts())
+    Out += (Out.empty() ? "" : ", ") + str(C->id);
+  return Out;
+}
+
+} // namespace
+
+std::vector<Finding> check(const Kernel &K,
+                           const targets::MergedTarget *Target) {
+  std::vector<Finding> Findings;
+  for (StmtId S : K.preorder()) {
+    const Stmt &Op = K.Stmts[S];
+    if (Op.Kind != StmtKind::Op || !Op.Sched)
+      continue;
+    if (!contractOf(Op)) {
+      Findings.push_back(
+          {DiagId::err_tf_atom_unknown,
+           Op.CallRange.valid() ? Op.CallRange : Op.Range,
+           {"'" + Op.Sched->AtomSpelling + "'",
+            Op.Sched->ContractId.empty()
+                ? "it names no contract id; tf knows " + knownContracts()
+                : "'" + Op.Sched->ContractId + "' is not among " +
+                      knownContracts()},
+           {},
+           {}});
+      continue;
+    }
+    HirSite Site;
+    if (!buildSite(K, S, Target, Site))
+      continue;
+    SiteChecker(K, Site, Findings).run();
+  }
+  for (Finding &F : checkScopes(K))
+    Findings.push_back(std::move(F));
+  if (Target)
+    for (Finding &F : checkCapacity(K, *Target))
+      Findings.push_back(std::move(F));
+  std::stable_sort(Findings.begin(), Findings.end(),
+                   [](const Finding &A, const Finding &B) {
+                     return std::tie(A.Range.File, A.Range.Line,
+                                     A.Range.Column) <
+                            std::tie(B.Range.File, B.Range.Line,
+                                     B.Range.Column);
+                   });
+  return Findings;
+}
+
 } // namespace tf::analysis

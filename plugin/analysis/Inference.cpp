@@ -1,6 +1,151 @@
-//===- plugin/analysis/Inference.cpp ---------------------------------------------===//
-// (being written: see Analysis.h)
+//===- plugin/analysis/Inference.cpp - What follows from the decisions ----===//
+//
+// infer (Analysis.h) fills in, in this order:
+//  1. the constant value of every index expression (Expr::Static): constants,
+//     static extents of typed tensors, Let-bound indices and arithmetic;
+//  2. the types of op results the builder left unset, in program order so
+//     that chains follow (cast -> Copy -> TMA store): a cast keeps the
+//     layout and changes the element type, element-wise ops keep their
+//     first tensor operand's type, a ring load (tf::schedule of a copy into a
+//     tf::Ring, ring_next, ring_slot) yields the slot type, a copy the
+//     destination's view, an MMA its accumulator;
+//  3. the ShardLayout of every register tensor whose layout binds mesh axes,
+//     over the mesh of the scope that defines it;
+//  4. the repeat of every tiled MMA, from the contract engine's
+//     RepeatDerivation (the site as Site.h builds it).
+// What cannot be derived and matters to a contract check -- an operand of a
+// tf::schedule whose type nothing determines -- is reported; the contract
+// refusals themselves are check's (Check.cpp).
+//
+//===----------------------------------------------------------------------===//
+
 #include "analysis/Analysis.h"
+#include "analysis/Site.h"
+
+#include "tf/contract/match.hpp"
+
 namespace tf::analysis {
-std::vector<Finding> infer(hir::Kernel &) { return {}; }
+
+using namespace hir;
+
+namespace {
+
+bool isElementwise(const std::string &Name) {
+  static const char *const Names[] = {"add",  "sub",     "mul",     "maximum",
+                                      "minimum", "exp", "neg", "relu"};
+  for (const char *N : Names)
+    if (Name == N)
+      return true;
+  return false;
+}
+
+/// The value Result takes the type of, or None.
+ValueId typeSource(const Kernel &K, const Stmt &Op) {
+  auto Operand = [&](std::size_t I) {
+    return I < Op.Operands.size() ? Op.Operands[I] : None;
+  };
+  if (Op.OpName == "schedule") {
+    const Contract *C = contractOf(Op);
+    if (C && !C->atom_shape.is_leaf() && C->atom_shape.rank() == 3)
+      return Operand(0);
+    return Operand(1); // a copy: the destination (a ring: its slot)
+  }
+  if (Op.OpName == "cast" || Op.OpName == "ring_next" ||
+      Op.OpName == "ring_slot" || Op.OpName == "matmul")
+    return Operand(0);
+  if (Op.OpName == "copy")
+    return Operand(1);
+  if (isElementwise(Op.OpName))
+    for (ValueId V : Op.Operands)
+      if (V != None && V < K.Values.size() &&
+          K.Values[V].Kind == ValueKind::Tensor)
+        return V;
+  return None;
+}
+
+/// Gives Op's result a type from its operands when the builder left it
+/// unset.
+void deriveResultType(Kernel &K, const Stmt &Op) {
+  if (Op.Result == None || Op.Result >= K.Values.size() || Op.Assigns ||
+      hasType(K.Values[Op.Result]))
+    return;
+  ValueId From = typeSource(K, Op);
+  if (From == None || From >= K.Values.size() || From == Op.Result ||
+      !hasType(K.Values[From]))
+    return;
+  const Value Src = K.Values[From];
+  Value &R = K.Values[Op.Result];
+  R.Type = Src.Type;
+  R.TypeDerived = true;
+  if (Op.OpName == "cast")
+    R.Type.Element = Op.CastTo;
+  // The view of a destination window is that window.
+  if (Src.Kind == ValueKind::Tensor && Op.OpName != "cast") {
+    R.TileOf = Src.TileOf;
+    R.TileOffsets = Src.TileOffsets;
+  }
+}
+
+Finding untypedOperand(const Kernel &K, const Stmt &Op, const Contract &C,
+                       const SiteOperandSource &O) {
+  const Value &V = K.Values[O.Value];
+  std::string Why = "its type cannot be derived";
+  if (V.Def != None && V.Def < K.Stmts.size() &&
+      K.Stmts[V.Def].Kind == StmtKind::Op)
+    Why += " from the result of tf::" + K.Stmts[V.Def].OpName;
+  Finding F{plugin::DiagId::err_tf_contract_operand, O.Range, {}, {}, {}};
+  F.Args = {std::string(O.Operand.view()),
+            V.Name.empty() ? std::string("a temporary") : "'" + V.Name + "'",
+            std::string(C.id.view()), Why};
+  (void)Op;
+  return F;
+}
+
+} // namespace
+
+std::vector<Finding> infer(Kernel &K) {
+  std::vector<Finding> Findings;
+  // 1. Constant index expressions (extents of typed parameters are known
+  // before any op runs).
+  for (Expr &E : K.Exprs)
+    E.Static.reset();
+  for (ExprId E = 0; E < K.Exprs.size(); ++E)
+    K.Exprs[E].Static = foldExpr(K, E);
+
+  // 2. Result types, in program order.
+  const std::vector<StmtId> Order = K.preorder();
+  for (StmtId S : Order)
+    if (K.Stmts[S].Kind == StmtKind::Op)
+      deriveResultType(K, K.Stmts[S]);
+  // Extents of derived types may fold more expressions.
+  for (ExprId E = 0; E < K.Exprs.size(); ++E)
+    if (!K.Exprs[E].Static)
+      K.Exprs[E].Static = foldExpr(K, E);
+
+  // 3. ShardLayouts of register tensors.
+  for (Value &V : K.Values)
+    V.Shard = registerShard(K, V);
+
+  // 4. Derived repeats; operands nothing types.
+  for (StmtId S : Order) {
+    Stmt &Op = K.Stmts[S];
+    if (Op.Kind != StmtKind::Op || !Op.Sched)
+      continue;
+    Op.Sched->DerivedRepeat.clear();
+    HirSite Site;
+    if (!buildSite(K, S, nullptr, Site))
+      continue;
+    for (const SiteOperandSource &O : Site.Operands)
+      if (O.Untyped && O.Value != None && O.Value < K.Values.size())
+        Findings.push_back(untypedOperand(K, Op, *Site.C, O));
+    if (Site.C->atom_shape.is_leaf() || Site.C->atom_shape.rank() != 3)
+      continue;
+    MatchReport R = match(*Site.C, Site.S);
+    if (R.repeat.derived)
+      Op.Sched->DerivedRepeat.assign(std::begin(R.repeat.count),
+                                     std::end(R.repeat.count));
+  }
+  return Findings;
+}
+
 } // namespace tf::analysis

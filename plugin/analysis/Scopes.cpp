@@ -1,7 +1,94 @@
-//===- plugin/analysis/Scopes.cpp -----------------------------------------===//
-// (being written: see Analysis.h)
+//===- plugin/analysis/Scopes.cpp - Values used where they are not held ---===//
+//
+// checkScopes (Analysis.h): a tensor in registers belongs to the threads of
+// the mesh scope that defines it -- each thread holds its part of it -- so
+// only statements running on the same units may read or overwrite it.
+//
+//   [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();     // held by compute
+//   [[tf::mesh(loader)]] tf::schedule<...>(acc, ...);      // error: loader
+//                                                         // holds no part
+//
+// Shared and global memory are visible to the whole CTA / grid, so only
+// rmem values are checked. A register value defined at kernel scope is held
+// by every thread of the CTA and may be used anywhere. A temporary (the
+// tf::cast<bf16>(acc) inside a compute scope) is held by the mesh of the
+// statement that computes it, like a named value. Windows of a register
+// value (acc.tile<...>(...)) are held where their root is.
+//
+//===----------------------------------------------------------------------===//
+
 #include "analysis/Analysis.h"
+#include "analysis/Residence.h"
+
+#include "tf/layout/mesh_text.hpp"
+
+#include <algorithm>
 
 namespace tf::analysis {
-std::vector<Finding> checkScopes(const hir::Kernel &) { return {}; }
+namespace {
+
+/// Where statement \p S uses value \p V: its access's range, the window or
+/// temporary expression itself, else the call.
+hir::SourceRange useRange(const hir::Kernel &K, const hir::Stmt &S,
+                          hir::ValueId V) {
+  for (const hir::Access &A : S.Access.Accesses)
+    if (A.Operand == V && A.Range.valid())
+      return A.Range;
+  const hir::Value &Val = K.Values[V];
+  if ((Val.TileOf != hir::None || Val.Origin == hir::ValueOrigin::Temporary) &&
+      Val.Range.valid())
+    return Val.Range;
+  return S.CallRange.valid() ? S.CallRange : S.Range;
+}
+
+} // namespace
+
+std::vector<Finding> checkScopes(const hir::Kernel &K) {
+  std::vector<Finding> Out;
+  for (hir::StmtId Id : K.preorder()) {
+    const hir::Stmt &S = K.Stmts[Id];
+    if (S.Kind != hir::StmtKind::Op)
+      continue;
+    // The values the statement reads, and the one it overwrites.
+    std::vector<hir::ValueId> Uses = S.Operands;
+    if (S.Assigns && S.Result != hir::None)
+      Uses.push_back(S.Result);
+    std::vector<hir::ValueId> Seen;
+    std::optional<tf::Mesh> Here;
+    bool HereKnown = false;
+    for (hir::ValueId V : Uses) {
+      if (V == hir::None || V >= K.Values.size() ||
+          std::find(Seen.begin(), Seen.end(), V) != Seen.end())
+        continue;
+      Seen.push_back(V);
+      if (!inRegisters(K, V))
+        continue;
+      hir::StmtId Holder = holderScope(K, V);
+      if (Holder == hir::None)
+        continue; // kernel scope: every thread of the CTA holds it
+      if (!HereKnown) {
+        Here = K.meshOf(Id);
+        HereKnown = true;
+      }
+      if (!Here)
+        return Out; // a kernel without topologies: nothing to compare
+      const tf::Mesh &Held = K.Stmts[Holder].Mesh;
+      if (sameUnits(Held, *Here))
+        continue;
+      hir::ValueId Root = rootOf(K, V);
+      Finding F;
+      F.Id = plugin::DiagId::err_tf_scope_not_held;
+      F.Range = useRange(K, S, V);
+      F.Args = {describeValue(K, V), to_string(Held), to_string(*Here)};
+      Finding Note;
+      Note.Id = plugin::DiagId::note_tf_value_defined;
+      Note.Range = definitionRange(K, Root);
+      Note.Args = {describeValue(K, Root), to_string(Held)};
+      F.Notes.push_back(std::move(Note));
+      Out.push_back(std::move(F));
+    }
+  }
+  return Out;
+}
+
 } // namespace tf::analysis

@@ -26,6 +26,15 @@ extern llvm::cl::SubCommand FactsSubcommand;
 /// Runs `tf facts`; returns the process exit code.
 int runFactsCommand();
 
+/// `tf hir FILE... [-p BUILD_DIR] -- FLAGS`: the HIR of the kernels in FILEs.
+extern llvm::cl::SubCommand HirSubcommand;
+/// Takes the compiler flags after the first `--` out of `tf hir`'s argv
+/// before option parsing (llvm::cl would read them as more files); returns
+/// the number of arguments left for llvm::cl.
+int takeHirCompilerFlags(int Argc, const char *const *Argv);
+/// Runs `tf hir`; returns the process exit code.
+int runHirCommand();
+
 } // namespace tf::cli
 
 #endif // TF_CLI_COMMANDS_H

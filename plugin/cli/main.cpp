@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
@@ -14,19 +15,25 @@ using namespace llvm;
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  // `tf hir FILE... -- FLAGS`: the flags are the compiler's, not tf's.
+  if (argc > 1 && StringRef(argv[1]) == "hir")
+    argc = tf::cli::takeHirCompilerFlags(argc, argv);
   cl::ParseCommandLineOptions(
       argc, argv,
       "tf: queries and tools for the tf kernel compiler\n\n"
       "  tf layout VERB ARGS...   the layout algebra (tf layout --help)\n"
       "  tf targets [show ID]     the target fact documents (tf targets --help)\n"
       "  tf facts ATOM [--target ID]\n"
-      "                           an atom's instruction contract (tf facts --help)\n");
+      "                           an atom's instruction contract (tf facts --help)\n"
+      "  tf hir FILE... -- FLAGS  the HIR of the kernels in C++ files (tf hir --help)\n");
   if (tf::cli::LayoutSubcommand)
     return tf::cli::runLayoutCommand();
   if (tf::cli::TargetsSubcommand)
     return tf::cli::runTargetsCommand();
   if (tf::cli::FactsSubcommand)
     return tf::cli::runFactsCommand();
+  if (tf::cli::HirSubcommand)
+    return tf::cli::runHirCommand();
   errs() << "tf: error: no subcommand given; see 'tf --help'\n";
   return 1;
 }

@@ -110,6 +110,14 @@ struct Value {
   /// For an Index value defined by a Let: the expression.
   ExprId Init = None;
   SourceRange Range;
+
+  // Filled by inference (analysis/Inference.cpp):
+  /// For a register tensor whose layout binds mesh axes: its ShardLayout over
+  /// the mesh of the scope that defines it (Kernel::meshOf(Def)).
+  std::optional<tf::ShardLayout> Shard;
+  /// Type was left unset by the builder and derived from the op's operands
+  /// (a cast keeps the layout, a ring TMA load yields the slot type, ...).
+  bool TypeDerived = false;
 };
 
 //===- Index expressions ---------------------------------------------------===//
@@ -138,6 +146,9 @@ struct Expr {
   unsigned Dim = 0;
   ExprId Lhs = None, Rhs = None;
   std::string Text;
+  /// Filled by inference: the value when it is a compile-time constant
+  /// (constants, static extents, Let-bound indices and arithmetic on them).
+  std::optional<std::int64_t> Static;
 };
 
 //===- Access relations ----------------------------------------------------===//

@@ -1,0 +1,95 @@
+//===- plugin/analysis/Site.h - A tf::schedule op as the engine sees it -*- C++ -*-===//
+//
+// The one translation of a HIR tf::schedule op into the tf::Site that the
+// contract engine (include/tf/contract/match.hpp) matches: the mesh the op
+// runs on, the parameters its atom type fixes (with the ones a copy's
+// operands decide: dtype, TMA direction and swizzle), its operands under the
+// contract's names with shapes, dtypes, storages and layouts, the target's
+// capabilities and the written Repeat. Inference (derived repeats) and the
+// contract checks (Check.cpp) both read sites through buildSite, so they see
+// the same thing.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TF_PLUGIN_ANALYSIS_SITE_H
+#define TF_PLUGIN_ANALYSIS_SITE_H
+
+#include "hir/HIR.h"
+
+#include "tf/contract/contract.hpp"
+#include "tf/contract/site.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tf::targets {
+struct MergedTarget;
+} // namespace tf::targets
+
+namespace tf::analysis {
+
+/// One operand of a site and the HIR value it came from.
+struct SiteOperandSource {
+  /// The contract's operand name ("A", "src").
+  Name Operand{};
+  hir::ValueId Value = hir::None;
+  /// Where the operand is written at the call (the access, the temporary's
+  /// expression, else the call).
+  hir::SourceRange Range;
+  /// The value has no type inference could derive: it is left out of the
+  /// site (Check.cpp does not report it missing).
+  bool Untyped = false;
+};
+
+/// A tf::schedule op as a tf::Site, with what is needed to point findings
+/// back at the source. Not copyable: Site.capabilities views Capabilities.
+struct HirSite {
+  HirSite() = default;
+  HirSite(const HirSite &) = delete;
+  HirSite &operator=(const HirSite &) = delete;
+
+  hir::StmtId Op = hir::None;
+  const Contract *C = nullptr;
+  tf::Site S{};
+  /// Storage for S.capabilities (the target's capability keys that fit a
+  /// Name; no contract names a longer one).
+  std::vector<Name> Capabilities;
+  std::vector<SiteOperandSource> Operands;
+  /// Parameters the operands decided (not written at the call).
+  std::vector<std::string> DecidedParams;
+  /// The mesh scope's spelling ("compute"); empty outside every scope.
+  std::string MeshSpelling;
+  /// The target's id when capabilities are checked.
+  std::string TargetId;
+};
+
+/// The contract a schedule op chooses (tf's registry), or null.
+const Contract *contractOf(const hir::Stmt &Op);
+
+/// Builds the site of schedule op \p Op of \p K into \p Out; false when \p Op
+/// is no schedule op, its contract is unknown or it runs on no mesh.
+/// @pre infer(K) has run (register tensors need their ShardLayouts).
+bool buildSite(const hir::Kernel &K, hir::StmtId Op,
+               const targets::MergedTarget *Target, HirSite &Out);
+
+/// The operand value \p V as a site operand named \p Name (no layout when its
+/// layout cannot be represented); null when \p V has no type.
+std::optional<SiteOperand> siteOperand(const hir::Kernel &K, hir::ValueId V,
+                                       Name Name);
+
+/// The constant value of expression \p E, folded through Let-bound index
+/// values and static extents; none when some part is only known at run time.
+std::optional<std::int64_t> foldExpr(const hir::Kernel &K, hir::ExprId E);
+
+/// Whether \p V has a type (the builder's, or one inference derived).
+bool hasType(const hir::Value &V);
+
+/// The ShardLayout of a register tensor whose layout binds mesh axes, over
+/// the mesh of the scope that defines it; none otherwise. The layout is not
+/// checked against the mesh (the contract engine reports what does not fit).
+std::optional<ShardLayout> registerShard(const hir::Kernel &K,
+                                         const hir::Value &V);
+
+} // namespace tf::analysis
+
+#endif // TF_PLUGIN_ANALYSIS_SITE_H
