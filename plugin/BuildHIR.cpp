@@ -1,9 +1,1961 @@
 //===- BuildHIR.cpp - Clang's AST of tf kernels -> HIR --------------------===//
-// (being written: see BuildHIR.h)
+//
+// The one file that reads Clang's AST into tf's HIR (BuildHIR.h). For each
+// kernel site it walks the function body once:
+//
+//   declarations   tensor / ring / buffer / index variables -> Alloc, Let, Op
+//   range-for      over tf.op.tile_offsets / persistent_tiles / grid_tiles
+//                  -> Loop (tile_offsets' step, the scheduler's mesh and
+//                  options evaluated as constants)
+//   [[tf::mesh]]   sites matched by their AnnotateAttr -> MeshScope
+//   calls          whose callee carries [[clang::annotate("tf.op.NAME")]]
+//                  -> Op, with operands, result and AccessRelation; nested
+//                  ops become Ops of their own before the one that uses them
+//
+// Types are recognised by the qualified names of tf's class templates
+// (tf::Tensor, tf::Window, tf::Buffer, tf::Ring), ops only by their
+// annotation, never by how the user spells them. Scalar statements that
+// touch no tensor and call nothing but constexpr functions are host-side
+// integer arithmetic: they are allowed and leave no trace. Everything else --
+// control flow, calls to other functions, lambdas, tensor addresses -- is an
+// error at its exact range, and the kernel is left out of the module.
+//
+//===----------------------------------------------------------------------===//
+
 #include "BuildHIR.h"
+#include "ConstantValue.h"
+#include "Diagnostics.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Mangle.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/AST/TypeLoc.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <functional>
+#include <memory>
+
+using namespace clang;
 
 namespace tf::plugin {
-hir::Module buildModule(clang::ASTContext &, llvm::ArrayRef<Site>) {
+namespace {
+
+using hir::ExprId;
+using hir::StmtId;
+using hir::ValueId;
+constexpr unsigned None = hir::None;
+
+//===- Types ---------------------------------------------------------------===//
+
+/// \p T without references and qualifiers, canonical.
+QualType bare(QualType T) {
+  if (T.isNull())
+    return T;
+  return T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+}
+
+/// The specialization of tf's class template \p Name ("tf::Tensor") that
+/// \p T is, or null.
+const ClassTemplateSpecializationDecl *tfSpecialization(QualType T,
+                                                        llvm::StringRef Name) {
+  T = bare(T);
+  if (T.isNull() || T->isDependentType())
+    return nullptr;
+  const auto *Spec =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+  if (!Spec || !Spec->getSpecializedTemplate())
+    return nullptr;
+  if (Spec->getSpecializedTemplate()->getQualifiedNameAsString() != Name)
+    return nullptr;
+  return Spec;
+}
+
+bool isTfRecordType(QualType T, llvm::StringRef Name) {
+  T = bare(T);
+  if (T.isNull() || T->isDependentType())
+    return false;
+  const auto *RD = T->getAsCXXRecordDecl();
+  return RD && RD->getQualifiedNameAsString() == Name;
+}
+
+/// The DType of an element type: float, double, tf::bf16, std::int8_t, ...
+std::optional<DType> dtypeOf(QualType T) {
+  T = bare(T);
+  if (T.isNull())
+    return std::nullopt;
+  if (const auto *BT = T->getAs<BuiltinType>()) {
+    switch (BT->getKind()) {
+    case BuiltinType::Float:
+      return DType::f32;
+    case BuiltinType::Double:
+      return DType::f64;
+    case BuiltinType::SChar:
+    case BuiltinType::Char_S:
+      return DType::i8;
+    case BuiltinType::UChar:
+    case BuiltinType::Char_U:
+      return DType::u8;
+    case BuiltinType::Int:
+      return DType::i32;
+    default:
+      return std::nullopt;
+    }
+  }
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD)
+    return std::nullopt;
+  std::string Q = RD->getQualifiedNameAsString();
+  llvm::StringRef Name(Q);
+  if (!Name.consume_front("tf::"))
+    return std::nullopt;
+  DType Out;
+  if (parse_dtype(std::string_view(Name.data(), Name.size()), Out))
+    return Out;
+  return std::nullopt;
+}
+
+/// The characters of a FixedString template argument (a structural value:
+/// a struct whose one member `text` is a char array).
+std::optional<std::string> fixedStringText(const TemplateArgument &A) {
+  const APValue *V = nullptr;
+  if (A.getKind() == TemplateArgument::StructuralValue)
+    V = &A.getAsStructuralValue();
+  else if (A.getKind() == TemplateArgument::Declaration)
+    if (const auto *PO = dyn_cast<TemplateParamObjectDecl>(A.getAsDecl()))
+      V = &PO->getValue();
+  if (!V || !V->isStruct() || V->getStructNumFields() < 1)
+    return std::nullopt;
+  const APValue &Arr = V->getStructField(0);
+  if (!Arr.isArray())
+    return std::nullopt;
+  std::string S;
+  for (unsigned I = 0; I < Arr.getArraySize(); ++I) {
+    const APValue &C = I < Arr.getArrayInitializedElts()
+                           ? Arr.getArrayInitializedElt(I)
+                           : Arr.getArrayFiller();
+    if (!C.isInt())
+      return std::nullopt;
+    std::int64_t Ch = C.getInt().getExtValue();
+    if (Ch == 0)
+      break;
+    S.push_back(static_cast<char>(Ch));
+  }
+  return S;
+}
+
+std::optional<std::int64_t> integralArg(const TemplateArgument &A) {
+  if (A.getKind() == TemplateArgument::Integral)
+    return A.getAsIntegral().getExtValue();
+  return std::nullopt;
+}
+
+/// What a C++ type is to the HIR.
+struct TypeInfo {
+  hir::ValueKind Kind = hir::ValueKind::Tensor;
+  hir::TensorType Type;
+  int Stages = 0;
+};
+
+std::optional<TypeInfo> typeInfo(QualType T);
+
+/// tf::Tensor<T, Text, S>.
+std::optional<hir::TensorType> tensorTypeOf(QualType T) {
+  if (const auto *Spec = tfSpecialization(T, "tf::Tensor")) {
+    const TemplateArgumentList &Args = Spec->getTemplateArgs();
+    if (Args.size() < 3 || Args[0].getKind() != TemplateArgument::Type)
+      return std::nullopt;
+    hir::TensorType Out;
+    std::optional<DType> D = dtypeOf(Args[0].getAsType());
+    std::optional<std::string> Text = fixedStringText(Args[1]);
+    std::optional<std::int64_t> S = integralArg(Args[2]);
+    if (!D || !Text || !S)
+      return std::nullopt;
+    Result<LayoutText> Parsed = parse_layout_text(*Text);
+    if (!Parsed)
+      return std::nullopt;
+    Out.Element = *D;
+    Out.Where = static_cast<Storage>(*S);
+    Out.Layout = *Parsed;
+    Out.Spelling = *Text;
+    return Out;
+  }
+  if (const auto *Spec = tfSpecialization(T, "tf::Window")) {
+    const TemplateArgumentList &Args = Spec->getTemplateArgs();
+    if (Args.size() < 2 || Args[0].getKind() != TemplateArgument::Type)
+      return std::nullopt;
+    std::optional<hir::TensorType> Base = tensorTypeOf(Args[0].getAsType());
+    if (!Base)
+      return std::nullopt;
+    Base->WindowExtents.clear();
+    for (unsigned I = 1; I < Args.size(); ++I) {
+      const TemplateArgument &A = Args[I];
+      if (A.getKind() == TemplateArgument::Pack) {
+        for (const TemplateArgument &E : A.pack_elements())
+          if (std::optional<std::int64_t> V = integralArg(E))
+            Base->WindowExtents.push_back(*V);
+      } else if (std::optional<std::int64_t> V = integralArg(A)) {
+        Base->WindowExtents.push_back(*V);
+      }
+    }
+    return Base;
+  }
+  if (const auto *Spec = tfSpecialization(T, "tf::Buffer")) {
+    const TemplateArgumentList &Args = Spec->getTemplateArgs();
+    if (Args.size() < 1 || Args[0].getKind() != TemplateArgument::Type)
+      return std::nullopt;
+    return tensorTypeOf(Args[0].getAsType());
+  }
+  return std::nullopt;
+}
+
+std::optional<TypeInfo> typeInfo(QualType T) {
+  if (const auto *Spec = tfSpecialization(T, "tf::Ring")) {
+    const TemplateArgumentList &Args = Spec->getTemplateArgs();
+    if (Args.size() < 2 || Args[0].getKind() != TemplateArgument::Type)
+      return std::nullopt;
+    std::optional<hir::TensorType> Slot = tensorTypeOf(Args[0].getAsType());
+    std::optional<std::int64_t> N = integralArg(Args[1]);
+    if (!Slot || !N)
+      return std::nullopt;
+    return TypeInfo{hir::ValueKind::Ring, *Slot, static_cast<int>(*N)};
+  }
+  if (std::optional<hir::TensorType> TT = tensorTypeOf(T))
+    return TypeInfo{hir::ValueKind::Tensor, *TT, 0};
+  return std::nullopt;
+}
+
+/// Whether \p T is one of tf's tensor-like classes (views, buffers, rings),
+/// even one the HIR cannot read.
+bool isTensorLike(QualType T) {
+  return tfSpecialization(T, "tf::Tensor") ||
+         tfSpecialization(T, "tf::Window") ||
+         tfSpecialization(T, "tf::Buffer") || tfSpecialization(T, "tf::Ring");
+}
+
+bool isIndexType(QualType T) {
+  T = bare(T);
+  return !T.isNull() && T->isIntegerType() && !T->isBooleanType();
+}
+
+//===- Expressions ---------------------------------------------------------===//
+
+/// \p E without the nodes that only carry it: parentheses, implicit
+/// conversions, temporaries, copies and moves of tf values, conversions of a
+/// Buffer to its view.
+const Expr *strip(const Expr *E) {
+  while (E) {
+    const Expr *Next = nullptr;
+    if (const auto *P = dyn_cast<ParenExpr>(E))
+      Next = P->getSubExpr();
+    else if (const auto *C = dyn_cast<ExprWithCleanups>(E))
+      Next = C->getSubExpr();
+    else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      Next = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      Next = B->getSubExpr();
+    else if (const auto *I = dyn_cast<ImplicitCastExpr>(E))
+      Next = I->getSubExpr();
+    else if (const auto *CE = dyn_cast<ConstantExpr>(E))
+      Next = CE->getSubExpr();
+    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E);
+             F && F->getCastKind() == CK_NoOp)
+      Next = F->getSubExpr();
+    else if (const auto *K = dyn_cast<CXXConstructExpr>(E)) {
+      const CXXConstructorDecl *Ctor = K->getConstructor();
+      if (K->getNumArgs() == 1 && Ctor &&
+          (Ctor->isCopyOrMoveConstructor() ||
+           isTensorLike(K->getArg(0)->getType())))
+        Next = K->getArg(0);
+    } else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      if (isa_and_nonnull<CXXConversionDecl>(MC->getMethodDecl()))
+        Next = MC->getImplicitObjectArgument();
+    }
+    if (!Next)
+      break;
+    E = Next;
+  }
+  return E;
+}
+
+/// The tf.op.NAME of \p FD (its template pattern's, its member template's).
+std::optional<std::string> opNameOf(const FunctionDecl *FD) {
+  for (int Depth = 0; FD && Depth < 4; ++Depth) {
+    for (const AnnotateAttr *A : FD->specific_attrs<AnnotateAttr>()) {
+      llvm::StringRef Text = A->getAnnotation();
+      if (Text.consume_front("tf.op."))
+        return Text.str();
+    }
+    const FunctionDecl *Next = FD->getTemplateInstantiationPattern();
+    if (!Next)
+      if (const FunctionTemplateDecl *P = FD->getPrimaryTemplate())
+        Next = P->getTemplatedDecl();
+    if (!Next)
+      Next = FD->getInstantiatedFromMemberFunction();
+    if (Next == FD)
+      break;
+    FD = Next;
+  }
+  return std::nullopt;
+}
+
+const FunctionDecl *calleeOf(const CallExpr *CE) {
+  return CE ? CE->getDirectCallee() : nullptr;
+}
+
+std::optional<std::string> opNameOf(const CallExpr *CE) {
+  if (isa<CXXOperatorCallExpr>(CE))
+    return std::nullopt;
+  return opNameOf(calleeOf(CE));
+}
+
+/// The explicitly written template arguments of a call's callee.
+llvm::ArrayRef<TemplateArgumentLoc> writtenTemplateArgs(const CallExpr *CE) {
+  const Expr *Callee = CE->getCallee();
+  if (!Callee)
+    return {};
+  Callee = Callee->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Callee))
+    return DRE->template_arguments();
+  if (const auto *ME = dyn_cast<MemberExpr>(Callee))
+    return ME->template_arguments();
   return {};
 }
+
+/// The function template arguments of the call's callee after deduction.
+const TemplateArgumentList *calleeTemplateArgs(const CallExpr *CE) {
+  const FunctionDecl *FD = calleeOf(CE);
+  return FD ? FD->getTemplateSpecializationArgs() : nullptr;
+}
+
+std::string qualifiedName(const NamedDecl &D) {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  D.getNameForDiagnostic(OS, D.getASTContext().getPrintingPolicy(),
+                         /*Qualified=*/true);
+  return Out;
+}
+
+/// Reads the integer field \p Name of the struct value \p V of type \p T.
+std::optional<std::int64_t> intField(const APValue &V, QualType T,
+                                     llvm::StringRef Name) {
+  const auto *RD = bare(T).isNull() ? nullptr : bare(T)->getAsCXXRecordDecl();
+  if (!RD || !V.isStruct())
+    return std::nullopt;
+  for (const FieldDecl *F : RD->fields()) {
+    if (F->getName() != Name)
+      continue;
+    unsigned I = F->getFieldIndex();
+    if (I >= V.getStructNumFields() || !V.getStructField(I).isInt())
+      return std::nullopt;
+    return V.getStructField(I).getInt().getExtValue();
+  }
+  return std::nullopt;
+}
+
+//===- The builder ---------------------------------------------------------===//
+
+class KernelBuilder {
+public:
+  KernelBuilder(ASTContext &Ctx, const Site &KernelSite,
+                llvm::ArrayRef<Site> Sites)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Ctx.getDiagnostics()),
+        KernelSite(KernelSite), FD(cast<FunctionDecl>(KernelSite.D)) {
+    for (const Site &S : Sites)
+      if (S.Kind == TfAttr::Mesh && S.Function == FD && S.Attr)
+        MeshSites[S.Attr] = &S;
+  }
+
+  std::optional<hir::Kernel> build();
+
+private:
+  // Source positions and diagnostics.
+  hir::SourceRange range(clang::SourceRange R) const;
+  hir::SourceRange range(const Stmt *S) const {
+    return S ? range(S->getSourceRange()) : hir::SourceRange{};
+  }
+  std::string sourceText(clang::SourceRange R) const;
+  DiagnosticBuilder error(SourceLocation Loc, DiagId Id);
+  void unsupported(const Stmt *S, llvm::StringRef What, llvm::StringRef Hint);
+  void afterError();
+
+  // Values and statements.
+  ValueId addValue(hir::Value V);
+  StmtId addStmt(hir::Stmt S);
+  ValueId valueOfDecl(const ValueDecl *D) const {
+    auto It = Vars.find(D);
+    return It == Vars.end() ? None : It->second;
+  }
+  bool isTensorValueRef(const Expr *E) const;
+
+  // The walk.
+  void scanForEscapes(const Stmt *Body);
+  void translate(const Stmt *S);
+  void translateDecl(const Decl *D, const Stmt *Whole);
+  void translateVar(const VarDecl *VD, const Stmt *Whole);
+  void translateExprStmt(const Expr *E, const Stmt *Whole);
+  void translateLoop(const CXXForRangeStmt *FS);
+  void translateIf(const IfStmt *IS);
+  void translateBodyInto(const Stmt *S);
+  StmtId openMeshScope(const Site &S, clang::SourceRange Whole);
+  void closeScope(StmtId Saved) { Current = Saved; }
+  const Site *meshSiteOf(const AttributedStmt *AS) const;
+  const Site *meshSiteOf(const Decl *D) const;
+
+  /// Checks a scalar expression: no tf ops, only constexpr calls. Reports
+  /// and returns false otherwise.
+  bool checkScalar(const Expr *E);
+  bool touchesTensor(const Expr *E) const;
+
+  // Ops.
+  bool isOpCall(const Expr *E) const;
+  /// Emits the op \p CE (and the ops nested in its operands) as Op
+  /// statements; returns the Op's statement or None.
+  StmtId translateOp(const CallExpr *CE, ValueId Result, bool Assigns,
+                     const Stmt *Whole);
+  ValueId operandValue(const Expr *E);
+  ValueId tileValue(const CXXMemberCallExpr *MC, const std::string &Name);
+  ValueId indexOperand(const Expr *E);
+  ExprId indexExpr(const Expr *E);
+  ExprId constantExpr(std::int64_t V);
+  std::optional<tf::Mesh> evaluateMesh(const Expr *E);
+  void buildAccess(hir::Stmt &Op, const CallExpr *CE);
+  void buildSchedule(hir::Stmt &Op, const CallExpr *CE);
+  std::optional<std::string> contractIdOf(const CXXRecordDecl *RD,
+                                          int Depth = 0);
+  std::vector<hir::SourceRange> paramRanges(const CallExpr *CE,
+                                            const CXXRecordDecl *AtomRD,
+                                            const detail::AtomParams &Params);
+
+  ASTContext &Ctx;
+  SourceManager &SM;
+  DiagnosticsEngine &Diags;
+  const Site &KernelSite;
+  const FunctionDecl *FD;
+  llvm::DenseMap<const AnnotateAttr *, const Site *> MeshSites;
+  llvm::DenseMap<const ValueDecl *, ValueId> Vars;
+  /// Index values that an HIR expression or loop reads; assigning them
+  /// later would make the HIR lie.
+  llvm::SmallPtrSet<const ValueDecl *, 8> Mutable;
+  hir::Kernel K;
+  /// The statement new statements are appended to.
+  StmtId Current = None;
+  bool Failed = false;
+};
+
+hir::SourceRange KernelBuilder::range(clang::SourceRange R) const {
+  hir::SourceRange Out;
+  if (R.isInvalid())
+    return Out;
+  SourceLocation B = SM.getFileLoc(R.getBegin());
+  SourceLocation E = SM.getFileLoc(R.getEnd());
+  Out.Begin = B.getRawEncoding();
+  Out.End = E.getRawEncoding();
+  PresumedLoc P = SM.getPresumedLoc(B);
+  if (P.isValid()) {
+    Out.File = P.getFilename();
+    Out.Line = P.getLine();
+    Out.Column = P.getColumn();
+  }
+  return Out;
+}
+
+std::string KernelBuilder::sourceText(clang::SourceRange R) const {
+  if (R.isInvalid())
+    return {};
+  CharSourceRange CR = CharSourceRange::getTokenRange(
+      SM.getFileLoc(R.getBegin()), SM.getFileLoc(R.getEnd()));
+  bool Invalid = false;
+  llvm::StringRef Text =
+      Lexer::getSourceText(CR, SM, Ctx.getLangOpts(), &Invalid);
+  if (Invalid)
+    return {};
+  // One line, single spaces: the text is printed, not re-parsed.
+  std::string Out;
+  bool Space = false;
+  for (char C : Text) {
+    if (C == ' ' || C == '\n' || C == '\t' || C == '\r') {
+      Space = !Out.empty();
+      continue;
+    }
+    if (Space)
+      Out.push_back(' ');
+    Space = false;
+    Out.push_back(C);
+  }
+  return Out;
+}
+
+DiagnosticBuilder KernelBuilder::error(SourceLocation Loc, DiagId Id) {
+  Failed = true;
+  return report(Diags, Loc, Id);
+}
+
+void KernelBuilder::afterError() {
+  if (FD->isTemplateInstantiation())
+    report(Diags, FD->getPointOfInstantiation(),
+           DiagId::note_tf_in_instantiation)
+        << FD;
+}
+
+void KernelBuilder::unsupported(const Stmt *S, llvm::StringRef What,
+                                llvm::StringRef Hint) {
+  error(S->getBeginLoc(), DiagId::err_tf_hir_unsupported)
+      << What << Hint << S->getSourceRange();
+  afterError();
+}
+
+ValueId KernelBuilder::addValue(hir::Value V) {
+  if (V.Scope == None)
+    V.Scope = K.meshScopeOf(Current);
+  return K.addValue(std::move(V));
+}
+
+StmtId KernelBuilder::addStmt(hir::Stmt S) {
+  S.Parent = Current;
+  StmtId Id = K.addStmt(std::move(S));
+  if (Current != None)
+    K.Stmts[Current].Body.push_back(Id);
+  return Id;
+}
+
+bool KernelBuilder::isTensorValueRef(const Expr *E) const {
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(strip(E));
+  if (!DRE)
+    return false;
+  ValueId V = valueOfDecl(DRE->getDecl());
+  return V != None && K.Values[V].Kind != hir::ValueKind::Index;
+}
+
+//===- Kernel --------------------------------------------------------------===//
+
+std::optional<hir::Kernel> KernelBuilder::build() {
+  const Stmt *Body = FD->getBody();
+  if (!Body || FD->isDependentContext())
+    return std::nullopt;
+
+  K.Name = qualifiedName(*FD);
+  {
+    std::unique_ptr<MangleContext> MC(Ctx.createMangleContext());
+    if (MC && MC->shouldMangleDeclName(FD)) {
+      llvm::raw_string_ostream OS(K.MangledName);
+      MC->mangleName(GlobalDecl(FD), OS);
+    } else {
+      K.MangledName = FD->getNameAsString();
+    }
+  }
+  K.Range = range(clang::SourceRange(FD->getLocation(), FD->getEndLoc()));
+  for (const SiteArgument &A : KernelSite.Args) {
+    if (std::optional<Target> T = decodeTarget(A.Value, A.Type))
+      K.Target = std::string(T->id.view());
+    else if (std::optional<Topology> T = decodeTopology(A.Value, A.Type))
+      K.Topologies.push_back(*T);
+  }
+
+  for (const ParmVarDecl *P : FD->parameters()) {
+    if (!P)
+      continue;
+    hir::Value V;
+    V.Origin = hir::ValueOrigin::Parameter;
+    V.Name = P->getNameAsString();
+    V.Range = range(P->getSourceRange());
+    if (std::optional<TypeInfo> TI = typeInfo(P->getType())) {
+      V.Kind = TI->Kind;
+      V.Type = TI->Type;
+      V.Stages = TI->Stages;
+    } else if (isIndexType(P->getType())) {
+      V.Kind = hir::ValueKind::Index;
+    } else if (isTensorLike(P->getType())) {
+      error(P->getLocation(), DiagId::err_tf_hir_unsupported)
+          << "this tensor parameter type"
+          << "tf reads tensor types whose element type and layout text it "
+             "knows; write tf::Tensor<T, \"layout\", storage>"
+          << P->getSourceRange();
+      afterError();
+      continue;
+    } else {
+      // Other parameters (pointers, structs) are not values of the HIR;
+      // using them with a tf op is reported where it happens.
+      continue;
+    }
+    ValueId Id = K.addValue(std::move(V));
+    K.Parameters.push_back(Id);
+    Vars[P] = Id;
+  }
+
+  scanForEscapes(Body);
+
+  hir::Stmt Root;
+  Root.Kind = hir::StmtKind::Block;
+  Root.Range = range(Body);
+  K.Body = addStmt(std::move(Root));
+  Current = K.Body;
+  translateBodyInto(Body);
+  if (Failed)
+    return std::nullopt;
+  return std::move(K);
+}
+
+/// Addresses of tensors and lambdas, wherever they hide in the body.
+void KernelBuilder::scanForEscapes(const Stmt *Body) {
+  struct Scanner : RecursiveASTVisitor<Scanner> {
+    KernelBuilder &B;
+    explicit Scanner(KernelBuilder &B) : B(B) {}
+    bool TraverseLambdaExpr(LambdaExpr *L) {
+      B.unsupported(L, "a lambda expression",
+                    "write its statements in the kernel body, or make it a "
+                    "constexpr function of integers");
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *U) {
+      if (U->getOpcode() != UO_AddrOf)
+        return true;
+      const Expr *Sub = strip(U->getSubExpr());
+      if (!Sub || !isTensorLike(Sub->getType()))
+        return true;
+      std::string What = "'" + B.sourceText(Sub->getSourceRange()) + "'";
+      B.error(U->getBeginLoc(), DiagId::err_tf_hir_address_escapes)
+          << What
+          << "pass the tensor itself to tf ops; tf decides where it lives"
+          << U->getSourceRange();
+      B.afterError();
+      return true;
+    }
+    bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+      const CXXMethodDecl *M = MC->getMethodDecl();
+      const Expr *Obj = MC->getImplicitObjectArgument();
+      if (!M || !Obj || !M->getIdentifier() || !isTensorLike(Obj->getType()))
+        return true;
+      llvm::StringRef N = M->getName();
+      if (N != "data" && N != "buffer" && N != "view")
+        return true;
+      if (N == "view")
+        return true;
+      std::string What = "'" + B.sourceText(Obj->getSourceRange()) + "'";
+      B.error(MC->getExprLoc(), DiagId::err_tf_hir_address_escapes)
+          << What
+          << ("'" + N + "()' exposes its storage; pass the tensor itself to "
+              "tf ops")
+                 .str()
+          << MC->getSourceRange();
+      B.afterError();
+      return true;
+    }
+    bool VisitVarDecl(VarDecl *VD) {
+      QualType T = VD->getType();
+      if (T->isPointerType() && isTensorLike(T->getPointeeType()) &&
+          !isa<ParmVarDecl>(VD)) {
+        // &x itself is reported at the address-of; a pointer declared from
+        // elsewhere is reported here.
+        const Expr *Init = VD->getInit();
+        const auto *U =
+            Init ? dyn_cast<UnaryOperator>(Init->IgnoreParenImpCasts()) : nullptr;
+        if (U && U->getOpcode() == UO_AddrOf)
+          return true;
+        B.error(VD->getLocation(), DiagId::err_tf_hir_address_escapes)
+            << ("'" + VD->getNameAsString() + "'")
+            << "pointers to tensors cannot be followed; use the tensor "
+               "itself"
+            << VD->getSourceRange();
+        B.afterError();
+      }
+      return true;
+    }
+  } S(*this);
+  S.TraverseStmt(const_cast<Stmt *>(Body));
+  for (const ParmVarDecl *P : FD->parameters()) {
+    QualType T = P ? P->getType() : QualType();
+    if (!T.isNull() && T->isPointerType() && isTensorLike(T->getPointeeType())) {
+      error(P->getLocation(), DiagId::err_tf_hir_address_escapes)
+          << ("'" + P->getNameAsString() + "'")
+          << "take the tensor by value; a tf::Tensor is already a view"
+          << P->getSourceRange();
+      afterError();
+    }
+  }
+}
+
+//===- Statements ----------------------------------------------------------===//
+
+void KernelBuilder::translateBodyInto(const Stmt *S) {
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S)) {
+    for (const Stmt *Child : CS->body())
+      translate(Child);
+    return;
+  }
+  translate(S);
+}
+
+const Site *KernelBuilder::meshSiteOf(const AttributedStmt *AS) const {
+  for (const Attr *A : AS->getAttrs())
+    if (const auto *AA = dyn_cast<AnnotateAttr>(A))
+      if (auto It = MeshSites.find(AA); It != MeshSites.end())
+        return It->second;
+  return nullptr;
+}
+
+const Site *KernelBuilder::meshSiteOf(const Decl *D) const {
+  for (const AnnotateAttr *AA : D->specific_attrs<AnnotateAttr>())
+    if (auto It = MeshSites.find(AA); It != MeshSites.end())
+      return It->second;
+  return nullptr;
+}
+
+StmtId KernelBuilder::openMeshScope(const Site &S, clang::SourceRange Whole) {
+  hir::Stmt Scope;
+  Scope.Kind = hir::StmtKind::MeshScope;
+  clang::SourceRange R = Whole;
+  if (S.Attr && S.Attr->getLocation().isValid() &&
+      SM.isBeforeInTranslationUnit(SM.getFileLoc(S.Attr->getLocation()),
+                                   SM.getFileLoc(R.getBegin())))
+    R.setBegin(S.Attr->getLocation());
+  Scope.Range = range(R);
+  if (!S.Args.empty()) {
+    if (std::optional<tf::Mesh> M = decodeMesh(S.Args[0].Value, S.Args[0].Type))
+      Scope.Mesh = *M;
+    Scope.MeshSpelling = sourceText(S.Args[0].Range);
+  }
+  StmtId Saved = Current;
+  Current = addStmt(std::move(Scope));
+  return Saved;
+}
+
+void KernelBuilder::translate(const Stmt *S) {
+  if (!S)
+    return;
+  if (isa<NullStmt>(S))
+    return;
+  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+    hir::Stmt B;
+    B.Kind = hir::StmtKind::Block;
+    B.Range = range(CS);
+    StmtId Saved = Current;
+    Current = addStmt(std::move(B));
+    translateBodyInto(CS);
+    Current = Saved;
+    return;
+  }
+  if (const auto *AS = dyn_cast<AttributedStmt>(S)) {
+    if (const Site *Mesh = meshSiteOf(AS)) {
+      StmtId Saved = openMeshScope(*Mesh, AS->getSourceRange());
+      translateBodyInto(AS->getSubStmt());
+      closeScope(Saved);
+      return;
+    }
+    translate(AS->getSubStmt());
+    return;
+  }
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls())
+      translateDecl(D, DS);
+    return;
+  }
+  if (const auto *FS = dyn_cast<CXXForRangeStmt>(S))
+    return translateLoop(FS);
+  if (const auto *IS = dyn_cast<IfStmt>(S))
+    return translateIf(IS);
+  if (const auto *E = dyn_cast<Expr>(S))
+    return translateExprStmt(E, S);
+  if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
+    if (RS->getRetValue())
+      unsupported(RS, "'return' with a value",
+                  "a kernel returns nothing; write results into a tensor "
+                  "parameter");
+    else if (Current != K.Body)
+      unsupported(RS, "an early 'return'",
+                  "a kernel runs to its end; restrict the work with the "
+                  "tile loop's bounds instead");
+    return;
+  }
+  if (isa<ForStmt>(S))
+    return unsupported(S, "a 'for' loop",
+                       "loop over tiles with `for (std::int64_t k : "
+                       "tf::tile_offsets(extent, step))` or "
+                       "tf::persistent_tiles / tf::grid_tiles");
+  if (isa<WhileStmt>(S) || isa<DoStmt>(S))
+    return unsupported(S, isa<WhileStmt>(S) ? "a 'while' loop" : "a 'do' loop",
+                       "loop over tiles with `for (std::int64_t k : "
+                       "tf::tile_offsets(extent, step))`");
+  if (isa<SwitchStmt>(S))
+    return unsupported(S, "a 'switch' statement",
+                       "choose at compile time with 'if constexpr' or a "
+                       "template parameter");
+  if (isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S) || isa<LabelStmt>(S))
+    return unsupported(S, "'goto'",
+                       "kernels are straight-line code, tile loops and mesh "
+                       "scopes");
+  if (isa<BreakStmt>(S) || isa<ContinueStmt>(S))
+    return unsupported(S, isa<BreakStmt>(S) ? "'break'" : "'continue'",
+                       "a tile loop visits every tile; narrow its bounds "
+                       "instead");
+  if (isa<CXXTryStmt>(S))
+    return unsupported(S, "a 'try' block",
+                       "kernels do not throw; remove the handler");
+  if (isa<AsmStmt>(S))
+    return unsupported(S, "inline assembly",
+                       "choose the instruction with tf::schedule<Atom>");
+  if (isa<CoroutineBodyStmt>(S) || isa<CoreturnStmt>(S))
+    return unsupported(S, "a coroutine", "write the kernel as a plain function");
+  unsupported(S, "this statement",
+              "kernels hold declarations, tf ops, tile loops and mesh scopes");
+}
+
+void KernelBuilder::translateIf(const IfStmt *IS) {
+  if (IS->isConstexpr()) {
+    // The instantiation keeps only the branch taken.
+    const Expr *Cond = IS->getCond();
+    bool Value = false;
+    if (Cond && !Cond->isValueDependent() &&
+        Cond->EvaluateAsBooleanCondition(Value, Ctx)) {
+      if (IS->getInit())
+        translate(IS->getInit());
+      translate(Value ? IS->getThen() : IS->getElse());
+      return;
+    }
+  }
+  unsupported(IS, "an 'if' statement",
+              "the HIR has no branches; decide at compile time with 'if "
+              "constexpr', or let the tile loop's bounds and the tiles' "
+              "bounds handle the edges");
+}
+
+void KernelBuilder::translateDecl(const Decl *D, const Stmt *Whole) {
+  if (!D)
+    return;
+  if (isa<TypedefNameDecl>(D) || isa<StaticAssertDecl>(D) ||
+      isa<UsingDecl>(D) || isa<UsingDirectiveDecl>(D) ||
+      isa<UsingShadowDecl>(D) || isa<TagDecl>(D) ||
+      isa<NamespaceAliasDecl>(D))
+    return;
+  const auto *VD = dyn_cast<VarDecl>(D);
+  if (!VD) {
+    unsupported(Whole, "this declaration",
+                "kernels declare tensors, rings, buffers and integers");
+    return;
+  }
+  if (const Site *Mesh = meshSiteOf(VD)) {
+    StmtId Saved = openMeshScope(*Mesh, Whole->getSourceRange());
+    translateVar(VD, Whole);
+    closeScope(Saved);
+    return;
+  }
+  translateVar(VD, Whole);
+}
+
+void KernelBuilder::translateVar(const VarDecl *VD, const Stmt *Whole) {
+  QualType T = VD->getType();
+  if (T->isDependentType())
+    return;
+  const Expr *Init = VD->getInit();
+  if (isa<DecompositionDecl>(VD)) {
+    unsupported(Whole, "a structured binding outside a tile loop",
+                "bind tile coordinates in the loop: `for (auto [m, n] : "
+                "tf::persistent_tiles(...))`");
+    return;
+  }
+  if (VD->isStaticLocal() || VD->getTLSKind() != VarDecl::TLS_None) {
+    if (VD->isConstexpr() || (T.isConstQualified() && Init &&
+                              Init->isConstantInitializer(Ctx, false)))
+      return;
+    unsupported(Whole, "a static local variable",
+                "kernel state lives in tensors; declare a buffer or a ring");
+    return;
+  }
+
+  // References to tf values alias them.
+  if (T->isReferenceType() && Init) {
+    const Expr *S = strip(Init);
+    if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(S)) {
+      ValueId V = valueOfDecl(DRE->getDecl());
+      if (V != None) {
+        Vars[VD] = V;
+        return;
+      }
+    }
+  }
+
+  if (std::optional<TypeInfo> TI = typeInfo(T)) {
+    hir::Value V;
+    V.Kind = TI->Kind;
+    V.Type = TI->Type;
+    V.Stages = TI->Stages;
+    V.Origin = hir::ValueOrigin::Local;
+    V.Name = VD->getNameAsString();
+    V.Range = range(VD->getSourceRange());
+    const Expr *S = strip(Init);
+    // `tf::Ring<Slot, N> r;` and `tf::Buffer<T> b;`: storage without an op.
+    const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(S);
+    if (!S || (Construct && Construct->getNumArgs() == 0)) {
+      hir::Stmt A;
+      A.Kind = hir::StmtKind::Alloc;
+      A.Range = range(Whole);
+      StmtId Id = addStmt(std::move(A));
+      V.Def = Id;
+      ValueId Val = addValue(std::move(V));
+      K.Stmts[Id].Defines = Val;
+      K.Stmts[Id].Result = Val;
+      Vars[VD] = Val;
+      return;
+    }
+    if (const auto *CE = dyn_cast<CallExpr>(S); CE && opNameOf(CE)) {
+      ValueId Val = addValue(std::move(V));
+      Vars[VD] = Val;
+      StmtId Op = translateOp(CE, Val, /*Assigns=*/false, Whole);
+      K.Values[Val].Def = Op;
+      if (Op != None)
+        K.Stmts[Op].Range = range(Whole);
+      return;
+    }
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
+      const CXXMethodDecl *M = MC->getMethodDecl();
+      if (M && M->getIdentifier() && M->getName() == "tile") {
+        ValueId Tile = tileValue(MC, VD->getNameAsString());
+        if (Tile != None) {
+          K.Values[Tile].Origin = hir::ValueOrigin::Local;
+          K.Values[Tile].Range = V.Range;
+          Vars[VD] = Tile;
+        }
+        return;
+      }
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+      ValueId Src = valueOfDecl(DRE->getDecl());
+      if (Src != None) {
+        // A copy of a view or buffer names the same tile of data.
+        Vars[VD] = Src;
+        return;
+      }
+    }
+    unsupported(Whole, "this initializer of a tensor",
+                "initialize tensors with a tf op (tf::zeros, tf::empty, "
+                "tf::schedule, ...), a tile `t.tile<BM, BK>(m0, k0)` or "
+                "another tensor");
+    return;
+  }
+  if (isTensorLike(T)) {
+    unsupported(Whole, "this tensor type",
+                "tf reads tensor types whose element type and layout text it "
+                "knows; write tf::Tensor<T, \"layout\", storage>");
+    return;
+  }
+
+  if (isIndexType(T)) {
+    if (VD->isConstexpr())
+      return; // read as a constant wherever it is used
+    if (!Init) {
+      unsupported(Whole, "an integer without initializer",
+                  "index values are defined once: `const std::int64_t x = "
+                  "...;`");
+      return;
+    }
+    if (!checkScalar(Init))
+      return;
+    hir::Value V;
+    V.Kind = hir::ValueKind::Index;
+    V.Origin = hir::ValueOrigin::Local;
+    V.Name = VD->getNameAsString();
+    V.Range = range(VD->getSourceRange());
+    hir::Stmt L;
+    L.Kind = hir::StmtKind::Let;
+    L.Range = range(Whole);
+    ExprId Ex = indexExpr(Init);
+    StmtId Id = addStmt(std::move(L));
+    V.Def = Id;
+    V.Init = Ex;
+    ValueId Val = addValue(std::move(V));
+    K.Stmts[Id].Defines = Val;
+    K.Stmts[Id].Init = Ex;
+    Vars[VD] = Val;
+    return;
+  }
+
+  // Other variables: allowed when they are constants or scalars computed
+  // from scalars (booleans, floating constants); never when they hold tf
+  // values or call functions tf cannot see.
+  if (!Init || VD->isConstexpr())
+    return;
+  if (touchesTensor(Init)) {
+    unsupported(Whole, "a variable of this type holding a tensor",
+                "declare it with `auto` from a tf op, or as a tf::Tensor");
+    return;
+  }
+  checkScalar(Init);
+}
+
+bool KernelBuilder::touchesTensor(const Expr *E) const {
+  if (!E)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return isTensorValueRef(DRE);
+  for (const Stmt *Child : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+      if (touchesTensor(CE))
+        return true;
+  return false;
+}
+
+bool KernelBuilder::checkScalar(const Expr *E) {
+  if (!E)
+    return true;
+  bool OK = true;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (isa<LambdaExpr>(S))
+      return; // reported by scanForEscapes
+    if (const auto *CE = dyn_cast<CallExpr>(S)) {
+      const FunctionDecl *Callee = calleeOf(CE);
+      if (opNameOf(CE)) {
+        unsupported(CE, "a tf op inside an expression",
+                    "give the op its own statement: `auto x = tf::op(...);`");
+        OK = false;
+        return;
+      }
+      bool Allowed = Callee && (Callee->isConstexpr() || Callee->isConsteval());
+      // Extents and sizes of tf values are known to the HIR.
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+        if (const CXXMethodDecl *M = MC->getMethodDecl();
+            M && M->getIdentifier() && MC->getImplicitObjectArgument() &&
+            isTensorLike(MC->getImplicitObjectArgument()->getType()) &&
+            (M->getName() == "extent" || M->getName() == "size"))
+          Allowed = true;
+      if (!Allowed && isa<CXXOperatorCallExpr>(CE) && Callee &&
+          !isTensorLike(CE->getType()))
+        Allowed = Callee->isConstexpr();
+      if (!Allowed) {
+        std::string Name = Callee ? qualifiedName(*Callee)
+                                  : sourceText(CE->getCallee()
+                                                   ? CE->getCallee()
+                                                         ->getSourceRange()
+                                                   : CE->getSourceRange());
+        error(CE->getBeginLoc(), DiagId::err_tf_hir_unknown_call)
+            << Name
+            << (K.meshScopeOf(Current) != None
+                    ? "inside a mesh scope only tf ops run; make it a "
+                      "constexpr function of constants or compute it "
+                      "outside the kernel"
+                    : "make it a constexpr function, or a tf op "
+                      "([[clang::annotate(\"tf.op.NAME\")]])")
+            << CE->getSourceRange();
+        afterError();
+        OK = false;
+        return;
+      }
+    }
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(S)) {
+      const CXXConstructorDecl *Ctor = CE->getConstructor();
+      if (Ctor && !Ctor->isConstexpr() && !Ctor->isTrivial()) {
+        error(CE->getBeginLoc(), DiagId::err_tf_hir_unknown_call)
+            << qualifiedName(*Ctor)
+            << "only constexpr constructors can be represented"
+            << CE->getSourceRange();
+        afterError();
+        OK = false;
+        return;
+      }
+    }
+    if (isa<CXXNewExpr>(S) || isa<CXXDeleteExpr>(S) || isa<CXXThrowExpr>(S)) {
+      unsupported(S,
+                  isa<CXXThrowExpr>(S) ? "'throw'" : "dynamic allocation",
+                  "tensors get their storage from tf::zeros, tf::empty and "
+                  "tf::Ring");
+      OK = false;
+      return;
+    }
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(E);
+  return OK;
+}
+
+void KernelBuilder::translateExprStmt(const Expr *E, const Stmt *Whole) {
+  const Expr *S = strip(E);
+  if (!S)
+    return;
+  // (void)x and other casts to void of a plain value.
+  if (const auto *C = dyn_cast<CStyleCastExpr>(S);
+      C && C->getType()->isVoidType()) {
+    const Expr *Sub = strip(C->getSubExpr());
+    if (Sub && (isa<DeclRefExpr>(Sub) || !Sub->HasSideEffects(Ctx)))
+      return;
+    return translateExprStmt(C->getSubExpr(), Whole);
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(S); CE && opNameOf(CE)) {
+    translateOp(CE, None, false, Whole);
+    return;
+  }
+  // acc = op(...): an assignment of a tensor (a builtin or an operator=).
+  const Expr *Lhs = nullptr, *Rhs = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp()) {
+    Lhs = BO->getLHS();
+    Rhs = BO->getRHS();
+    if (BO->getOpcode() != BO_Assign && isTensorValueRef(Lhs)) {
+      unsupported(BO, "a compound assignment of a tensor",
+                  "use the element-wise ops: `x = tf::add(x, y);`");
+      return;
+    }
+  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+             OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2) {
+    Lhs = OC->getArg(0);
+    Rhs = OC->getArg(1);
+  }
+  if (Lhs && isTensorValueRef(Lhs)) {
+    const auto *DRE = cast<DeclRefExpr>(strip(Lhs));
+    ValueId Target = valueOfDecl(DRE->getDecl());
+    const auto *Call = dyn_cast_or_null<CallExpr>(strip(Rhs));
+    if (Call && opNameOf(Call)) {
+      StmtId Op = translateOp(Call, Target, /*Assigns=*/true, Whole);
+      if (Op != None)
+        K.Stmts[Op].Range = range(Whole);
+      return;
+    }
+    unsupported(Whole, "this assignment of a tensor",
+                "assign the result of a tf op: `acc = tf::schedule<...>(acc, "
+                "lhs, rhs);`");
+    return;
+  }
+  if (Lhs) {
+    // Assigning an index value the HIR already read would make it lie.
+    if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(strip(Lhs)))
+      if (Mutable.contains(DRE->getDecl())) {
+        unsupported(Whole, "assigning an index value used by tile ops",
+                    "index values are defined once; declare a new `const "
+                    "std::int64_t` instead");
+        return;
+      }
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(S); U && U->isIncrementDecrementOp())
+    if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(strip(U->getSubExpr())))
+      if (Mutable.contains(DRE->getDecl())) {
+        unsupported(Whole, "changing an index value used by tile ops",
+                    "index values are defined once; declare a new `const "
+                    "std::int64_t` instead");
+        return;
+      }
+  if (touchesTensor(S)) {
+    unsupported(Whole, "this use of a tensor",
+                "tensors are read and written by tf ops only; element access "
+                "belongs to header-only code outside the kernel");
+    return;
+  }
+  checkScalar(S);
+}
+
+void KernelBuilder::translateLoop(const CXXForRangeStmt *FS) {
+  const auto *Call = dyn_cast_or_null<CallExpr>(strip(FS->getRangeInit()));
+  std::optional<std::string> Op = Call ? opNameOf(Call) : std::nullopt;
+  hir::LoopKind Kind;
+  if (Op && *Op == "tile_offsets")
+    Kind = hir::LoopKind::TileOffsets;
+  else if (Op && *Op == "persistent_tiles")
+    Kind = hir::LoopKind::PersistentTiles;
+  else if (Op && *Op == "grid_tiles")
+    Kind = hir::LoopKind::GridTiles;
+  else {
+    unsupported(FS, "a range-based 'for' over this range",
+                "loop over tf::tile_offsets(extent, step), "
+                "tf::persistent_tiles(mesh, GM, GN) or tf::grid_tiles(mesh, "
+                "GM, GN)");
+    return;
+  }
+
+  hir::Stmt L;
+  L.Kind = hir::StmtKind::Loop;
+  L.Loop = Kind;
+  L.Range = range(FS);
+  L.CallRange = range(Call);
+  L.OpName = *Op;
+
+  if (Kind == hir::LoopKind::TileOffsets) {
+    for (const Expr *A : Call->arguments())
+      L.Bounds.push_back(indexExpr(A));
+    // tile_offsets<Step>(extent): the step is the template argument.
+    if (L.Bounds.size() == 1)
+      if (const TemplateArgumentList *TA = calleeTemplateArgs(Call);
+          TA && TA->size() >= 1)
+        if (std::optional<std::int64_t> Step = integralArg((*TA)[0]))
+          L.Bounds.push_back(constantExpr(*Step));
+  } else {
+    unsigned N = Call->getNumArgs();
+    if (N >= 1) {
+      if (std::optional<tf::Mesh> M = evaluateMesh(Call->getArg(0)))
+        L.LoopMesh = *M;
+      else {
+        error(Call->getArg(0)->getBeginLoc(), DiagId::err_tf_hir_unsupported)
+            << "a tile scheduler over a mesh that is not a constant"
+            << "declare the CTA mesh `constexpr tf::Mesh cta = "
+               "tf::mesh(\"cta\", ...)`"
+            << Call->getArg(0)->getSourceRange();
+        afterError();
+      }
+    }
+    for (unsigned I = 1; I < N && I < 3; ++I)
+      L.Bounds.push_back(indexExpr(Call->getArg(I)));
+    if (N >= 4) {
+      const Expr *Opt = strip(Call->getArg(3));
+      if (const auto *DA = dyn_cast_or_null<CXXDefaultArgExpr>(Opt))
+        Opt = strip(DA->getExpr());
+      Expr::EvalResult R;
+      if (Opt && !Opt->isValueDependent() && Opt->EvaluateAsRValue(R, Ctx) &&
+          R.Val.isStruct()) {
+        QualType T = Opt->getType();
+        if (std::optional<std::int64_t> G = intField(R.Val, T, "group_m"))
+          L.GroupM = *G;
+        if (std::optional<std::int64_t> C = intField(R.Val, T, "column_major"))
+          L.ColumnMajor = *C != 0;
+        if (std::optional<std::int64_t> C = intField(R.Val, T, "cluster"))
+          L.Cluster = *C;
+      } else if (Opt) {
+        error(Opt->getBeginLoc(), DiagId::err_tf_hir_unsupported)
+            << "tile scheduler options that are not constants"
+            << "write them as constants: `{.group_m = 8}`"
+            << Opt->getSourceRange();
+        afterError();
+      }
+    }
+  }
+
+  StmtId Saved = Current;
+  StmtId Id = addStmt(std::move(L));
+  Current = Id;
+
+  const VarDecl *LV = FS->getLoopVariable();
+  auto AddIndex = [&](const ValueDecl *D) {
+    hir::Value V;
+    V.Kind = hir::ValueKind::Index;
+    V.Origin = hir::ValueOrigin::LoopIndex;
+    V.Name = D->getNameAsString();
+    V.Range = range(D->getSourceRange());
+    V.Def = Id;
+    ValueId Val = addValue(std::move(V));
+    K.Stmts[Id].Indices.push_back(Val);
+    Vars[D] = Val;
+    Mutable.insert(D);
+  };
+  if (const auto *DD = dyn_cast_or_null<DecompositionDecl>(LV)) {
+    for (const BindingDecl *B : DD->bindings())
+      AddIndex(B);
+  } else if (LV && isIndexType(LV->getType())) {
+    AddIndex(LV);
+  } else if (LV) {
+    unsupported(LV->getInit() ? static_cast<const Stmt *>(FS) : FS,
+                "binding the whole tile",
+                "bind its coordinates: `for (auto [m, n] : ...)`");
+  }
+  unsigned Want = Kind == hir::LoopKind::TileOffsets ? 1 : 2;
+  if (!Failed && K.Stmts[Id].Indices.size() != Want)
+    unsupported(FS, "this loop variable",
+                Kind == hir::LoopKind::TileOffsets
+                    ? "write `for (std::int64_t k : tf::tile_offsets(...))`"
+                    : "write `for (auto [m, n] : ...)`");
+
+  translateBodyInto(FS->getBody());
+  Current = Saved;
+}
+
+//===- Index expressions ---------------------------------------------------===//
+
+ExprId KernelBuilder::constantExpr(std::int64_t V) {
+  hir::Expr E;
+  E.Kind = hir::ExprKind::Constant;
+  E.Constant = V;
+  return K.addExpr(std::move(E));
+}
+
+ExprId KernelBuilder::indexExpr(const Expr *E) {
+  if (!E)
+    return None;
+  if (E->isValueDependent() || E->isTypeDependent()) {
+    hir::Expr O;
+    O.Kind = hir::ExprKind::Opaque;
+    O.Text = sourceText(E->getSourceRange());
+    return K.addExpr(std::move(O));
+  }
+  Expr::EvalResult R;
+  if (E->getType()->isIntegralOrEnumerationType() &&
+      E->EvaluateAsInt(R, Ctx) && R.Val.isInt())
+    return constantExpr(R.Val.getInt().getExtValue());
+
+  const Expr *S = strip(E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+    ValueId V = valueOfDecl(DRE->getDecl());
+    if (V != None && K.Values[V].Kind == hir::ValueKind::Index) {
+      Mutable.insert(DRE->getDecl());
+      hir::Expr O;
+      O.Kind = hir::ExprKind::Ref;
+      O.Ref = V;
+      return K.addExpr(std::move(O));
+    }
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    hir::ExprKind Kind;
+    bool Known = true;
+    switch (BO->getOpcode()) {
+    case BO_Add: Kind = hir::ExprKind::Add; break;
+    case BO_Sub: Kind = hir::ExprKind::Sub; break;
+    case BO_Mul: Kind = hir::ExprKind::Mul; break;
+    case BO_Div: Kind = hir::ExprKind::Div; break;
+    default: Known = false; Kind = hir::ExprKind::Opaque; break;
+    }
+    if (Known) {
+      ExprId L = indexExpr(BO->getLHS());
+      ExprId Rr = indexExpr(BO->getRHS());
+      hir::Expr O;
+      O.Kind = Kind;
+      O.Lhs = L;
+      O.Rhs = Rr;
+      return K.addExpr(std::move(O));
+    }
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
+    const CXXMethodDecl *M = MC->getMethodDecl();
+    const Expr *Obj = strip(MC->getImplicitObjectArgument());
+    if (M && M->getIdentifier() && M->getName() == "extent" &&
+        MC->getNumArgs() == 1 && Obj) {
+      Expr::EvalResult D;
+      const auto *DRE = dyn_cast<DeclRefExpr>(Obj);
+      ValueId V = DRE ? valueOfDecl(DRE->getDecl()) : None;
+      if (V != None && K.Values[V].Kind == hir::ValueKind::Tensor &&
+          MC->getArg(0)->EvaluateAsInt(D, Ctx)) {
+        hir::Expr O;
+        O.Kind = hir::ExprKind::Extent;
+        O.Ref = V;
+        O.Dim = static_cast<unsigned>(D.Val.getInt().getExtValue());
+        return K.addExpr(std::move(O));
+      }
+    }
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(S); CE && CE->getNumArgs() == 2) {
+    if (const FunctionDecl *Callee = calleeOf(CE)) {
+      std::string Q = Callee->getQualifiedNameAsString();
+      std::optional<hir::ExprKind> Kind;
+      if (Q == "tf::ceil_div")
+        Kind = hir::ExprKind::CeilDiv;
+      else if (Q == "std::min")
+        Kind = hir::ExprKind::Min;
+      else if (Q == "std::max")
+        Kind = hir::ExprKind::Max;
+      if (Kind) {
+        ExprId L = indexExpr(CE->getArg(0));
+        ExprId Rr = indexExpr(CE->getArg(1));
+        hir::Expr O;
+        O.Kind = *Kind;
+        O.Lhs = L;
+        O.Rhs = Rr;
+        return K.addExpr(std::move(O));
+      }
+    }
+  }
+  checkScalar(S);
+  hir::Expr O;
+  O.Kind = hir::ExprKind::Opaque;
+  O.Text = sourceText(E->getSourceRange());
+  return K.addExpr(std::move(O));
+}
+
+std::optional<tf::Mesh> KernelBuilder::evaluateMesh(const Expr *E) {
+  const Expr *S = strip(E);
+  if (!S || S->isValueDependent())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (!S->EvaluateAsRValue(R, Ctx))
+    return std::nullopt;
+  return decodeMesh(R.Val, S->getType());
+}
+
+//===- Ops -----------------------------------------------------------------===//
+
+bool KernelBuilder::isOpCall(const Expr *E) const {
+  const auto *CE = dyn_cast_or_null<CallExpr>(strip(E));
+  return CE && opNameOf(CE);
+}
+
+ValueId KernelBuilder::tileValue(const CXXMemberCallExpr *MC,
+                                 const std::string &Name) {
+  ValueId Parent = operandValue(MC->getImplicitObjectArgument());
+  if (Parent == None)
+    return None;
+  std::optional<hir::TensorType> TT = tensorTypeOf(MC->getType());
+  if (!TT) {
+    unsupported(MC, "this tile", "tiles are `t.tile<E0, E1, ...>(o0, o1, ...)`");
+    return None;
+  }
+  hir::Value V;
+  V.Kind = hir::ValueKind::Tensor;
+  V.Origin = hir::ValueOrigin::Temporary;
+  V.Name = Name;
+  V.Type = *TT;
+  V.Range = range(MC);
+  std::vector<ExprId> Offsets;
+  for (const Expr *A : MC->arguments())
+    Offsets.push_back(indexExpr(A));
+  // A tile of a tile is a tile of the same parent at the summed offsets.
+  const hir::Value &P = K.Values[Parent];
+  if (P.TileOf != None && P.TileOffsets.size() == Offsets.size()) {
+    for (unsigned I = 0; I < Offsets.size(); ++I) {
+      hir::Expr Sum;
+      Sum.Kind = hir::ExprKind::Add;
+      Sum.Lhs = P.TileOffsets[I];
+      Sum.Rhs = Offsets[I];
+      Offsets[I] = K.addExpr(std::move(Sum));
+    }
+    Parent = P.TileOf;
+  }
+  V.TileOf = Parent;
+  V.TileOffsets = std::move(Offsets);
+  return addValue(std::move(V));
+}
+
+ValueId KernelBuilder::indexOperand(const Expr *E) {
+  const Expr *S = strip(E);
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(S)) {
+    ValueId V = valueOfDecl(DRE->getDecl());
+    if (V != None && K.Values[V].Kind == hir::ValueKind::Index) {
+      Mutable.insert(DRE->getDecl());
+      return V;
+    }
+  }
+  hir::Value V;
+  V.Kind = hir::ValueKind::Index;
+  V.Origin = hir::ValueOrigin::Temporary;
+  V.Init = indexExpr(E);
+  V.Range = range(E);
+  return addValue(std::move(V));
+}
+
+ValueId KernelBuilder::operandValue(const Expr *E) {
+  const Expr *S = strip(E);
+  if (!S)
+    return None;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+    ValueId V = valueOfDecl(DRE->getDecl());
+    if (V != None)
+      return V;
+    if (isIndexType(DRE->getType()))
+      return indexOperand(S);
+    if (isTensorLike(DRE->getType())) {
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+          VD && VD->isConstexpr()) {
+        // A constexpr tensor (a static smem tile type's view) is a value
+        // without storage the HIR could follow.
+      }
+      unsupported(S, "a tensor declared outside the kernel",
+                  "pass it as a kernel parameter");
+      return None;
+    }
+    unsupported(S, "this operand",
+                "operands of tf ops are tensors, rings, buffers and integers");
+    return None;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(S); CE && opNameOf(CE)) {
+    hir::Value T;
+    T.Origin = hir::ValueOrigin::Temporary;
+    if (std::optional<TypeInfo> TI = typeInfo(CE->getType())) {
+      T.Kind = TI->Kind;
+      T.Type = TI->Type;
+      T.Stages = TI->Stages;
+    }
+    T.Range = range(CE);
+    ValueId Tmp = addValue(std::move(T));
+    StmtId Op = translateOp(CE, Tmp, false, CE);
+    K.Values[Tmp].Def = Op;
+    return Tmp;
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
+    const CXXMethodDecl *M = MC->getMethodDecl();
+    if (M && M->getIdentifier() && M->getName() == "tile" &&
+        isTensorLike(MC->getImplicitObjectArgument()->getType()))
+      return tileValue(MC, "");
+  }
+  if (isIndexType(S->getType()))
+    return indexOperand(E);
+  if (const auto *IL = dyn_cast<InitListExpr>(S)) {
+    // tf::zeros<T>({M, N}): the extents, one index operand each; the caller
+    // flattens them.
+    (void)IL;
+    return None;
+  }
+  if (touchesTensor(S))
+    unsupported(S, "this operand",
+                "give tf ops tensors, tiles `t.tile<BM, BK>(m0, k0)` or the "
+                "results of other tf ops");
+  else
+    checkScalar(S);
+  return None;
+}
+
+StmtId KernelBuilder::translateOp(const CallExpr *CE, ValueId Result,
+                                  bool Assigns, const Stmt *Whole) {
+  std::optional<std::string> Name = opNameOf(CE);
+  if (!Name)
+    return None;
+  hir::Stmt Op;
+  Op.Kind = hir::StmtKind::Op;
+  Op.OpName = *Name;
+  Op.CallRange = range(CE);
+  Op.Range = range(Whole);
+  Op.Assigns = Assigns;
+
+  // Operands first: nested ops are emitted before this one.
+  std::vector<const Expr *> Args;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+    Args.push_back(MC->getImplicitObjectArgument());
+  for (const Expr *A : CE->arguments())
+    Args.push_back(A);
+  for (const Expr *A : Args) {
+    const Expr *S = strip(A);
+    if (isa_and_nonnull<CXXDefaultArgExpr>(S))
+      continue;
+    if (const auto *IL = dyn_cast_or_null<InitListExpr>(S)) {
+      for (const Expr *I : IL->inits())
+        if (isIndexType(I->getType()))
+          Op.Operands.push_back(indexOperand(I));
+      continue;
+    }
+    ValueId V = operandValue(A);
+    if (V != None)
+      Op.Operands.push_back(V);
+  }
+
+  // A discarded result of an op that returns a view of its destination
+  // names no new value.
+  if (Result == None && !CE->getType()->isVoidType()) {
+    if (std::optional<TypeInfo> TI = typeInfo(CE->getType());
+        TI && *Name != "schedule" && *Name != "insert_slice" &&
+        *Name != "copy") {
+      hir::Value T;
+      T.Origin = hir::ValueOrigin::Temporary;
+      T.Kind = TI->Kind;
+      T.Type = TI->Type;
+      T.Range = range(CE);
+      Result = addValue(std::move(T));
+    }
+  }
+  Op.Result = Result;
+
+  if (*Name == "cast")
+    if (const TemplateArgumentList *TA = calleeTemplateArgs(CE);
+        TA && TA->size() >= 1 && (*TA)[0].getKind() == TemplateArgument::Type)
+      if (std::optional<DType> D = dtypeOf((*TA)[0].getAsType()))
+        Op.CastTo = *D;
+  if (*Name == "schedule")
+    buildSchedule(Op, CE);
+  buildAccess(Op, CE);
+
+  StmtId Id = addStmt(std::move(Op));
+  if (Result != None && (K.Values[Result].Def == None || !Assigns))
+    K.Values[Result].Def = Id;
+  return Id;
+}
+
+//===- Access relations ----------------------------------------------------===//
+
+/// The access of operand \p V on domain dimensions \p Map: a tile names its
+/// parent with the window's offsets and extents.
+hir::Access accessOf(const hir::Kernel &K, ValueId V, hir::AccessKind Kind,
+                     std::vector<unsigned> Map) {
+  hir::Access A;
+  A.Kind = Kind;
+  A.Map = std::move(Map);
+  A.Operand = V;
+  if (V == None)
+    return A;
+  const hir::Value &Val = K.Values[V];
+  A.Range = Val.Range;
+  if (Val.TileOf != None) {
+    A.Operand = Val.TileOf;
+    A.Offsets = Val.TileOffsets;
+    A.Extents = Val.Type.WindowExtents;
+  }
+  return A;
+}
+
+std::vector<unsigned> identity(unsigned N) {
+  std::vector<unsigned> M(N);
+  for (unsigned I = 0; I < N; ++I)
+    M[I] = I;
+  return M;
+}
+
+void setDomain(hir::AccessRelation &R, const IntTuple &Shape,
+               std::vector<std::string> Names = {}) {
+  R.Domain = IntTuple{};
+  int Rank = Shape.is_leaf() ? 1 : Shape.rank();
+  for (int I = 0; I < Rank; ++I) {
+    IntTuple Mode = Shape.is_leaf() ? Shape : Shape.mode(I);
+    Result<std::int64_t> Size = product(Mode);
+    R.Domain.push_back(IntTuple(Size.ok() ? Int(*Size) : Int::dynamic()));
+    R.DimNames.push_back(I < static_cast<int>(Names.size())
+                             ? Names[I]
+                             : "d" + std::to_string(I));
+  }
+}
+
+void KernelBuilder::buildAccess(hir::Stmt &Op, const CallExpr *CE) {
+  hir::AccessRelation &R = Op.Access;
+  std::vector<ValueId> Tensors;
+  for (ValueId V : Op.Operands)
+    if (K.Values[V].Kind != hir::ValueKind::Index)
+      Tensors.push_back(V);
+  auto Rank = [&](ValueId V) {
+    IntTuple S = K.Values[V].Type.shape();
+    return static_cast<unsigned>(S.is_leaf() ? 1 : S.rank());
+  };
+  const std::string &N = Op.OpName;
+  bool IsMma = N == "matmul" ||
+               (N == "schedule" && Op.Sched && Tensors.size() == 3 &&
+                !Op.Sched->Repeat.empty()) ||
+               (N == "schedule" && CE && Tensors.size() == 3);
+  if (IsMma && Tensors.size() == 3) {
+    // C(m, n) += A(m, k) * B(k, n).
+    IntTuple C = K.Values[Tensors[0]].Type.shape();
+    IntTuple A = K.Values[Tensors[1]].Type.shape();
+    IntTuple Dom;
+    auto Size = [](const IntTuple &S, int I) {
+      if (S.is_leaf() || I >= S.rank())
+        return Int::dynamic();
+      Result<std::int64_t> P = product(S.mode(I));
+      return P.ok() ? Int(*P) : Int::dynamic();
+    };
+    Dom.push_back(IntTuple(Size(C, 0)));
+    Dom.push_back(IntTuple(Size(C, 1)));
+    Dom.push_back(IntTuple(Size(A, 1)));
+    R.Domain = Dom;
+    R.DimNames = {"m", "n", "k"};
+    R.Accesses.push_back(
+        accessOf(K, Tensors[0], hir::AccessKind::ReadWrite, {0, 1}));
+    R.Accesses.push_back(accessOf(K, Tensors[1], hir::AccessKind::Read, {0, 2}));
+    R.Accesses.push_back(accessOf(K, Tensors[2], hir::AccessKind::Read, {2, 1}));
+    return;
+  }
+  if (N == "zeros" || N == "empty") {
+    if (Op.Result == None)
+      return;
+    setDomain(R, K.Values[Op.Result].Type.shape());
+    R.Accesses.push_back(accessOf(K, Op.Result, hir::AccessKind::Write,
+                                  identity(R.DimNames.size())));
+    return;
+  }
+  if (N == "ring_next" || N == "ring_slot") {
+    // No element moves: the ring hands out a slot.
+    if (!Tensors.empty())
+      R.Accesses.push_back(accessOf(K, Tensors[0],
+                                    N == "ring_next" ? hir::AccessKind::ReadWrite
+                                                     : hir::AccessKind::Read,
+                                    {}));
+    return;
+  }
+  if (N == "insert_slice" && Tensors.size() == 2) {
+    // out(o + d) = tile(d) over the tile's shape.
+    ValueId Out = Tensors[0], Tile = Tensors[1];
+    setDomain(R, K.Values[Tile].Type.shape());
+    unsigned D = R.DimNames.size();
+    R.Accesses.push_back(accessOf(K, Tile, hir::AccessKind::Read, identity(D)));
+    hir::Access W = accessOf(K, Out, hir::AccessKind::Write, identity(D));
+    if (W.Offsets.empty()) {
+      for (ValueId V : Op.Operands)
+        if (K.Values[V].Kind == hir::ValueKind::Index) {
+          const hir::Value &I = K.Values[V];
+          if (I.Init != None) {
+            W.Offsets.push_back(I.Init);
+          } else {
+            hir::Expr Ref;
+            Ref.Kind = hir::ExprKind::Ref;
+            Ref.Ref = V;
+            W.Offsets.push_back(K.addExpr(std::move(Ref)));
+          }
+        }
+      IntTuple S = K.Values[Tile].Type.shape();
+      for (int I = 0; I < (S.is_leaf() ? 1 : S.rank()); ++I) {
+        Result<std::int64_t> P = product(S.is_leaf() ? S : S.mode(I));
+        W.Extents.push_back(P.ok() ? *P : -1);
+      }
+    }
+    R.Accesses.push_back(std::move(W));
+    return;
+  }
+  if (N == "reduce_sum" || N == "reduce_max") {
+    if (Tensors.empty())
+      return;
+    unsigned Mode = 0;
+    if (const TemplateArgumentList *TA = calleeTemplateArgs(CE);
+        TA && TA->size() >= 1)
+      if (std::optional<std::int64_t> M = integralArg((*TA)[0]))
+        Mode = static_cast<unsigned>(*M);
+    setDomain(R, K.Values[Tensors[0]].Type.shape());
+    unsigned D = R.DimNames.size();
+    R.Accesses.push_back(
+        accessOf(K, Tensors[0], hir::AccessKind::Read, identity(D)));
+    if (Op.Result != None) {
+      std::vector<unsigned> Kept;
+      for (unsigned I = 0; I < D; ++I)
+        if (I != Mode)
+          Kept.push_back(I);
+      R.Accesses.push_back(
+          accessOf(K, Op.Result, hir::AccessKind::Write, std::move(Kept)));
+    }
+    return;
+  }
+  bool IsCopy = N == "copy" || (N == "schedule" && Tensors.size() == 2);
+  if (IsCopy && Tensors.size() == 2) {
+    // dst(d) = src(d) over the destination's shape (a ring: its slot's).
+    ValueId Src = Tensors[0], Dst = Tensors[1];
+    setDomain(R, K.Values[Dst].Type.shape());
+    unsigned D = R.DimNames.size();
+    R.Accesses.push_back(accessOf(K, Src, hir::AccessKind::Read, identity(D)));
+    R.Accesses.push_back(accessOf(K, Dst, hir::AccessKind::Write, identity(D)));
+    return;
+  }
+  // Element-wise ops and anything else: every operand read over the
+  // result's shape (or the first operand's), the result written.
+  ValueId Shape = Op.Result != None ? Op.Result
+                  : Tensors.empty() ? None
+                                    : Tensors[0];
+  if (Shape == None)
+    return;
+  setDomain(R, K.Values[Shape].Type.shape());
+  unsigned D = R.DimNames.size();
+  for (ValueId V : Tensors)
+    R.Accesses.push_back(accessOf(
+        K, V, hir::AccessKind::Read,
+        Rank(V) == D ? identity(D) : identity(std::min(Rank(V), D))));
+  if (Op.Result != None && !Op.Assigns)
+    R.Accesses.push_back(
+        accessOf(K, Op.Result, hir::AccessKind::Write, identity(D)));
+  else if (Op.Result != None)
+    R.Accesses.push_back(
+        accessOf(K, Op.Result, hir::AccessKind::ReadWrite, identity(D)));
+}
+
+//===- tf::schedule --------------------------------------------------------===//
+
+/// The contract id an atom type chooses: the `id` of the constexpr Contract
+/// its static contract() returns (following `return Other::contract();`).
+std::optional<std::string>
+KernelBuilder::contractIdOf(const CXXRecordDecl *RD, int Depth) {
+  if (!RD || Depth > 4)
+    return std::nullopt;
+  // tf::TiledMma<A> chooses A's contract.
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
+      Spec && Spec->getSpecializedTemplate() &&
+      Spec->getSpecializedTemplate()->getQualifiedNameAsString() ==
+          "tf::TiledMma" &&
+      Spec->getTemplateArgs().size() >= 1 &&
+      Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+    return contractIdOf(
+        Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl(),
+        Depth + 1);
+  const CXXMethodDecl *Contract = nullptr;
+  for (const CXXMethodDecl *M : RD->methods())
+    if (M->getIdentifier() && M->getName() == "contract" && M->isStatic())
+      Contract = M;
+  if (!Contract)
+    return std::nullopt;
+  const FunctionDecl *Def = nullptr;
+  const Stmt *Body = Contract->hasBody(Def) ? Def->getBody() : nullptr;
+  if (!Body)
+    if (const FunctionDecl *P = Contract->getTemplateInstantiationPattern())
+      Body = P->getBody();
+  const auto *CS = dyn_cast_or_null<CompoundStmt>(Body);
+  if (!CS)
+    return std::nullopt;
+  for (const Stmt *S : CS->body()) {
+    const auto *RS = dyn_cast<ReturnStmt>(S);
+    if (!RS || !RS->getRetValue())
+      continue;
+    const Expr *E = strip(RS->getRetValue());
+    if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!VD)
+        return std::nullopt;
+      const APValue *V = VD->evaluateValue();
+      if (!V || !V->isStruct())
+        return std::nullopt;
+      const auto *CRD = VD->getType()->getAsCXXRecordDecl();
+      if (!CRD)
+        return std::nullopt;
+      for (const FieldDecl *F : CRD->fields())
+        if (F->getName() == "id" && F->getFieldIndex() < V->getStructNumFields())
+          return decodeName(V->getStructField(F->getFieldIndex()),
+                            F->getType());
+      return std::nullopt;
+    }
+    if (const auto *Call = dyn_cast_or_null<CallExpr>(E))
+      if (const auto *M = dyn_cast_or_null<CXXMethodDecl>(calleeOf(Call)))
+        return contractIdOf(M->getParent(), Depth + 1);
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// Where each parameter's template argument is written: the atom type is
+/// followed from the written `tf::schedule<...>` argument through
+/// TiledMma<...> and `using` aliases to the atom's specialization; parameter
+/// i is its template argument i when their values agree (the atom types
+/// list their parameters in the contract's order; derived ones come last
+/// and have no argument).
+std::vector<hir::SourceRange>
+KernelBuilder::paramRanges(const CallExpr *CE, const CXXRecordDecl *AtomRD,
+                           const detail::AtomParams &Params) {
+  std::vector<hir::SourceRange> Out(Params.size());
+  llvm::ArrayRef<TemplateArgumentLoc> Written = writtenTemplateArgs(CE);
+  if (Written.empty() || !AtomRD)
+    return Out;
+  const TypeSourceInfo *TSI = Written[0].getTypeSourceInfo();
+  if (!TSI)
+    return Out;
+  TypeLoc TL = TSI->getTypeLoc();
+  std::optional<TemplateSpecializationTypeLoc> AtomLoc;
+  for (int Step = 0; Step < 16 && !TL.isNull(); ++Step) {
+    TL = TL.getUnqualifiedLoc();
+    if (auto TS = TL.getAs<TemplateSpecializationTypeLoc>()) {
+      const CXXRecordDecl *RD = TS.getTypePtr()->getAsCXXRecordDecl();
+      if (RD && RD->getCanonicalDecl() == AtomRD->getCanonicalDecl()) {
+        AtomLoc = TS;
+        break;
+      }
+      if (TS.getNumArgs() >= 1 &&
+          TS.getArgLoc(0).getArgument().getKind() == TemplateArgument::Type &&
+          TS.getArgLoc(0).getTypeSourceInfo()) {
+        TL = TS.getArgLoc(0).getTypeSourceInfo()->getTypeLoc();
+        continue;
+      }
+      break;
+    }
+    if (auto TD = TL.getAs<TypedefTypeLoc>()) {
+      const TypedefNameDecl *D = TD.getDecl();
+      if (!D || !D->getTypeSourceInfo())
+        break;
+      TL = D->getTypeSourceInfo()->getTypeLoc();
+      continue;
+    }
+    break;
+  }
+  if (!AtomLoc)
+    return Out;
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(AtomRD);
+  if (!Spec)
+    return Out;
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  for (unsigned I = 0; I < Params.size(); ++I) {
+    if (I >= Args.size() || I >= AtomLoc->getNumArgs())
+      break;
+    const TemplateArgument &A = Args[I];
+    const ParamValue &V = Params[I].value;
+    bool Agrees = false;
+    switch (V.kind) {
+    case ParamKind::integer:
+      Agrees = A.getKind() == TemplateArgument::Integral &&
+               A.getAsIntegral().getExtValue() == V.integer;
+      break;
+    case ParamKind::dtype:
+      Agrees = A.getKind() == TemplateArgument::Type &&
+               dtypeOf(A.getAsType()) == V.dtype;
+      break;
+    case ParamKind::choice:
+      if (A.getKind() == TemplateArgument::Integral) {
+        if (const auto *ET = A.getIntegralType()->getAs<EnumType>())
+          for (const EnumConstantDecl *E :
+               ET->getOriginalDecl()->getDefinitionOrSelf()->enumerators())
+            if (E->getInitVal() == A.getAsIntegral())
+              Agrees = E->getName() == llvm::StringRef(V.choice.view().data(),
+                                                      V.choice.view().size());
+      }
+      break;
+    }
+    if (Agrees)
+      Out[I] = range(AtomLoc->getArgLoc(I).getSourceRange());
+  }
+  return Out;
+}
+
+void KernelBuilder::buildSchedule(hir::Stmt &Op, const CallExpr *CE) {
+  hir::Schedule S;
+  const TemplateArgumentList *TA = calleeTemplateArgs(CE);
+  llvm::ArrayRef<TemplateArgumentLoc> Written = writtenTemplateArgs(CE);
+  if (!Written.empty())
+    S.AtomSpelling = sourceText(Written[0].getSourceRange());
+  const CXXRecordDecl *AtomRD = nullptr;
+  if (TA && TA->size() >= 1 && (*TA)[0].getKind() == TemplateArgument::Type) {
+    QualType Atom = (*TA)[0].getAsType();
+    if (S.AtomSpelling.empty())
+      S.AtomSpelling = Atom.getAsString(Ctx.getPrintingPolicy());
+    AtomRD = bare(Atom)->getAsCXXRecordDecl();
+  }
+  if (AtomRD)
+    if (std::optional<std::string> Id = contractIdOf(AtomRD))
+      S.ContractId = *Id;
+
+  // The atom whose `params` are the contract's parameters: A of
+  // TiledMma<A>, else the atom type itself.
+  const CXXRecordDecl *ParamsRD = AtomRD;
+  if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(AtomRD);
+      Spec && Spec->getSpecializedTemplate() &&
+      Spec->getSpecializedTemplate()->getQualifiedNameAsString() ==
+          "tf::TiledMma" &&
+      Spec->getTemplateArgs().size() >= 1 &&
+      Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+    ParamsRD = Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+  if (ParamsRD) {
+    for (const Decl *D : ParamsRD->decls()) {
+      const auto *VD = dyn_cast<VarDecl>(D);
+      if (!VD || !VD->getIdentifier() || VD->getName() != "params" ||
+          !VD->isStaticDataMember())
+        continue;
+      const APValue *V = VD->getInit() ? VD->evaluateValue() : nullptr;
+      if (V)
+        if (std::optional<detail::AtomParams> P =
+                decodeAtomParams(*V, VD->getType()))
+          S.Params = *P;
+    }
+  }
+  S.ParamRanges = paramRanges(CE, ParamsRD, S.Params);
+
+  // The Repeat: tf::Repeat<R...> (not detail::DerivedRepeat).
+  if (TA && TA->size() >= 2 && (*TA)[1].getKind() == TemplateArgument::Type)
+    if (const auto *Rep = tfSpecialization((*TA)[1].getAsType(), "tf::Repeat")) {
+      for (const TemplateArgument &A : Rep->getTemplateArgs().asArray()) {
+        if (A.getKind() == TemplateArgument::Pack) {
+          for (const TemplateArgument &E : A.pack_elements())
+            if (std::optional<std::int64_t> V = integralArg(E))
+              S.Repeat.push_back(*V);
+        } else if (std::optional<std::int64_t> V = integralArg(A)) {
+          S.Repeat.push_back(*V);
+        }
+      }
+      if (Written.size() >= 2)
+        S.RepeatRange = range(Written[1].getSourceRange());
+    }
+  Op.Sched = std::move(S);
+}
+
+} // namespace
+
+hir::Module buildModule(ASTContext &Ctx, llvm::ArrayRef<Site> Sites) {
+  hir::Module M;
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID()))
+    M.MainFile = std::string(Main->getName());
+  for (const Site &S : Sites) {
+    if (S.Kind != TfAttr::Kernel)
+      continue;
+    const auto *FD = dyn_cast_or_null<FunctionDecl>(S.D);
+    if (!FD || !FD->doesThisDeclarationHaveABody() || FD->isInvalidDecl())
+      continue;
+    KernelBuilder B(Ctx, S, Sites);
+    if (std::optional<hir::Kernel> K = B.build())
+      M.Kernels.push_back(std::move(*K));
+  }
+  return M;
+}
+
 } // namespace tf::plugin

@@ -32,8 +32,8 @@ bool inRegisters(const hir::Kernel &K, hir::ValueId V);
 /// ((2,4,8,4):(128,32,4,1) and (256):(1) are the same 256 threads).
 bool sameUnits(const tf::Mesh &A, const tf::Mesh &B);
 
-/// How a message names \p V: "'acc'", or "the result of tf::cast" for a
-/// temporary.
+/// How a message names \p V: "'acc'", "the result of tf::cast" for a
+/// temporary, "a window of 'acc'" for an unnamed window.
 std::string describeValue(const hir::Kernel &K, hir::ValueId V);
 
 /// The definition's range of \p V: Value::Range, else its defining

@@ -1,0 +1,288 @@
+//===- test/analysis/CheckTest.cpp - check on hand-built kernels ----------===//
+//
+// The optimal GEMM (GemmKernel.h) is accepted on the H200; each variant
+// changes one decision and must be refused with the finding of its kind:
+// the diagnostic id, its arguments, the range, the fix-it and the notes
+// naming the contract item.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GemmKernel.h"
+#include "Render.h"
+
+#include "analysis/Analysis.h"
+
+#include <random>
+
+namespace tf::test {
+namespace {
+
+using namespace hir;
+using analysis::Finding;
+using plugin::DiagId;
+
+std::vector<Finding> run(GemmKernel &G, const targets::MergedTarget *T) {
+  std::vector<Finding> Infer = analysis::infer(G.K);
+  EXPECT_TRUE(Infer.empty()) << render(Infer);
+  return analysis::check(G.K, T);
+}
+
+bool isError(const Finding &F) {
+  return std::string(info(F.Id).Class) == "Error";
+}
+
+TEST(Check, OptimalGemmIsAcceptedOnH200) {
+  GemmKernel G = buildGemm();
+  std::vector<Finding> Fs = run(G, &target("nvidia.h200_sxm"));
+  for (const Finding &F : Fs)
+    EXPECT_FALSE(isError(F)) << render(F);
+  // Without a target only the capabilities are not checked.
+  GemmKernel H = buildGemm();
+  Fs = run(H, nullptr);
+  for (const Finding &F : Fs)
+    EXPECT_FALSE(isError(F)) << render(F);
+}
+
+TEST(Check, MmaOutsideTheThreadMeshIsRefused) {
+  GemmOptions O;
+  O.ComputeScopeOnMma = false;
+  GemmKernel G = buildGemm(O);
+  std::vector<Finding> Fs = run(G, &target("nvidia.h200_sxm"));
+  auto Mesh = withId(Fs, DiagId::err_tf_contract_mesh);
+  ASSERT_EQ(Mesh.size(), 1u) << render(Fs);
+  const Finding &F = *Mesh[0];
+  EXPECT_EQ(F.Range.Line, 30u);
+  EXPECT_EQ(F.Range.Column, 30u); // the call
+  ASSERT_EQ(F.Args.size(), 4u);
+  EXPECT_EQ(F.Args[0], "nv.sm90.Wgmma");
+  EXPECT_EQ(F.Args[1], "Mesh(cta, (132):(1)) (the kernel's outer mesh)");
+  EXPECT_EQ(F.Args[2], "Mesh(thread, ((*g,4,8,4)):((*gs,32,4,1)) + p0)");
+  EXPECT_EQ(F.Args[3], "level cta is not thread");
+  ASSERT_GE(F.Notes.size(), 1u);
+  EXPECT_EQ(F.Notes[0].Id, DiagId::note_tf_contract_item);
+  EXPECT_EQ(message(F.Notes[0]),
+            "contract nv.sm90.Wgmma, mesh: Mesh(cta, (132):(1)) does not match "
+            "Mesh(thread, ((*g,4,8,4)):((*gs,32,4,1)) + p0): level cta is not "
+            "thread");
+}
+
+TEST(Check, SlotLayoutWgmmaCannotReadIsRefused) {
+  // A plain row-major 128 x 64 slot: TMA can fill it (unswizzled), WGMMA's
+  // K-major operand needs 8 x 16-byte core matrices.
+  GemmOptions O;
+  O.LhsSlot = "(128,64):(64,1)";
+  GemmKernel G = buildGemm(O);
+  std::vector<Finding> Fs = run(G, &target("nvidia.h200_sxm"));
+  auto Layout = withId(Fs, DiagId::err_tf_contract_layout);
+  ASSERT_EQ(Layout.size(), 1u) << render(Fs);
+  const Finding &F = *Layout[0];
+  EXPECT_EQ(F.Range.Line, 30u);
+  EXPECT_EQ(F.Range.Column, 65u); // lhs at the call
+  ASSERT_EQ(F.Args.size(), 4u);
+  EXPECT_EQ(F.Args[0], "nv.sm90.Wgmma");
+  EXPECT_EQ(F.Args[1], "A");
+  EXPECT_EQ(F.Args[2], "'lhs'");
+  EXPECT_NE(F.Args[3].find("fragment (64,16):(64,1)"), std::string::npos) << F.Args[3];
+  ASSERT_GE(F.Notes.size(), 1u);
+  EXPECT_EQ(message(F.Notes[0]).rfind("contract nv.sm90.Wgmma, operand A: ", 0), 0u)
+      << message(F.Notes[0]);
+  // Nothing else is refused.
+  for (const Finding &X : Fs)
+    if (&X != &F)
+      EXPECT_FALSE(isError(X)) << render(X);
+}
+
+TEST(Check, WrittenRepeatMustBeTheDerivedOne) {
+  GemmOptions O;
+  O.Repeat = {2, 1, 2};
+  GemmKernel G = buildGemm(O);
+  std::vector<Finding> Fs = run(G, &target("nvidia.h200_sxm"));
+  ASSERT_EQ(Fs.size(), 1u) << render(Fs);
+  const Finding &F = Fs[0];
+  EXPECT_EQ(F.Id, DiagId::err_tf_repeat_mismatch);
+  EXPECT_EQ(F.Range.Line, 30u);
+  EXPECT_EQ(F.Range.Column, 40u); // the written tf::Repeat<...>
+  EXPECT_EQ(F.Args, (std::vector<std::string>{"2, 1, 2", "2, 1, 4",
+                                              "nv.sm90.Wgmma", "(128, 256, 64)",
+                                              "(64, 256, 16)"}));
+  ASSERT_EQ(F.FixIts.size(), 1u);
+  EXPECT_EQ(F.FixIts[0].Replacement, "tf::Repeat<2, 1, 4>");
+  EXPECT_EQ(F.FixIts[0].Range.Begin, G.K.Stmts[G.Mma].Sched->RepeatRange.Begin);
+  EXPECT_EQ(F.FixIts[0].Range.End, G.K.Stmts[G.Mma].Sched->RepeatRange.End);
+  ASSERT_EQ(F.Notes.size(), 2u);
+  EXPECT_EQ(message(F.Notes[0]),
+            "contract nv.sm90.Wgmma, repeat: written (2,1,2), derived (2,1,4)");
+  EXPECT_EQ(F.Notes[1].Id, DiagId::note_tf_derived);
+  EXPECT_EQ(message(F.Notes[1]),
+            "derived Repeat<2, 1, 4> = tile (128, 256, 64) / atom (64, 256, "
+            "16): M: 2 side by side on group; K: 4 one after another");
+}
+
+TEST(Check, RepeatFixItCarriesTheDerivedValueForEveryAtom) {
+  std::mt19937 Rng(7);
+  const std::int64_t Ns[] = {8, 16, 32, 64, 128};
+  for (int Trial = 0; Trial < 6; ++Trial) {
+    GemmOptions O;
+    O.N = Ns[Rng() % std::size(Ns)];
+    GemmKernel G = buildGemm(O); // written Repeat<2, 1, 4>
+    std::vector<Finding> Fs = run(G, nullptr);
+    auto R = withId(Fs, DiagId::err_tf_repeat_mismatch);
+    ASSERT_EQ(R.size(), 1u) << render(Fs);
+    ASSERT_EQ(R[0]->FixIts.size(), 1u);
+    EXPECT_EQ(R[0]->FixIts[0].Replacement,
+              "tf::Repeat<2, " + std::to_string(256 / O.N) + ", 4>");
+  }
+}
+
+TEST(Check, WgmmaNOutOfRangeGetsTheNearestValue) {
+  GemmOptions O;
+  O.N = 260;
+  GemmKernel G = buildGemm(O);
+  std::vector<Finding> Fs = run(G, &target("nvidia.h200_sxm"));
+  auto Params = withId(Fs, DiagId::err_tf_contract_parameter);
+  ASSERT_EQ(Params.size(), 2u) << render(Fs); // n <= 256 and n % 8 == 0
+  EXPECT_EQ(Params[0]->Args,
+            (std::vector<std::string>{"n", "nv.sm90.Wgmma", "260 violates n <= 256"}));
+  EXPECT_EQ(Params[1]->Args[2], "260 violates n % 8 == 0");
+  for (const Finding *F : Params) {
+    EXPECT_EQ(F->Range.Line, 15u); // Wgmma<260, ...>
+    EXPECT_EQ(F->Range.Column, 40u);
+  }
+  // One fix-it, on the first.
+  ASSERT_EQ(Params[0]->FixIts.size(), 1u);
+  EXPECT_EQ(Params[0]->FixIts[0].Replacement, "256");
+  EXPECT_EQ(Params[0]->FixIts[0].Range.Begin, at(15, 40, 42).Begin);
+  EXPECT_TRUE(Params[1]->FixIts.empty());
+  EXPECT_EQ(message(Params[0]->Notes[0]),
+            "contract nv.sm90.Wgmma, parameter n: 260 violates n <= 256");
+  // The 256 columns of the tile are no multiple of 260 either.
+  auto Tile = withId(Fs, DiagId::err_tf_contract_tile);
+  ASSERT_FALSE(Tile.empty()) << render(Fs);
+  EXPECT_EQ(message(*Tile[0]),
+            "the tile of nv.sm90.Wgmma does not decompose into atoms: N = 256 "
+            "(operand C) is smaller than the atom's N = n = 260");
+  EXPECT_TRUE(withId(Fs, DiagId::err_tf_repeat_mismatch).empty());
+}
+
+TEST(Check, ParameterFixItIsTheNearestValidValue) {
+  // Random n against a brute-force search of 8..256 step 8.
+  std::mt19937 Rng(42);
+  for (int Trial = 0; Trial < 40; ++Trial) {
+    std::int64_t N = static_cast<std::int64_t>(Rng() % 600) - 100;
+    if (N >= 8 && N <= 256 && N % 8 == 0)
+      continue;
+    GemmOptions O;
+    O.N = N;
+    O.Repeat.clear();
+    GemmKernel G = buildGemm(O);
+    std::vector<Finding> Fs = analysis::check((analysis::infer(G.K), G.K), nullptr);
+    std::int64_t Best = 8;
+    for (std::int64_t V = 8; V <= 256; V += 8)
+      if (std::llabs(V - N) < std::llabs(Best - N))
+        Best = V;
+    auto Params = withId(Fs, DiagId::err_tf_contract_parameter);
+    ASSERT_FALSE(Params.empty()) << "n = " << N << "\n" << render(Fs);
+    int Fixes = 0;
+    for (const Finding *F : Params)
+      for (const analysis::FixIt &X : F->FixIts) {
+        ++Fixes;
+        EXPECT_EQ(X.Replacement, std::to_string(Best)) << "n = " << N;
+      }
+    EXPECT_EQ(Fixes, 1) << "n = " << N << "\n" << render(Fs);
+  }
+}
+
+TEST(Check, TmaFromAWarpIsRefused) {
+  GemmOptions O;
+  O.LoaderThreads = 32;
+  GemmKernel G = buildGemm(O);
+  std::vector<Finding> Fs = run(G, &target("nvidia.h200_sxm"));
+  auto Mesh = withId(Fs, DiagId::err_tf_contract_mesh);
+  ASSERT_EQ(Mesh.size(), 3u) << render(Fs); // two loads and the store
+  EXPECT_EQ(Mesh[0]->Range.Line, 28u);
+  EXPECT_EQ(Mesh[1]->Range.Line, 29u);
+  EXPECT_EQ(Mesh[2]->Range.Line, 33u);
+  EXPECT_EQ(Mesh[0]->Args[0], "nv.sm90.CopyAsyncTensor");
+  EXPECT_EQ(Mesh[0]->Args[1],
+            "Mesh(thread, (1,32):(128,1), warpgroup, participant) ('loader')");
+  EXPECT_EQ(Mesh[0]->Args[2], "Mesh(thread, (1):(1) + p0)");
+  EXPECT_EQ(message(*Mesh[0]),
+            "nv.sm90.CopyAsyncTensor cannot be issued from mesh Mesh(thread, "
+            "(1,32):(128,1), warpgroup, participant) ('loader'), which does not "
+            "match its execution mesh Mesh(thread, (1):(1) + p0): " +
+                Mesh[0]->Args[3]);
+  for (const Finding &F : Fs)
+    if (F.Id != DiagId::err_tf_contract_mesh)
+      EXPECT_FALSE(isError(F)) << render(F);
+}
+
+TEST(Check, AmpereLacksWgmmaAndTma) {
+  GemmKernel G = buildGemm();
+  std::vector<Finding> Fs = run(G, &target("nvidia.a100_sxm"));
+  auto Caps = withId(Fs, DiagId::err_tf_contract_capability);
+  ASSERT_EQ(Caps.size(), 4u) << render(Fs);
+  EXPECT_EQ(Caps[0]->Args, (std::vector<std::string>{
+                               "nv.sm90.CopyAsyncTensor", "cp.async.bulk.tensor",
+                               "nvidia.a100_sxm"}));
+  EXPECT_EQ(Caps[2]->Args, (std::vector<std::string>{
+                               "nv.sm90.Wgmma", "wgmma.mma_async", "nvidia.a100_sxm"}));
+  EXPECT_EQ(Caps[2]->Range.Line, 30u);
+  EXPECT_EQ(message(*Caps[2]),
+            "nv.sm90.Wgmma needs capability 'wgmma.mma_async', which target "
+            "'nvidia.a100_sxm' lacks");
+  EXPECT_EQ(message(Caps[2]->Notes[0]),
+            "contract nv.sm90.Wgmma, capability: wgmma.mma_async is not among "
+            "the target's capabilities");
+  // The generic Copy needs no capability.
+  for (const Finding *F : Caps)
+    EXPECT_NE(F->Range.Line, 32u);
+}
+
+TEST(Check, CopyBetweenElementTypesIsRefused) {
+  GemmOptions O;
+  O.StagedDType = DType::f16;
+  GemmKernel G = buildGemm(O);
+  std::vector<Finding> Fs = run(G, &target("nvidia.h200_sxm"));
+  auto Ops = withId(Fs, DiagId::err_tf_contract_operand);
+  ASSERT_FALSE(Ops.empty()) << render(Fs);
+  const Finding &F = *Ops[0];
+  EXPECT_EQ(F.Range.Line, 32u);
+  EXPECT_EQ(F.Range.Column, 65u); // staged_tile at the call
+  EXPECT_EQ(message(F), "operand dst ('staged_tile') does not fit generic.Copy: "
+                        "dtype f16, expected bf16 (dtype=bf16)");
+}
+
+TEST(Check, UnknownContractIsReported) {
+  GemmOptions O;
+  O.MmaContract = "nv.sm100.Umma";
+  GemmKernel G = buildGemm(O);
+  std::vector<Finding> Fs = run(G, nullptr);
+  auto U = withId(Fs, DiagId::err_tf_atom_unknown);
+  ASSERT_EQ(U.size(), 1u) << render(Fs);
+  EXPECT_EQ(U[0]->Args[0], "'tf::TiledMma<Wgmma>'");
+  EXPECT_EQ(U[0]->Args[1].rfind("'nv.sm100.Umma' is not among generic.Binary", 0), 0u)
+      << U[0]->Args[1];
+}
+
+TEST(Check, FindingsComeInSourceOrder) {
+  // Every kind at once: a warp issuing TMA (lines 28, 29, 33), n = 260 on
+  // line 15, a Copy into f16 on line 32, on an A100.
+  GemmOptions O;
+  O.LoaderThreads = 32;
+  O.N = 260;
+  O.StagedDType = DType::f16;
+  GemmKernel G = buildGemm(O);
+  std::vector<Finding> Fs = run(G, &target("nvidia.a100_sxm"));
+  ASSERT_GE(Fs.size(), 8u) << render(Fs);
+  for (std::size_t I = 1; I < Fs.size(); ++I)
+    EXPECT_LE(std::tie(Fs[I - 1].Range.Line, Fs[I - 1].Range.Column),
+              std::tie(Fs[I].Range.Line, Fs[I].Range.Column))
+        << render(Fs);
+  EXPECT_EQ(Fs.front().Range.Line, 15u);
+  // The same kernel gives the same findings.
+  GemmKernel H = buildGemm(O);
+  EXPECT_EQ(render(run(H, &target("nvidia.a100_sxm"))), render(Fs));
+}
+
+} // namespace
+} // namespace tf::test
