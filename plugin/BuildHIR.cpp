@@ -1865,7 +1865,7 @@ KernelBuilder::paramRanges(const CallExpr *CE, const CXXRecordDecl *AtomRD,
       if (A.getKind() == TemplateArgument::Integral) {
         if (const auto *ET = A.getIntegralType()->getAs<EnumType>())
           for (const EnumConstantDecl *E :
-               ET->getOriginalDecl()->getDefinitionOrSelf()->enumerators())
+               ET->getDecl()->getDefinitionOrSelf()->enumerators())
             if (E->getInitVal() == A.getAsIntegral())
               Agrees = E->getName() == llvm::StringRef(V.choice.view().data(),
                                                       V.choice.view().size());
