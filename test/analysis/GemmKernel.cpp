@@ -107,7 +107,7 @@ public:
   void accesses(StmtId Op, std::vector<AccessKind> Kinds) {
     Stmt &S = K.Stmts[Op];
     for (std::size_t I = 0; I < S.Operands.size() && I < Kinds.size(); ++I) {
-      Access A;
+      hir::Access A;
       A.Operand = S.Operands[I];
       A.Kind = Kinds[I];
       unsigned Col = 60 + 5 * static_cast<unsigned>(I);

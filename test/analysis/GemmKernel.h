@@ -57,8 +57,8 @@ inline hir::SourceRange at(unsigned Line, unsigned Col = 5,
   return {100 * Line + Col, 100 * Line + EndCol, "optimal.cpp", Line, Col};
 }
 
-inline TensorType tensorType(DType T, Storage S, const std::string &Text) {
-  TensorType Out;
+inline hir::TensorType tensorType(DType T, Storage S, const std::string &Text) {
+  hir::TensorType Out;
   Out.Element = T;
   Out.Where = S;
   Out.Layout = parse_layout_text(Text).value();

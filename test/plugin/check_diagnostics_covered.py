@@ -1,14 +1,16 @@
-"""Fails when a diagnostic id of plugin/Diagnostics.def has no test.
+"""Fails when a diagnostic id of plugin/Diagnostics.def has no test or no
+entry in the diagnostics reference.
 
-Usage: check_diagnostics_covered.py Diagnostics.def test/plugin/diagnostics
-Run by diagnostics_covered.test.
+Usage: check_diagnostics_covered.py Diagnostics.def test/plugin/diagnostics docs/diagnostics.md
+Run by diagnostics_covered.test. The reference must have a section
+"### `<id>`" for every id (and none for ids that do not exist).
 """
 import os
 import re
 import sys
 
 
-def main(table, tests):
+def main(table, tests, reference):
     entries = re.findall(r"^TF_DIAG\((\w+),\s*(Error|Warning|Note)\b",
                          open(table).read(), re.M)
     if not entries:
@@ -33,6 +35,13 @@ def main(table, tests):
         if ext == ".cpp" and stem not in known:
             print(f"error: {name} tests no diagnostic of {table}")
             failed += 1
+    documented = set(re.findall(r"^### `(\w+)`", open(reference).read(), re.M))
+    for ident in sorted(known - documented):
+        print(f"error: diagnostic '{ident}' has no section in {reference}")
+        failed += 1
+    for ident in sorted(documented - known):
+        print(f"error: {reference} documents '{ident}', which is not in {table}")
+        failed += 1
     print(f"{len(entries) - failed} of {len(entries)} diagnostics covered")
     return 1 if failed else 0
 
