@@ -25,6 +25,7 @@
 #include "BuildHIR.h"
 #include "ConstantValue.h"
 #include "Diagnostics.h"
+#include "tf/layout/text/print.hpp"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -369,9 +370,12 @@ public:
                 llvm::ArrayRef<Site> Sites)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Ctx.getDiagnostics()),
         KernelSite(KernelSite), FD(cast<FunctionDecl>(KernelSite.D)) {
-    for (const Site &S : Sites)
+    for (const Site &S : Sites) {
       if (S.Kind == TfAttr::Mesh && S.Function == FD && S.Attr)
         MeshSites[S.Attr] = &S;
+      if (S.Kind == TfAttr::Layout && S.Function == FD && S.D)
+        LayoutSites[S.D] = &S;
+    }
   }
 
   std::optional<hir::Kernel> build();
@@ -441,10 +445,29 @@ private:
   const Site &KernelSite;
   const FunctionDecl *FD;
   llvm::DenseMap<const AnnotateAttr *, const Site *> MeshSites;
+  /// [[tf::layout]] on declarations of the kernel.
+  llvm::DenseMap<const Decl *, const Site *> LayoutSites;
+  /// Applies a [[tf::layout]] written on \p VD to its type \p T.
+  bool applyLayoutSite(const VarDecl *VD, hir::TensorType &T);
   llvm::DenseMap<const ValueDecl *, ValueId> Vars;
   /// Index values that an HIR expression or loop reads; assigning them
   /// later would make the HIR lie.
   llvm::SmallPtrSet<const ValueDecl *, 8> Mutable;
+  /// The written ranges of the operands of the op being built.
+  llvm::DenseMap<ValueId, hir::SourceRange> OperandRanges;
+  /// Expressions already reported as escaping addresses: the statements
+  /// holding them are not reported again.
+  llvm::SmallPtrSet<const Stmt *, 4> Escapes;
+  bool holdsEscape(const Stmt *S) const {
+    if (!S)
+      return false;
+    if (Escapes.contains(S))
+      return true;
+    for (const Stmt *C : S->children())
+      if (holdsEscape(C))
+        return true;
+    return false;
+  }
   hir::Kernel K;
   /// The statement new statements are appended to.
   StmtId Current = None;
@@ -554,8 +577,10 @@ std::optional<hir::Kernel> KernelBuilder::build() {
   }
   K.Range = range(clang::SourceRange(FD->getLocation(), FD->getEndLoc()));
   for (const SiteArgument &A : KernelSite.Args) {
-    if (std::optional<Target> T = decodeTarget(A.Value, A.Type))
+    if (std::optional<Target> T = decodeTarget(A.Value, A.Type)) {
       K.Target = std::string(T->id.view());
+      K.TargetRange = range(A.Range);
+    }
     else if (std::optional<Topology> T = decodeTopology(A.Value, A.Type))
       K.Topologies.push_back(*T);
   }
@@ -622,6 +647,7 @@ void KernelBuilder::scanForEscapes(const Stmt *Body) {
       if (!Sub || !isTensorLike(Sub->getType()))
         return true;
       std::string What = "'" + B.sourceText(Sub->getSourceRange()) + "'";
+      B.Escapes.insert(U);
       B.error(U->getBeginLoc(), DiagId::err_tf_hir_address_escapes)
           << What
           << "pass the tensor itself to tf ops; tf decides where it lives"
@@ -640,6 +666,7 @@ void KernelBuilder::scanForEscapes(const Stmt *Body) {
       if (N == "view")
         return true;
       std::string What = "'" + B.sourceText(Obj->getSourceRange()) + "'";
+      B.Escapes.insert(MC);
       B.error(MC->getExprLoc(), DiagId::err_tf_hir_address_escapes)
           << What
           << ("'" + N + "()' exposes its storage; pass the tensor itself to "
@@ -788,7 +815,9 @@ void KernelBuilder::translate(const Stmt *S) {
     return unsupported(S, "a 'switch' statement",
                        "choose at compile time with 'if constexpr' or a "
                        "template parameter");
-  if (isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S) || isa<LabelStmt>(S))
+  if (const auto *LS = dyn_cast<LabelStmt>(S))
+    return translate(LS->getSubStmt()); // the goto is what is reported
+  if (isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S))
     return unsupported(S, "'goto'",
                        "kernels are straight-line code, tile loops and mesh "
                        "scopes");
@@ -850,6 +879,53 @@ void KernelBuilder::translateDecl(const Decl *D, const Stmt *Whole) {
   translateVar(VD, Whole);
 }
 
+bool KernelBuilder::applyLayoutSite(const VarDecl *VD, hir::TensorType &T) {
+  auto It = LayoutSites.find(VD);
+  if (It == LayoutSites.end() || It->second->Args.empty())
+    return true;
+  const SiteArgument &A = It->second->Args.front();
+  std::optional<LayoutText> Written;
+  if (A.Text) {
+    Result<LayoutText> Parsed = parse_layout_text(A.Text->getString());
+    if (Parsed.ok())
+      Written = *Parsed;
+  } else if (std::optional<Layout> L = decodeLayout(A.Value, A.Type)) {
+    Written = LayoutText{*L};
+  } else if (std::optional<ComposedLayout> C =
+                 decodeComposedLayout(A.Value, A.Type)) {
+    Written = LayoutText{C->layout};
+    Written->offset = C->offset;
+    Written->has_offset = !(C->offset.is_constant() && C->offset.value == 0);
+    Written->swizzle = C->swizzle;
+    Written->has_swizzle = true;
+  } else if (std::optional<ShardLayout> Sh = decodeShardLayout(A.Value, A.Type)) {
+    Written = LayoutText{Sh->layout};
+    Written->axes = Sh->axes;
+    Written->has_axes = true;
+  }
+  // The attribute's own checks reported a value tf cannot read.
+  if (!Written)
+    return true;
+  // The written layout replaces the type's; the shape is the type's promise.
+  hir::TensorType Annotated = T;
+  Annotated.Layout = *Written;
+  IntTuple Want = T.shape(), Have = Annotated.shape();
+  bool Agrees = Want.rank() == Have.rank();
+  for (int I = 0; Agrees && I < Want.rank(); ++I) {
+    const Int W = Want.mode(I).leaf(), H = Have.mode(I).leaf();
+    Agrees = W.is_dynamic() || H.is_dynamic() || W == H;
+  }
+  if (!Agrees) {
+    error(It->second->Attr->getLocation(), DiagId::err_tf_layout_shape)
+        << VD << to_string(Want) << to_string(Have)
+        << It->second->Attr->getRange();
+    return false;
+  }
+  Annotated.Spelling = to_string(*Written);
+  T = std::move(Annotated);
+  return true;
+}
+
 void KernelBuilder::translateVar(const VarDecl *VD, const Stmt *Whole) {
   QualType T = VD->getType();
   if (T->isDependentType())
@@ -890,6 +966,8 @@ void KernelBuilder::translateVar(const VarDecl *VD, const Stmt *Whole) {
     V.Origin = hir::ValueOrigin::Local;
     V.Name = VD->getNameAsString();
     V.Range = range(VD->getSourceRange());
+    if (!applyLayoutSite(VD, V.Type))
+      return;
     const Expr *S = strip(Init);
     // `tf::Ring<Slot, N> r;` and `tf::Buffer<T> b;`: storage without an op.
     const auto *Construct = dyn_cast_or_null<CXXConstructExpr>(S);
@@ -980,7 +1058,7 @@ void KernelBuilder::translateVar(const VarDecl *VD, const Stmt *Whole) {
   // Other variables: allowed when they are constants or scalars computed
   // from scalars (booleans, floating constants); never when they hold tf
   // values or call functions tf cannot see.
-  if (!Init || VD->isConstexpr())
+  if (!Init || VD->isConstexpr() || holdsEscape(Init))
     return;
   if (touchesTensor(Init)) {
     unsupported(Whole, "a variable of this type holding a tensor",
@@ -1141,6 +1219,8 @@ void KernelBuilder::translateExprStmt(const Expr *E, const Stmt *Whole) {
                     "std::int64_t` instead");
         return;
       }
+  if (holdsEscape(S))
+    return;
   if (touchesTensor(S)) {
     unsupported(Whole, "this use of a tensor",
                 "tensors are read and written by tf ops only; element access "
@@ -1506,6 +1586,7 @@ StmtId KernelBuilder::translateOp(const CallExpr *CE, ValueId Result,
   Op.Assigns = Assigns;
 
   // Operands first: nested ops are emitted before this one.
+  llvm::DenseMap<ValueId, hir::SourceRange> Ranges;
   std::vector<const Expr *> Args;
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
     Args.push_back(MC->getImplicitObjectArgument());
@@ -1522,8 +1603,10 @@ StmtId KernelBuilder::translateOp(const CallExpr *CE, ValueId Result,
       continue;
     }
     ValueId V = operandValue(A);
-    if (V != None)
+    if (V != None) {
       Op.Operands.push_back(V);
+      Ranges.try_emplace(V, range(A));
+    }
   }
 
   // A discarded result of an op that returns a view of its destination
@@ -1549,7 +1632,9 @@ StmtId KernelBuilder::translateOp(const CallExpr *CE, ValueId Result,
         Op.CastTo = *D;
   if (*Name == "schedule")
     buildSchedule(Op, CE);
+  OperandRanges = std::move(Ranges);
   buildAccess(Op, CE);
+  OperandRanges.clear();
 
   StmtId Id = addStmt(std::move(Op));
   if (Result != None && (K.Values[Result].Def == None || !Assigns))
@@ -1562,7 +1647,9 @@ StmtId KernelBuilder::translateOp(const CallExpr *CE, ValueId Result,
 /// The access of operand \p V on domain dimensions \p Map: a tile names its
 /// parent with the window's offsets and extents.
 hir::Access accessOf(const hir::Kernel &K, ValueId V, hir::AccessKind Kind,
-                     std::vector<unsigned> Map) {
+                     std::vector<unsigned> Map,
+                     const llvm::DenseMap<ValueId, hir::SourceRange> *Written =
+                         nullptr) {
   hir::Access A;
   A.Kind = Kind;
   A.Map = std::move(Map);
@@ -1570,7 +1657,12 @@ hir::Access accessOf(const hir::Kernel &K, ValueId V, hir::AccessKind Kind,
   if (V == None)
     return A;
   const hir::Value &Val = K.Values[V];
+  // Where the operand is written in this call; the value's own range for
+  // a result.
   A.Range = Val.Range;
+  if (Written)
+    if (auto It = Written->find(V); It != Written->end())
+      A.Range = It->second;
   if (Val.TileOf != None) {
     A.Operand = Val.TileOf;
     A.Offsets = Val.TileOffsets;
@@ -1602,6 +1694,10 @@ void setDomain(hir::AccessRelation &R, const IntTuple &Shape,
 
 void KernelBuilder::buildAccess(hir::Stmt &Op, const CallExpr *CE) {
   hir::AccessRelation &R = Op.Access;
+  auto accessOf = [&](const hir::Kernel &K, ValueId V, hir::AccessKind Kind,
+                      std::vector<unsigned> Map) {
+    return tf::plugin::accessOf(K, V, Kind, std::move(Map), &OperandRanges);
+  };
   std::vector<ValueId> Tensors;
   for (ValueId V : Op.Operands)
     if (K.Values[V].Kind != hir::ValueKind::Index)
@@ -1728,12 +1824,10 @@ void KernelBuilder::buildAccess(hir::Stmt &Op, const CallExpr *CE) {
     R.Accesses.push_back(accessOf(
         K, V, hir::AccessKind::Read,
         Rank(V) == D ? identity(D) : identity(std::min(Rank(V), D))));
-  if (Op.Result != None && !Op.Assigns)
+  // `x = tf::add(x, y)` reads x as an operand and overwrites it.
+  if (Op.Result != None)
     R.Accesses.push_back(
         accessOf(K, Op.Result, hir::AccessKind::Write, identity(D)));
-  else if (Op.Result != None)
-    R.Accesses.push_back(
-        accessOf(K, Op.Result, hir::AccessKind::ReadWrite, identity(D)));
 }
 
 //===- tf::schedule --------------------------------------------------------===//

@@ -114,6 +114,21 @@ CharSourceRange toClang(const hir::SourceRange &R) {
                                         toClang(R.End ? R.End : R.Begin));
 }
 
+/// The range a fix-it replaces. A template-id's range ends at its closing
+/// '>', which the lexer may have lexed as part of `>>`
+/// (`tf::schedule<A, tf::Repeat<2, 1, 2>>(...)`): as a token range that
+/// would swallow the enclosing template's '>' too, so such a range ends
+/// after its one '>'.
+CharSourceRange fixItRange(const SourceManager &SM, const hir::SourceRange &R) {
+  SourceLocation End = toClang(R.End ? R.End : R.Begin);
+  bool Invalid = false;
+  const char *At = SM.getCharacterData(SM.getSpellingLoc(End), &Invalid);
+  if (!Invalid && *At == '>')
+    return CharSourceRange::getCharRange(toClang(R.Begin),
+                                         End.getLocWithOffset(1));
+  return toClang(R);
+}
+
 /// Whether the warnings of tf group \p Group are on and promoted to errors,
 /// after the W* arguments in the order given.
 struct GroupSetting {
@@ -162,10 +177,15 @@ void emit(DiagnosticsEngine &Diags, const Options &Opts,
       B << toClang(F.Range);
     for (const analysis::FixIt &Fix : F.FixIts)
       if (Fix.Range.valid())
-        B << FixItHint::CreateReplacement(toClang(Fix.Range), Fix.Replacement);
+        B << FixItHint::CreateReplacement(
+            fixItRange(Diags.getSourceManager(), Fix.Range), Fix.Replacement);
   }
   for (const analysis::Finding &Note : F.Notes)
     emit(Diags, Opts, Note);
+}
+
+const hir::SourceRange &targetRange(const hir::Kernel &K) {
+  return K.TargetRange.valid() ? K.TargetRange : K.Range;
 }
 
 /// The fact tree, loaded on first use; one error for the whole unit.
@@ -188,7 +208,7 @@ public:
     std::string Known;
     for (const std::string &Id : Database->ids())
       Known += (Known.empty() ? "" : ", ") + Id;
-    analysis::Finding F{DiagId::err_tf_kernel_target, K.Range,
+    analysis::Finding F{DiagId::err_tf_kernel_target, targetRange(K),
                         {K.Name, "unknown target '" + K.Target +
                                      "'; the fact tree " +
                                      Database->root().str() + " has " + Known}};
@@ -210,7 +230,7 @@ private:
       std::string Message = llvm::toString(DB.takeError());
       llvm::StringRef First = llvm::StringRef(Message).split('\n').first;
       emit(Diags, Opts,
-           {DiagId::err_tf_target_facts, K.Range, {K.Target, First.str()}});
+           {DiagId::err_tf_target_facts, targetRange(K), {K.Target, First.str()}});
       return false;
     }
     Database = std::move(*DB);

@@ -49,10 +49,11 @@ def cc1_system_includes():
 
 
 # %tf-cc1: a syntax-only clang -cc1 run with the plugin loaded, for -verify
-# tests. First in the list, so that the %clang_cc1 it expands to is expanded
+# tests. -fgnuc-version is what the driver passes: libstdc++'s <atomic> needs
+# the __GCC_ATOMIC_* macros it defines. First in the list, so that the %clang_cc1 it expands to is expanded
 # after it.
 config.substitutions.insert(0, (
     "%tf-cc1",
-    "%clang_cc1 {} -std=c++20 -fsyntax-only -load {} -add-plugin tf -I {}".format(
+    "%clang_cc1 {} -std=c++20 -fgnuc-version=4.2.1 -fsyntax-only -load {} -add-plugin tf -I {}".format(
         cc1_system_includes(), config.tf_plugin, include_dir)))
 config.substitutions.append(("%tf ", config.tf_tool + " "))

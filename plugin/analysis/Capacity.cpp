@@ -460,15 +460,21 @@ void indicesOf(const hir::Kernel &K, ExprId E, std::set<ValueId> &Out,
   indicesOf(K, X.Rhs, Out, Depth + 1);
 }
 
-/// Whether statement \p S reads operand \p V: its access says so; without
-/// an access, every operand is read except the destination of a copy (its
+/// Whether statement \p S reads operand \p V: its access says so (an
+/// access of a window names the window's parent and offsets); without an
+/// access, every operand is read except the destination of a copy (its
 /// last operand).
-bool readsOperand(const hir::Stmt &S, ValueId V, std::size_t OperandIndex) {
+bool readsOperand(const hir::Kernel &K, const hir::Stmt &S, ValueId V,
+                  std::size_t OperandIndex) {
+  const hir::Value &Val = K.Values[V];
   for (const hir::Access &A : S.Access.Accesses)
-    if (A.Operand == V)
+    if (A.Operand == V ||
+        (Val.TileOf != None && A.Operand == Val.TileOf &&
+         A.Offsets == Val.TileOffsets))
       return A.Kind != hir::AccessKind::Write;
-  bool Copy = S.Sched && (S.Sched->ContractId.find("Copy") != std::string::npos ||
-                          S.Sched->AtomSpelling.find("Copy") != std::string::npos);
+  bool Copy =
+      S.Sched && (S.Sched->ContractId.find("Copy") != std::string::npos ||
+                  S.Sched->AtomSpelling.find("Copy") != std::string::npos);
   return !(Copy && S.Operands.size() >= 2 &&
            OperandIndex + 1 == S.Operands.size());
 }
@@ -566,7 +572,7 @@ void checkL2(const hir::Kernel &K, const targets::MergedTarget &T,
         ValueId Root = rootOf(K, W);
         const hir::Value &R = K.Values[Root];
         if (R.Kind != hir::ValueKind::Tensor ||
-            R.Type.Where != Storage::gmem || !readsOperand(Op, W, I))
+            R.Type.Where != Storage::gmem || !readsOperand(K, Op, W, I))
           continue;
         const hir::Value &Win = K.Values[W];
         IntTuple Shape = R.Type.shape();

@@ -56,11 +56,15 @@ std::string joined(const std::vector<std::int64_t> &Xs) {
   return Out;
 }
 
-std::string joined(const IntTuple &T) {
+std::string joinedLeaves(const IntTuple &T) {
   std::vector<std::int64_t> Xs;
   for (int I = 0; I < T.leaf_count(); ++I)
     Xs.push_back(T.leaf_at(I).value);
   return joined(Xs);
+}
+
+std::string triple(const std::int64_t (&X)[3]) {
+  return joined(std::vector<std::int64_t>(X, X + 3));
 }
 
 /// A parameter value as C++ writes it in the atom's template arguments.
@@ -339,12 +343,12 @@ private:
     case ReasonKind::repeat: {
       const Schedule &S = *Op.Sched;
       const RepeatDerivation &P = R.repeat;
-      const std::string Derived = joined(Why.expected_shape);
+      const std::string Derived = joinedLeaves(Why.expected_shape);
       SourceRange At = S.RepeatRange.valid() ? S.RepeatRange : callRange();
       Finding F = make(DiagId::err_tf_repeat_mismatch, At,
-                       {joined(Why.found_shape), Derived, Id,
-                        "(" + joined({P.tile[0], P.tile[1], P.tile[2]}) + ")",
-                        "(" + joined({P.atom[0], P.atom[1], P.atom[2]}) + ")"},
+                       {joinedLeaves(Why.found_shape), Derived, Id,
+                        "(" + triple(P.tile) + ")",
+                        "(" + triple(P.atom) + ")"},
                        Why);
       if (S.RepeatRange.valid())
         F.FixIts.push_back({S.RepeatRange, "tf::Repeat<" + Derived + ">"});
@@ -363,9 +367,9 @@ private:
       }
       F.Notes.push_back({DiagId::note_tf_derived, At,
                          {"derived Repeat<" + Derived + "> = tile (" +
-                          joined({P.tile[0], P.tile[1], P.tile[2]}) +
+                          triple(P.tile) +
                           ") / atom (" +
-                          joined({P.atom[0], P.atom[1], P.atom[2]}) + ")" +
+                          triple(P.atom) + ")" +
                           (How.empty() ? "" : ": " + How)},
                          {},
                          {}});

@@ -38,7 +38,7 @@ bool inRegisters(const hir::Kernel &K, hir::ValueId V) {
 }
 
 bool sameUnits(const tf::Mesh &A, const tf::Mesh &B) {
-  if (same_units(A, B))
+  if (detail::same_units(A, B))
     return true;
   if (!(A.level == B.level) || !(A.offset == B.offset))
     return false;

@@ -27,17 +27,19 @@
 namespace tf::analysis {
 namespace {
 
-/// Where statement \p S uses value \p V: its access's range, the window or
-/// temporary expression itself, else the call.
+/// Where statement \p S uses value \p V: the window or temporary expression
+/// itself, else its access's range when that is not the declaration's,
+/// else the call. (The HIR keeps no range per operand reference; an access
+/// of a named value carries its declaration.)
 hir::SourceRange useRange(const hir::Kernel &K, const hir::Stmt &S,
                           hir::ValueId V) {
-  for (const hir::Access &A : S.Access.Accesses)
-    if (A.Operand == V && A.Range.valid())
-      return A.Range;
   const hir::Value &Val = K.Values[V];
   if ((Val.TileOf != hir::None || Val.Origin == hir::ValueOrigin::Temporary) &&
       Val.Range.valid())
     return Val.Range;
+  for (const hir::Access &A : S.Access.Accesses)
+    if (A.Operand == V && A.Range.valid() && A.Range.Begin != Val.Range.Begin)
+      return A.Range;
   return S.CallRange.valid() ? S.CallRange : S.Range;
 }
 

@@ -85,8 +85,10 @@ std::optional<std::int64_t> fold(const Kernel &K, ExprId E, int Depth) {
 
 /// \p Base cut to the window \p Extents at \p Offsets: a top-level mode that
 /// is one leaf keeps its stride and takes the window's extent; a nested mode
-/// must be taken whole. None when the window cannot be represented.
-std::optional<ComposedLayout> window(const Kernel &K, const LayoutText &Base,
+/// must be taken whole. None when the window cannot be represented or its
+/// strides are run-time values.
+std::optional<ComposedLayout> window(const Kernel &K, Storage Where,
+                                     const LayoutText &Base,
                                      const std::vector<std::int64_t> &Extents,
                                      const std::vector<ExprId> &Offsets) {
   const Layout &L = Base.layout;
@@ -98,6 +100,11 @@ std::optional<ComposedLayout> window(const Kernel &K, const LayoutText &Base,
   std::int64_t Sum = Known ? Offset.value : 0;
   for (int I = 0; I < L.rank(); ++I) {
     IntTuple S = L.shape.mode(I), D = L.stride.mode(I);
+    // Strides known only at run time (a tensor of run-time extents): the
+    // window's layout is not static; its shape alone is matched.
+    for (int J = 0; J < D.leaf_count(); ++J)
+      if (!D.leaf_at(J).is_constant())
+        return std::nullopt;
     if (S.is_leaf()) {
       Out.shape.push_back(IntTuple(Extents[I]));
       Out.stride.push_back(D);
@@ -121,20 +128,28 @@ std::optional<ComposedLayout> window(const Kernel &K, const LayoutText &Base,
     }
     Sum += *At * D.leaf().value;
   }
+  // A window at a run-time position: the engine needs a static offset. In
+  // global memory the offset is where a copy starts (a TMA box coordinate),
+  // which no contract constrains statically, so the window is matched at
+  // offset 0; elsewhere (a shared-memory window at a run-time offset) its
+  // alignment would be a guess, so the layout is left out.
+  if (!Known && Where != Storage::gmem)
+    return std::nullopt;
   return ComposedLayout{Base.has_swizzle ? Base.swizzle : Swizzle{},
-                        Known ? Int(Sum) : Int::dynamic(), Out};
+                        Int(Known ? Sum : 0), Out};
 }
 
-/// Where operand \p V of \p Op is written.
+/// Where operand \p V of \p Op is written: an access range at the use (one
+/// that is not the value's own range, which for a named value is its
+/// declaration), a temporary's expression (a tile, a cast), else the call.
 SourceRange operandRange(const Kernel &K, const Stmt &Op, ValueId V) {
-  for (const Access &A : Op.Access.Accesses)
-    if (A.Operand == V && A.Range.valid())
+  const Value *X = V < K.Values.size() ? &K.Values[V] : nullptr;
+  for (const hir::Access &A : Op.Access.Accesses)
+    if (A.Operand == V && A.Range.valid() &&
+        (!X || A.Range.Begin != X->Range.Begin))
       return A.Range;
-  if (V < K.Values.size()) {
-    const Value &X = K.Values[V];
-    if (X.Origin == ValueOrigin::Temporary && X.Range.valid())
-      return X.Range;
-  }
+  if (X && X->Origin == ValueOrigin::Temporary && X->Range.valid())
+    return X->Range;
   return Op.CallRange.valid() ? Op.CallRange : Op.Range;
 }
 
@@ -236,7 +251,7 @@ std::optional<SiteOperand> siteOperand(const Kernel &K, ValueId V, Name N) {
     std::vector<std::int64_t> Extents = T.WindowExtents;
     if (Extents.empty())
       return O;
-    std::optional<ComposedLayout> W = window(K, Base, Extents, X.TileOffsets);
+    std::optional<ComposedLayout> W = window(K, T.Where, Base, Extents, X.TileOffsets);
     if (!W)
       return O;
     return site_operand(N, O.shape, T.Element, T.Where, *W);

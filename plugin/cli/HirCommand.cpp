@@ -22,9 +22,13 @@
 
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -54,7 +58,8 @@ cl::SubCommand HirSubcommand(
     "  tf hir FILE... -- FLAGS        compile FILEs with these clang++ flags\n"
     "  tf hir FILE... -p BUILD_DIR    use BUILD_DIR/compile_commands.json\n"
     "                                 (flags after -- are appended)\n"
-    "  tf hir FILE...                 no --, no -p: the flags are -std=c++20\n\n"
+    "  tf hir FILE...                 no --, no -p: the flags are "
+    "-std=c++20\n\n"
     "Prints what clang++ -fplugin=tf.so -fplugin-arg-tf-dump-hir prints; "
     "Clang's\ndiagnostics go to stderr and the exit status is 1 when a file "
     "has errors.\nThe compiler is " TF_CLANG_DRIVER " (standard library "
@@ -89,6 +94,54 @@ int fail(const Twine &Message) {
   return 1;
 }
 
+/// Prints diagnostics as clang++ does (a TextDiagnosticPrinter with the
+/// command line's diagnostic options) and counts them. It sees the driver's
+/// diagnostics too, which ClangTool prints but does not count as a failure;
+/// those come before any source file and read `tf hir: error: ...`.
+class CountingPrinter : public DiagnosticConsumer {
+public:
+  void BeginSourceFile(const LangOptions &LangOpts,
+                       const Preprocessor *PP) override {
+    InSource = true;
+    if (PP)
+      printer(PP->getDiagnostics()).BeginSourceFile(LangOpts, PP);
+  }
+
+  void EndSourceFile() override {
+    InSource = false;
+    if (Printer)
+      Printer->EndSourceFile();
+  }
+
+  void finish() override {
+    if (Printer)
+      Printer->finish();
+  }
+
+  void HandleDiagnostic(DiagnosticsEngine::Level Level,
+                        const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    TextDiagnosticPrinter &P = printer(*Info.getDiags());
+    P.setPrefix(InSource ? "" : "tf hir");
+    P.HandleDiagnostic(Level, Info);
+  }
+
+private:
+  /// The printer, made with a copy of the first engine's options (the
+  /// engines of one command line have the same ones).
+  TextDiagnosticPrinter &printer(const DiagnosticsEngine &Engine) {
+    if (!Printer) {
+      Opts = Engine.getDiagnosticOptions();
+      Printer = std::make_unique<TextDiagnosticPrinter>(errs(), Opts);
+    }
+    return *Printer;
+  }
+
+  DiagnosticOptions Opts;
+  std::unique_ptr<TextDiagnosticPrinter> Printer;
+  bool InSource = false;
+};
+
 /// Runs the tf consumer with the HIR dump on.
 class HirAction : public ASTFrontendAction {
 public:
@@ -114,9 +167,7 @@ public:
   plugin::Options Opts;
 };
 
-bool isTfPlugin(StringRef Path) {
-  return sys::path::filename(Path) == "tf.so";
-}
+bool isTfPlugin(StringRef Path) { return sys::path::filename(Path) == "tf.so"; }
 
 /// The adjuster that makes a compile command what the plugin would have
 /// seen: tf.so itself is not loaded (the tool links the same code), the
@@ -125,8 +176,7 @@ bool isTfPlugin(StringRef Path) {
 /// reported as the plugin reports them and make the run fail.
 ArgumentsAdjuster takeTfArguments(HirActionFactory &Factory,
                                   bool &BadArgument) {
-  return [&Factory, &BadArgument](const CommandLineArguments &Args,
-                                  StringRef) {
+  return [&Factory, &BadArgument](const CommandLineArguments &Args, StringRef) {
     plugin::Options Opts;
     CommandLineArguments Out;
     for (const std::string &Arg : Args) {
@@ -135,9 +185,9 @@ ArgumentsAdjuster takeTfArguments(HirActionFactory &Factory,
         continue;
       if (A.consume_front("-fplugin-arg-tf-")) {
         if (!plugin::parseArgument(A, Opts)) {
-          errs() << "tf hir: error: unknown tf argument '" << A
-                 << "' in the compile command (known: "
-                 << plugin::KnownArguments << ")\n";
+          errs() << "tf hir: error: unknown tf plugin argument '" << A
+                 << "' in the compile command; known arguments: "
+                 << plugin::knownArguments() << '\n';
           BadArgument = true;
         }
         continue;
@@ -174,9 +224,10 @@ bool runOne(const CompilationDatabase &DB, const std::string &File,
             bool FixedFlags) {
   HirActionFactory Factory;
   bool BadArgument = false;
+  CountingPrinter Diagnostics;
   ClangTool Tool(DB, {File});
   Tool.setPrintErrorMessage(false);
-  Tool.appendArgumentsAdjuster(takeTfArguments(Factory, BadArgument));
+  Tool.setDiagnosticConsumer(&Diagnostics);
   if (FixedFlags) {
     // ClangTool names the file by its absolute path; give the compiler the
     // spelling from the command line, as clang++ has it, so that positions
@@ -184,18 +235,20 @@ bool runOne(const CompilationDatabase &DB, const std::string &File,
     Tool.appendArgumentsAdjuster(
         [&File](const CommandLineArguments &Args, StringRef AbsolutePath) {
           CommandLineArguments Out = Args;
-          if (!Out.empty() && Out.back() == AbsolutePath)
-            Out.back() = File;
+          auto It = llvm::find(llvm::reverse(Out), AbsolutePath);
+          if (It != Out.rend())
+            *It = File;
           return Out;
         });
   } else if (CompilerFlags) {
-    Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
-        *CompilerFlags, ArgumentInsertPosition::END));
+    Tool.appendArgumentsAdjuster(
+        getInsertArgumentAdjuster(*CompilerFlags, ArgumentInsertPosition::END));
   }
+  Tool.appendArgumentsAdjuster(takeTfArguments(Factory, BadArgument));
   Tool.appendArgumentsAdjuster(useClangDriver);
   int RC = Tool.run(&Factory);
   outs().flush();
-  return RC == 0 && !BadArgument;
+  return RC == 0 && Diagnostics.getNumErrors() == 0 && !BadArgument;
 }
 
 } // namespace
@@ -232,9 +285,13 @@ int runHirCommand() {
   } else {
     std::string Error;
     DB = CompilationDatabase::loadFromDirectory(HirBuildPath, Error);
-    if (!DB)
-      return fail("cannot load a compilation database from '" +
-                  HirBuildPath + "': " + StringRef(Error).trim());
+    if (!DB) {
+      // One reason per kind of database tried, a line each: join them.
+      SmallVector<StringRef, 2> Reasons;
+      StringRef(Error).trim().split(Reasons, '\n');
+      return fail("cannot load a compilation database from '" + HirBuildPath +
+                  "': " + join(Reasons, "; "));
+    }
   }
 
   bool OK = true;

@@ -264,6 +264,8 @@ struct Kernel {
   SourceRange Range;
   /// tf::target("...") id; empty when the kernel names none.
   std::string Target;
+  /// Where the kernel attribute names the target.
+  SourceRange TargetRange;
   std::vector<tf::Topology> Topologies;
   std::vector<ValueId> Parameters;
   /// The function body.

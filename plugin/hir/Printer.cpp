@@ -46,7 +46,7 @@ std::string intList(const std::vector<std::int64_t> &V, const char *Sep) {
   for (std::size_t I = 0; I < V.size(); ++I) {
     if (I)
       Out += Sep;
-    Out += std::to_string(V[I]);
+    Out += V[I] < 0 ? std::string("?") : std::to_string(V[I]);
   }
   return Out;
 }

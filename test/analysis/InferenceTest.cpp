@@ -173,7 +173,7 @@ TEST(Inference, OperandWithoutDerivableTypeIsReported) {
             "derived from the result of tf::reduce_sum");
   EXPECT_EQ(Fs[0].Range.Line, 30u);
   // check does not report it again as missing.
-  std::vector<analysis::Finding> Cs = analysis::check(K, nullptr);
+  std::vector<analysis::Finding> Cs = withoutPanelGap(analysis::check(K, nullptr));
   EXPECT_TRUE(withId(Cs, plugin::DiagId::err_tf_contract_operand).empty())
       << render(Cs);
 }
@@ -192,7 +192,7 @@ TEST(Inference, SitesOfTheOptimalGemm) {
   EXPECT_EQ(S.S.operands[0].storage, Storage::gmem);
   EXPECT_EQ(to_string(S.S.operands[1].layout),
             "((2,8,8),(4,16)):((4096,512,64),(16,1)) | Swizzle(3,4,3)");
-  EXPECT_EQ(S.S.mesh.layout.shape.leaf_count(), 2);
+  EXPECT_EQ(to_string(S.S.mesh), "Mesh(thread, (1):(1), participant)");
   // The store decides direction = store and no swizzle... the staged tile is
   // 128-byte swizzled: bytes128.
   analysis::HirSite St;

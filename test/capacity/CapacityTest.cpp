@@ -409,13 +409,22 @@ TEST(Capacity, RunTimeExtentsReportNothing) {
 }
 
 TEST(Capacity, WritesAreNotPartOfTheWindow) {
-  // out is written, not read: with a small L2 only a and b are listed.
+  // out is written, not read: with a small L2 only a and b are listed. The
+  // store's access says so (without the copy's schedule to guess from).
   Gemm G = buildGemm(staticShape(8192, 17408, 5120));
+  G.B.K.Stmts[G.StoreOp].Sched.reset();
   tf::targets::Fact L2;
   MergedTarget T = withFact(h200(), "memory.l2.capacity", 1, L2);
   std::vector<Finding> F = checkCapacity(G.B.K, T);
   ASSERT_EQ(F.size(), 1u);
   EXPECT_EQ(F[0].Notes.size(), 3u);
+  // Read instead, its 8 x 17 tiles of 128 x 256 join the window.
+  G.B.K.Stmts[G.StoreOp].Access.Accesses[0].Kind = AccessKind::Read;
+  F = checkCapacity(G.B.K, T);
+  ASSERT_EQ(F.size(), 1u);
+  ASSERT_EQ(F[0].Notes.size(), 4u);
+  EXPECT_EQ(F[0].Notes[3].Args[0],
+            "'out': 132 panels of 128 x 256 bf16 (one per tile) = 8.25 MiB");
 }
 
 TEST(Capacity, EveryFindingIsAWarning) {

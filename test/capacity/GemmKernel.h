@@ -242,7 +242,8 @@ struct Gemm {
   Builder B;
   ValueId A, Bm, Out, LhsRing, RhsRing, StagedTile, Acc, Lhs, Rhs, Cast,
       Staged, M, N, Kx;
-  StmtId Tiles, KLoop, MmaScope, MmaOp, EpilogueScope, CastOp, StoreScope;
+  StmtId Tiles, KLoop, MmaScope, MmaOp, EpilogueScope, CastOp, StoreScope,
+      StoreOp;
 };
 
 /// examples/gemm/optimal.cpp's gemm, line numbers as in that file.
@@ -322,12 +323,15 @@ inline Gemm buildGemm(const GemmOptions &O = {}) {
                       {B.binary(ExprKind::Mul, B.ref(G.M), B.constant(128)),
                        B.binary(ExprKind::Mul, B.ref(G.N), B.constant(256))},
                       80);
-  StmtId Store = B.op(G.StoreScope, "schedule", {G.Staged, TO}, 80,
-                      "nv.CopyAsyncTensor");
+  G.StoreOp = B.op(G.StoreScope, "schedule", {G.Staged, TO}, 80,
+                   "nv.CopyAsyncTensor");
+  // As BuildHIR writes it: a window's access names its parent and offsets.
   Access W;
-  W.Operand = TO;
+  W.Operand = G.Out;
+  W.Offsets = B.K.Values[TO].TileOffsets;
+  W.Extents = {128, 256};
   W.Kind = AccessKind::Write;
-  B.K.Stmts[Store].Access.Accesses.push_back(W);
+  B.K.Stmts[G.StoreOp].Access.Accesses.push_back(W);
   return G;
 }
 
