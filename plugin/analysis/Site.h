@@ -63,6 +63,44 @@ struct HirSite {
   std::string TargetId;
 };
 
+/// How a box copy is issued as boxes (see splitIntoBoxes).
+struct BoxSplit {
+  /// Boxes per dimension of the copy (the op's derived repeat) and one
+  /// box's extents: Count[d] * Extents[d] is the copy's extent d.
+  std::vector<std::int64_t> Count, Extents;
+  /// One mode per dimension: box (i0, i1, ...) starts Offsets(i0, i1, ...)
+  /// elements after the copy's first shared-memory element, and covers
+  /// [i_d * Extents[d], (i_d + 1) * Extents[d]) of every dimension d.
+  Layout Offsets{};
+  /// Box 0's shared-memory layout: the tile of every mode under the smem
+  /// side's swizzle and offset.
+  ComposedLayout Box{};
+};
+
+/// Whether contract \p C copies boxes: a copy whose shared-memory operand
+/// must be the compact row-major layout of its shape (nv.sm90.CopyAsyncTensor:
+/// one TMA moves one box).
+bool isBoxCopy(const Contract &C);
+
+/// The split of box copy site \p Whole into boxes, derived from its layouts
+/// as an MMA tile is split into atoms: every mode d of the shared-memory
+/// side is divided as logical_divide(mode_d, a_d:1) = (tile_d, rest_d), the
+/// box is (tile_0, tile_1, ...) and must be compact row-major (the tiles'
+/// leaves read innermost first have strides 1, e, e * e', ...); the global
+/// side is divided alike. Of those boxes, the one with the fewest boxes per
+/// copy (ties: the widest innermost extents) that the engine accepts --
+/// for box 0 and for the box one step along every leaf of the rests (so
+/// every box start is aligned) -- is chosen; reasons that do not depend on
+/// the box (mesh, capability, parameters, dtypes) are not the split's and
+/// are left to the check. None when \p Whole is no box copy, its sides have
+/// no static layout to divide, or no box is accepted: the copy's own reasons
+/// then stand.
+std::optional<BoxSplit> splitIntoBoxes(const HirSite &Whole);
+
+/// \p Whole with its operands cut to box 0 of \p Split: the shared-memory
+/// side is Split.Box, the global side the window with the box's extents.
+void buildBoxSite(const HirSite &Whole, const BoxSplit &Split, HirSite &Out);
+
 /// The contract a schedule op chooses (tf's registry), or null.
 const Contract *contractOf(const hir::Stmt &Op);
 

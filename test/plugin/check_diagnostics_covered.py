@@ -26,7 +26,7 @@ def main(table, tests, reference):
             continue
         text = open(path).read()
         k = kind[cls]
-        if not re.search(rf"expected-{k}\b|-{k}(@\S+)? {{{{|CHECK.*\b{k}:", text):
+        if not re.search(rf"expected-{k}\b|-{k}(-re)?(@\S+)? {{{{|CHECK.*\b{k}:", text):
             print(f"error: {path} does not expect a {k} (the class of '{ident}')")
             failed += 1
     known = {ident for ident, _ in entries}
