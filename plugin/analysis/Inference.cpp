@@ -12,7 +12,9 @@
 //  3. the ShardLayout of every register tensor whose layout binds mesh axes,
 //     over the mesh of the scope that defines it;
 //  4. the repeat of every tiled MMA, from the contract engine's
-//     RepeatDerivation (the site as Site.h builds it).
+//     RepeatDerivation (the site as Site.h builds it), and of every box copy
+//     (a TMA): the boxes it is issued as, their extents and shared-memory
+//     offsets (Site.h, splitIntoBoxes).
 // What cannot be derived and matters to a contract check -- an operand of a
 // tf::schedule whose type nothing determines -- is reported; the contract
 // refusals themselves are check's (Check.cpp).
@@ -132,12 +134,22 @@ std::vector<Finding> infer(Kernel &K) {
     if (Op.Kind != StmtKind::Op || !Op.Sched)
       continue;
     Op.Sched->DerivedRepeat.clear();
+    Op.Sched->BoxExtents.clear();
+    Op.Sched->BoxOffsets = Layout{};
     HirSite Site;
     if (!buildSite(K, S, nullptr, Site))
       continue;
     for (const SiteOperandSource &O : Site.Operands)
       if (O.Untyped && O.Value != None && O.Value < K.Values.size())
         Findings.push_back(untypedOperand(K, Op, *Site.C, O));
+    if (isBoxCopy(*Site.C)) {
+      if (std::optional<BoxSplit> Split = splitIntoBoxes(Site)) {
+        Op.Sched->DerivedRepeat = Split->Count;
+        Op.Sched->BoxExtents = Split->Extents;
+        Op.Sched->BoxOffsets = Split->Offsets;
+      }
+      continue;
+    }
     if (Site.C->atom_shape.is_leaf() || Site.C->atom_shape.rank() != 3)
       continue;
     MatchReport R = match(*Site.C, Site.S);

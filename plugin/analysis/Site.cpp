@@ -6,6 +6,10 @@
 // operand contributes its slot type, a tile window the layout of the tensor
 // it is a window of, cut to the window's extents and moved to its offsets.
 //
+// A box copy (a TMA) whose shared-memory side is not one box is split into
+// boxes here too (splitIntoBoxes): a box is to a copy what an atom is to an
+// MMA tile, and the contract engine decides which boxes are valid.
+//
 //===----------------------------------------------------------------------===//
 
 #include "analysis/Site.h"
@@ -14,6 +18,10 @@
 
 #include "tf/atoms/nv/sm90/copy_async_tensor.hpp"
 #include "tf/atoms/registry.hpp"
+#include "tf/contract/match.hpp"
+#include "tf/layout/algebra/divide.hpp"
+
+#include <algorithm>
 
 namespace tf::analysis {
 
@@ -331,6 +339,289 @@ bool buildSite(const Kernel &K, StmtId OpId, const targets::MergedTarget *Target
       Out.TargetId = Target->Doc->Id;
   }
   return true;
+}
+
+//===- Boxes ---------------------------------------------------------------===//
+
+namespace {
+
+/// Engine matches one split may try (each candidate box costs one match
+/// plus one per rest leaf): the search stops there, as if no box fitted.
+constexpr int MaxBoxMatches = 256;
+/// Candidate boxes kept by the search (compact row-major ones only).
+constexpr std::size_t MaxBoxCandidates = 4096;
+
+bool staticLayout(const Layout &L) {
+  for (int I = 0; I < L.shape.leaf_count(); ++I)
+    if (!L.shape.leaf_at(I).is_constant())
+      return false;
+  for (int I = 0; I < L.stride.leaf_count(); ++I)
+    if (!L.stride.leaf_at(I).is_constant())
+      return false;
+  return true;
+}
+
+bool hasLayout(const SiteOperand &O) {
+  return O.kind == OperandLayoutKind::layout ||
+         O.kind == OperandLayoutKind::composed;
+}
+
+/// The one operand of \p S in \p Where, or -1 (none, or several).
+int operandIn(const tf::Site &S, Storage Where) {
+  int Found = -1;
+  for (std::size_t I = 0; I < S.operands.size(); ++I)
+    if (S.operands[I].storage == Where) {
+      if (Found >= 0)
+        return -1;
+      Found = static_cast<int>(I);
+    }
+  return Found;
+}
+
+/// Mode \p M cut into pieces of \p A consecutive indices:
+/// logical_divide(M, A:1) = (tile, rest), tile the first A indices (the
+/// fastest), rest where each piece starts: (4,64):(1024,1) by 64 is tile
+/// 64:1, rest 4:1024. None when the divide does not exist.
+std::optional<std::pair<Layout, Layout>> cutMode(const Layout &M,
+                                                 std::int64_t A) {
+  Result<Layout> D = logical_divide(M, Layout{IntTuple(Int(A)), IntTuple(Int(1))});
+  if (!D || D->shape.is_leaf() || D->rank() != 2)
+    return std::nullopt;
+  Layout Tile = D->mode(0), Rest = D->mode(1);
+  Result<std::int64_t> N = size(Tile);
+  if (!N || *N != A || !staticLayout(Tile) || !staticLayout(Rest))
+    return std::nullopt;
+  return std::pair{Tile, Rest};
+}
+
+/// The layout whose modes are \p Modes.
+Layout joinModes(const std::vector<Layout> &Modes) {
+  Layout Out;
+  for (const Layout &M : Modes) {
+    Out.shape.push_back(M.shape);
+    Out.stride.push_back(M.stride);
+  }
+  return Out;
+}
+
+IntTuple extentsTuple(const std::vector<std::int64_t> &Extents) {
+  IntTuple Out;
+  for (std::int64_t E : Extents)
+    Out.push_back(IntTuple(Int(E)));
+  return Out;
+}
+
+/// A box that is compact row-major in shared memory.
+struct BoxCandidate {
+  std::vector<std::int64_t> Extents;
+  std::vector<Layout> Tiles, Rests;
+  std::int64_t Boxes = 1;
+};
+
+/// Every compact row-major box of \p Modes from mode \p I outwards, the
+/// modes after I already cut in \p Cur with the next leaf's stride
+/// \p Expect: each divisor a of mode I's extent whose tile continues the
+/// chain (leaves innermost first with strides Expect, Expect * e, ...;
+/// extent-1 leaves aside).
+void searchBoxes(const std::vector<Layout> &Modes,
+                 const std::vector<std::int64_t> &Extents, int I,
+                 std::int64_t Expect, BoxCandidate &Cur,
+                 std::vector<BoxCandidate> &Out) {
+  if (Out.size() >= MaxBoxCandidates)
+    return;
+  if (I < 0) {
+    Out.push_back(Cur);
+    return;
+  }
+  const std::int64_t E = Extents[I];
+  for (std::int64_t A = E; A >= 1; --A) {
+    if (E % A != 0)
+      continue;
+    std::optional<std::pair<Layout, Layout>> Cut = cutMode(Modes[I], A);
+    if (!Cut)
+      continue;
+    Result<FlatLeaves> F = flat_leaves(Cut->first);
+    if (!F)
+      continue;
+    std::int64_t Next = Expect;
+    bool Chain = true;
+    for (int L = F->count - 1; L >= 0 && Chain; --L) {
+      if (F->extent[L] == 1)
+        continue;
+      Chain = F->stride[L] == Next;
+      Next *= F->extent[L];
+    }
+    if (!Chain)
+      continue;
+    Cur.Extents[I] = A;
+    Cur.Tiles[I] = Cut->first;
+    Cur.Rests[I] = Cut->second;
+    const std::int64_t Before = Cur.Boxes;
+    Cur.Boxes *= E / A;
+    searchBoxes(Modes, Extents, I - 1, Next, Cur, Out);
+    Cur.Boxes = Before;
+  }
+}
+
+/// Copies \p From into \p To (HirSite is not copyable: its site views its
+/// own capability list).
+void copySite(const HirSite &From, HirSite &To) {
+  To.Op = From.Op;
+  To.C = From.C;
+  To.S = From.S;
+  To.Capabilities = From.Capabilities;
+  To.Operands = From.Operands;
+  To.DecidedParams = From.DecidedParams;
+  To.MeshSpelling = From.MeshSpelling;
+  To.TargetId = From.TargetId;
+  To.S.capabilities = List<Name>(To.Capabilities.data(), To.Capabilities.size());
+}
+
+/// \p Whole cut to one box of extents \p Extents whose shared-memory layout
+/// is \p Box, into \p Out; false when the global side cannot be cut.
+bool cutSite(const HirSite &Whole, const std::vector<std::int64_t> &Extents,
+             const ComposedLayout &Box, HirSite &Out) {
+  copySite(Whole, Out);
+  const int Smem = operandIn(Out.S, Storage::smem);
+  const int Gmem = operandIn(Out.S, Storage::gmem);
+  if (Smem < 0 || Gmem < 0)
+    return false;
+  const IntTuple Shape = extentsTuple(Extents);
+  SiteOperand &S = Out.S.operands[Smem];
+  S.shape = Shape;
+  S.layout = Box;
+  SiteOperand &G = Out.S.operands[Gmem];
+  G.shape = Shape;
+  if (!hasLayout(G))
+    return true;
+  const Layout &L = G.layout.layout;
+  if (L.shape.is_leaf() || L.rank() != static_cast<int>(Extents.size()))
+    return false;
+  std::vector<Layout> Tiles;
+  for (int I = 0; I < L.rank(); ++I) {
+    std::optional<std::pair<Layout, Layout>> Cut = cutMode(L.mode(I), Extents[I]);
+    if (!Cut)
+      return false;
+    Tiles.push_back(Cut->first);
+  }
+  G.layout.layout = joinModes(Tiles);
+  return true;
+}
+
+/// Whether the engine's report on a box says nothing against the box: its
+/// operands' shapes, layouts and limits (the other reasons are the same for
+/// every box and are the check's).
+bool boxFits(const Contract &C, const tf::Site &S) {
+  MatchReport R = match(C, S);
+  if (R.dropped > 0)
+    return false;
+  for (const Reason &Why : R.reasons)
+    if (Why.kind == ReasonKind::operand_shape ||
+        Why.kind == ReasonKind::operand_layout ||
+        Why.kind == ReasonKind::operand_limit)
+      return false;
+  return true;
+}
+
+} // namespace
+
+bool isBoxCopy(const Contract &C) {
+  if (C.kind != AtomKind::copy)
+    return false;
+  for (const OperandPattern &P : C.operands)
+    if (P.storage == Storage::smem)
+      for (const LayoutPattern &L : P.layouts)
+        if (L.kind == LayoutPatternKind::row_major)
+          return true;
+  return false;
+}
+
+std::optional<BoxSplit> splitIntoBoxes(const HirSite &Whole) {
+  if (!Whole.C || !isBoxCopy(*Whole.C))
+    return std::nullopt;
+  const int Smem = operandIn(Whole.S, Storage::smem);
+  const int Gmem = operandIn(Whole.S, Storage::gmem);
+  if (Smem < 0 || Gmem < 0)
+    return std::nullopt;
+  const SiteOperand &S = Whole.S.operands[Smem];
+  const SiteOperand &G = Whole.S.operands[Gmem];
+  if (!hasLayout(S) || S.shape.is_leaf() || !S.layout.offset.is_constant())
+    return std::nullopt;
+  const Layout &L = S.layout.layout;
+  const int Rank = S.shape.rank();
+  if (L.shape.is_leaf() || L.rank() != Rank || !staticLayout(L) ||
+      (hasLayout(G) && !staticLayout(G.layout.layout)))
+    return std::nullopt;
+  // The copy's extents: the smem side's modes, which must be its shape's.
+  std::vector<Layout> Modes;
+  std::vector<std::int64_t> Extents;
+  for (int I = 0; I < Rank; ++I) {
+    Result<std::int64_t> N = size(L.mode(I));
+    IntTuple E = S.shape.mode(I);
+    if (!N || *N <= 0 || !E.is_leaf() || !E.leaf().is_constant() ||
+        E.leaf().value != *N)
+      return std::nullopt;
+    Modes.push_back(L.mode(I));
+    Extents.push_back(*N);
+  }
+
+  BoxCandidate Cur;
+  Cur.Extents.assign(Rank, 1);
+  Cur.Tiles.assign(Rank, Layout{});
+  Cur.Rests.assign(Rank, Layout{});
+  std::vector<BoxCandidate> Candidates;
+  searchBoxes(Modes, Extents, Rank - 1, 1, Cur, Candidates);
+  // Fewest boxes first; among as many, the widest innermost extents.
+  std::stable_sort(Candidates.begin(), Candidates.end(),
+                   [](const BoxCandidate &A, const BoxCandidate &B) {
+                     if (A.Boxes != B.Boxes)
+                       return A.Boxes < B.Boxes;
+                     return std::lexicographical_compare(
+                         B.Extents.rbegin(), B.Extents.rend(),
+                         A.Extents.rbegin(), A.Extents.rend());
+                   });
+
+  int Matches = 0;
+  for (const BoxCandidate &X : Candidates) {
+    if (Matches >= MaxBoxMatches)
+      break;
+    const ComposedLayout Box{S.layout.swizzle, S.layout.offset,
+                             joinModes(X.Tiles)};
+    HirSite Site;
+    ++Matches;
+    if (!cutSite(Whole, X.Extents, Box, Site) || !boxFits(*Whole.C, Site.S))
+      continue;
+    // Every box starts where box 0's start plus the rests' strides put it:
+    // one step along each rest leaf must fit too (alignment is additive).
+    const Layout Offsets = joinModes(X.Rests);
+    Result<FlatLeaves> Steps = flat_leaves(Offsets);
+    bool All = Steps.ok();
+    for (int K = 0; All && K < Steps->count; ++K) {
+      if (Steps->extent[K] == 1)
+        continue;
+      ComposedLayout Next = Box;
+      Next.offset = Int(Box.offset.value + Steps->stride[K]);
+      HirSite Neighbour;
+      ++Matches;
+      All = cutSite(Whole, X.Extents, Next, Neighbour) &&
+            boxFits(*Whole.C, Neighbour.S);
+    }
+    if (!All)
+      continue;
+    BoxSplit Out;
+    Out.Extents = X.Extents;
+    for (int I = 0; I < Rank; ++I)
+      Out.Count.push_back(Extents[I] / X.Extents[I]);
+    Out.Offsets = Offsets;
+    Out.Box = Box;
+    return Out;
+  }
+  return std::nullopt;
+}
+
+void buildBoxSite(const HirSite &Whole, const BoxSplit &Split, HirSite &Out) {
+  if (!cutSite(Whole, Split.Extents, Split.Box, Out))
+    copySite(Whole, Out);
 }
 
 } // namespace tf::analysis

@@ -206,8 +206,20 @@ struct Schedule {
   /// whole `tf::Repeat<...>` type).
   std::vector<std::int64_t> Repeat;
   SourceRange RepeatRange;
-  /// Filled by inference for tiled MMAs: the derived repeat (M, N, K).
+  /// Filled by inference for tiled MMAs: the derived repeat (M, N, K). For
+  /// box copies (a TMA): the number of boxes per dimension of the copy (1
+  /// each when the copy is one box; analysis/Site.h, splitIntoBoxes).
   std::vector<std::int64_t> DerivedRepeat;
+  /// Filled by inference for box copies, with DerivedRepeat: one box's
+  /// extents (the TMA box, innermost last), and where the boxes start in
+  /// shared memory -- one mode per dimension; box (i0, i1, ...) starts
+  /// BoxOffsets(i0, i1, ...) elements after the copy's first shared-memory
+  /// element and covers [i_d * BoxExtents[d], (i_d + 1) * BoxExtents[d]) of
+  /// every dimension d of the copy (its global-memory coordinates). The
+  /// optimal GEMM's staged tile (128,(4,64)):(64,(8192,1)) is stored as
+  /// boxes <1,4> of 128x64 at (1,4):(0,8192).
+  std::vector<std::int64_t> BoxExtents;
+  tf::Layout BoxOffsets{};
 };
 
 struct Stmt {

@@ -285,7 +285,10 @@ private:
     if (!Sc.Repeat.empty())
       OS << " repeat<" << intList(Sc.Repeat, ",") << "> at "
          << position(Sc.RepeatRange);
-    if (!Sc.DerivedRepeat.empty())
+    if (!Sc.BoxExtents.empty())
+      OS << " boxes<" << intList(Sc.DerivedRepeat, ",") << "> of "
+         << intList(Sc.BoxExtents, "x") << " at " << to_string(Sc.BoxOffsets);
+    else if (!Sc.DerivedRepeat.empty())
       OS << " derived repeat<" << intList(Sc.DerivedRepeat, ",") << '>';
     OS << '\n';
     if (Sc.Params.size() == 0)
