@@ -576,6 +576,8 @@ std::optional<hir::Kernel> KernelBuilder::build() {
     }
   }
   K.Range = range(clang::SourceRange(FD->getLocation(), FD->getEndLoc()));
+  if (FD->isTemplateInstantiation())
+    K.InstantiatedAt = range(clang::SourceRange(FD->getPointOfInstantiation()));
   for (const SiteArgument &A : KernelSite.Args) {
     if (std::optional<Target> T = decodeTarget(A.Value, A.Type)) {
       K.Target = std::string(T->id.view());

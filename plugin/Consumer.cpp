@@ -160,6 +160,16 @@ GroupSetting resolveGroup(const Options &Opts, llvm::StringRef Group) {
   return S;
 }
 
+/// \p F with a note saying which instantiation of a kernel template it is
+/// about (a finding points into the template's pattern).
+analysis::Finding inInstantiation(analysis::Finding F, const hir::Kernel &K) {
+  if (K.InstantiatedAt.valid())
+    F.Notes.push_back({DiagId::note_tf_in_instantiation,
+                       K.InstantiatedAt,
+                       {"'" + K.Name + "'"}});
+  return F;
+}
+
 /// Reports \p F and its notes through Clang.
 void emit(DiagnosticsEngine &Diags, const Options &Opts,
           const analysis::Finding &F) {
@@ -259,13 +269,13 @@ public:
     hir::Module M = buildModule(Ctx, Sites);
     for (hir::Kernel &K : M.Kernels) {
       for (const analysis::Finding &F : analysis::infer(K))
-        emit(Diags, Opts, F);
+        emit(Diags, Opts, inInstantiation(F, K));
       const targets::MergedTarget *Target =
           K.Target.empty() ? nullptr : Facts.find(Diags, K);
       if (!K.Target.empty() && !Target)
         continue;
       for (const analysis::Finding &F : analysis::check(K, Target))
-        emit(Diags, Opts, F);
+        emit(Diags, Opts, inInstantiation(F, K));
     }
     if (Opts.DumpHir)
       hir::print(M, Out);

@@ -15,11 +15,21 @@
 //                   permutes bytes inside aligned blocks of 2^(B+M+|S|)
 //                   bytes, as tf::Tensor::cosize does). Against
 //                   `cta.shared_memory.max` (byte/CTA).
-//   registers       Per thread: a register tensor's elements per thread are
+//   registers       Per thread, for the register tensors a thread-level
+//                   mesh holds: the mesh of the scope that defines the
+//                   value, or the mesh of an explicit ShardLayout over the
+//                   threads (Value::Shard). A register tensor outside every
+//                   mesh scope without such a ShardLayout is held by the
+//                   CTA-level mesh: its distribution over the threads is
+//                   not decided yet, so it costs no thread anything here
+//                   (`tf analyze` reports it as undecided). With one
+//                   topology level only, that level is the threads. A
+//                   counted tensor's elements per thread are
 //                   the product of its layout's unbound leaves (bound
 //                   leaves say which thread holds an element; a layout
-//                   without bindings is replicated: every thread holds all
-//                   of it), in 32-bit registers ceil(elements x bits / 32).
+//                   without bindings is replicated: every thread of its
+//                   mesh holds all of it), in 32-bit registers
+//                   ceil(elements x bits / 32).
 //                   A value is live from its definition to its last use in
 //                   program order (Kernel::preorder); a use inside a loop
 //                   its definition is not in keeps it live to the end of
@@ -216,7 +226,7 @@ struct RegisterValue {
   std::int64_t Registers = 0; ///< 32-bit, per thread
   unsigned Start = 0, Last = 0;
   std::vector<bool> Units; ///< the threads holding it
-  StmtId Holder = None;    ///< its mesh scope; None: every thread
+  std::string Mesh;        ///< the thread mesh holding it, as printed
 };
 
 /// Elements per thread of a register tensor of type \p T: the unbound
@@ -260,6 +270,18 @@ void checkRegisters(const hir::Kernel &K, const targets::MergedTarget &T,
         Val.Type.Where != Storage::rmem || Val.Def == None ||
         Val.Def >= K.Stmts.size())
       continue;
+    // The thread-level mesh holding it: its scope's, or its ShardLayout's
+    // over the threads; with one topology level, the kernel's outer mesh.
+    // Else it sits on the CTA mesh, undistributed: not counted.
+    std::optional<Mesh> Holder;
+    if (StmtId Scope = holderScope(K, V); Scope != None)
+      Holder = K.Stmts[Scope].Mesh;
+    else if (Val.Shard)
+      Holder = Val.Shard->mesh;
+    else if (K.Topologies.size() == 1)
+      Holder = AllThreads.ok() ? std::optional<Mesh>(*AllThreads) : std::nullopt;
+    if (!Holder || !(Holder->level == Inner.level))
+      continue;
     std::optional<std::int64_t> E = elementsPerThread(Val.Type);
     if (!E)
       continue;
@@ -268,12 +290,12 @@ void checkRegisters(const hir::Kernel &K, const targets::MergedTarget &T,
     R.Elements = *E;
     R.Registers = (*E * bits(Val.Type.Element) + 31) / 32;
     R.Start = R.Last = PO.Pos[Val.Def];
-    R.Holder = holderScope(K, V);
+    R.Mesh = to_string(*Holder);
     R.Units.assign(static_cast<std::size_t>(Threads), true);
-    if (R.Holder != None && Threads > 1) {
-      const Mesh &M = K.Stmts[R.Holder].Mesh;
+    if (Threads > 1) {
+      const Mesh &M = *Holder;
       Result<std::int64_t> Size = M.size();
-      if (M.level == Inner.level && Size.ok()) {
+      if (Size.ok()) {
         std::vector<bool> Held(static_cast<std::size_t>(Threads), false);
         bool Ok = true;
         for (std::int64_t I = 0; I < *Size && Ok; ++I) {
@@ -321,15 +343,15 @@ void checkRegisters(const hir::Kernel &K, const targets::MergedTarget &T,
   // thread, the registers of the live values that thread holds; each mesh
   // that holds a value reports its own peak, once per program point.
   std::set<unsigned> Reported;
-  std::vector<StmtId> Holders;
+  std::vector<std::string> Holders;
   for (const RegisterValue &R : Regs)
-    if (std::find(Holders.begin(), Holders.end(), R.Holder) == Holders.end())
-      Holders.push_back(R.Holder);
-  for (StmtId H : Holders) {
+    if (std::find(Holders.begin(), Holders.end(), R.Mesh) == Holders.end())
+      Holders.push_back(R.Mesh);
+  for (const std::string &H : Holders) {
     // The threads of this mesh.
     std::vector<bool> Mine;
     for (const RegisterValue &R : Regs)
-      if (R.Holder == H) {
+      if (R.Mesh == H) {
         Mine = R.Units;
         break;
       }
@@ -358,12 +380,7 @@ void checkRegisters(const hir::Kernel &K, const targets::MergedTarget &T,
     Finding F;
     F.Id = plugin::DiagId::warn_tf_capacity_registers;
     F.Range = definitionRange(K, Regs[PeakValue].V);
-    std::string MeshText =
-        H != None ? to_string(K.Stmts[H].Mesh)
-                  : (AllThreads.ok() ? to_string(*AllThreads)
-                                     : std::string(Inner.level.view()));
-    F.Args = {std::to_string(Peak), MeshText, std::to_string(*Max),
-              targetName(T)};
+    F.Args = {std::to_string(Peak), H, std::to_string(*Max), targetName(T)};
     for (const RegisterValue &R : Regs) {
       if (!(R.Start <= PeakAt && PeakAt <= R.Last && R.Units[PeakUnit]))
         continue;

@@ -16,6 +16,13 @@
 //   repeat                  err_tf_repeat_mismatch, with a fix-it writing
 //                           the derived tf::Repeat<M, N, K>
 //
+// A box copy (a TMA, Site.h) whose shared-memory side is not one box is
+// checked as the boxes splitIntoBoxes derives: box 0's site goes through
+// the engine (its mesh, capability and parameter reasons are the copy's),
+// and a written Repeat must be the box count (err_tf_repeat_mismatch, "tile"
+// the copy, "atom" the box). When no box fits, the whole copy is matched and
+// its own reasons are reported.
+//
 // Each carries a note naming the contract item in describe.hpp's words (what
 // `tf facts` and `tf candidates` print). Then the scope and capacity checks
 // run, and all findings are sorted by source position.
@@ -160,6 +167,39 @@ class SiteChecker {
 public:
   SiteChecker(const Kernel &K, const HirSite &H, std::vector<Finding> &Out)
       : K(K), H(H), Op(K.Stmts[H.Op]), C(*H.C), Out(Out) {}
+
+  /// A written Repeat on a box copy against its derived box count.
+  void checkBoxes(const BoxSplit &Split) {
+    const Schedule &S = *Op.Sched;
+    if (S.Repeat.empty() || S.Repeat == Split.Count)
+      return;
+    Reason Why;
+    Why.kind = ReasonKind::repeat;
+    for (std::int64_t X : S.Repeat)
+      Why.found_shape.push_back(IntTuple(Int(X)));
+    for (std::int64_t X : Split.Count)
+      Why.expected_shape.push_back(IntTuple(Int(X)));
+    std::vector<std::int64_t> Copy;
+    for (std::size_t D = 0; D < Split.Count.size(); ++D)
+      Copy.push_back(Split.Count[D] * Split.Extents[D]);
+    const std::string Derived = joined(Split.Count);
+    SourceRange At = S.RepeatRange.valid() ? S.RepeatRange : callRange();
+    Finding F = make(DiagId::err_tf_repeat_mismatch, At,
+                     {joined(S.Repeat), Derived, str(C.id),
+                      "(" + joined(Copy) + ")",
+                      "(" + joined(Split.Extents) + ")"},
+                     Why);
+    if (S.RepeatRange.valid())
+      F.FixIts.push_back({S.RepeatRange, "tf::Repeat<" + Derived + ">"});
+    F.Notes.push_back({DiagId::note_tf_derived, At,
+                       {"derived Repeat<" + Derived + "> = copy (" +
+                        joined(Copy) + ") / box (" + joined(Split.Extents) +
+                        "): one " + str(C.id) + " per box; the boxes start "
+                        "at shared-memory offsets " + to_string(Split.Offsets)},
+                       {},
+                       {}});
+    Out.push_back(std::move(F));
+  }
 
   void run() {
     MatchReport R = match(C, H.S);
@@ -412,6 +452,15 @@ std::vector<Finding> check(const Kernel &K,
     HirSite Site;
     if (!buildSite(K, S, Target, Site))
       continue;
+    if (isBoxCopy(*Site.C))
+      if (std::optional<BoxSplit> Split = splitIntoBoxes(Site)) {
+        HirSite Box;
+        buildBoxSite(Site, *Split, Box);
+        SiteChecker Checker(K, Box, Findings);
+        Checker.run();
+        Checker.checkBoxes(*Split);
+        continue;
+      }
     SiteChecker(K, Site, Findings).run();
   }
   for (Finding &F : checkScopes(K))

@@ -274,6 +274,8 @@ struct Kernel {
   std::string Name;
   std::string MangledName;
   SourceRange Range;
+  /// For an instantiation of a kernel template: where it was instantiated.
+  SourceRange InstantiatedAt;
   /// tf::target("...") id; empty when the kernel names none.
   std::string Target;
   /// Where the kernel attribute names the target.

@@ -1,5 +1,8 @@
 // RUN: %tf-cc1 -verify %s
+// RUN: %tf-cc1 -DKERNEL -verify=kernel %s
 #include "tf/layout/mesh.hpp"
+
+#ifndef KERNEL
 
 // Arguments that depend on template parameters are checked per
 // instantiation; the note says which one.
@@ -11,3 +14,35 @@ void use() {
   run<tf::mesh("thread", tf::IntTuple{32})>(0);
   run<7>(0); // expected-note {{in instantiation of 'run<7>' requested here}}
 }
+#else
+
+// A kernel template is checked per instantiation: a contract violation in
+// one of them points into the template, with the note naming the
+// instantiation (here the WGMMA's n is a template parameter).
+#include <tf/tf.hpp>
+
+namespace k {
+inline constexpr tf::Mesh threads = tf::mesh("thread", tf::layout<"(3,128)">, "warpgroup", "participant");
+inline constexpr tf::Mesh compute = threads.sub(tf::range(1, 3), tf::_)
+                                        .reshape<"(2,4,8,4)">("group", "warp", "lane8", "lane4");
+using Acc = tf::Tensor<float, "((2@group,4@warp,2,8@lane8),(8,4@lane4,2)):((4096,16,8,1),(512,128,64))", tf::rmem>;
+using LhsSlot = tf::Tensor<tf::bf16, "((2,8,8),(4,16)):((4096,512,64),(16,1)) | Swizzle(3,4,3)", tf::smem>;
+using RhsSlot = tf::Tensor<tf::bf16, "((8,8),64):((512,64),1) | Swizzle(3,4,3)", tf::smem>;
+
+template <int N>
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 1), tf::topology("thread", 384))]]
+void mma() {
+  using Wgmma = tf::nv::sm90::Wgmma<N, tf::bf16, tf::Form::SS, tf::Major::K>;
+  auto lhs = tf::empty<LhsSlot>();
+  auto rhs = tf::empty<RhsSlot>();
+  [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();
+  // kernel-error@+1 {{the tile of nv.sm90.Wgmma does not decompose into atoms}} kernel-note@+1 {{contract nv.sm90.Wgmma, tile}}
+  [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>>(acc, lhs, rhs);
+}
+
+void launch() {
+  mma<64>();
+  mma<48>(); // kernel-note {{in instantiation of 'k::mma<48>' requested here}}
+}
+} // namespace k
+#endif
