@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The main job: set tf up (see .ci/setup.sh) and build it; compile the
-# optimal GEMM (examples/gemm/optimal.cpp) through the plugin with -Werror and
-# show what the plugin found; ask the tool for the contract of the WGMMA the
-# kernel chose and for the layouts it uses; then run the GEMM header-only on
-# the CPU at a small shape and print its error against a naive reference.
+# optimal GEMM (examples/gemm/optimal.cpp) through the plugin with -Werror
+# (it checks every decision against the H200's contracts and facts) and show
+# the attribute sites it found and the IR it derived; show the diagnostic and
+# fix-it the plugin gives when a decision is broken; ask the tool for the
+# contract of the WGMMA the kernel chose and for the layouts it uses; then run
+# the GEMM header-only on the CPU at a small shape and print its error against
+# a naive reference.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/setup.sh >/dev/null
@@ -12,6 +15,16 @@ example=examples/gemm/optimal.cpp
 echo "== clang++ -fplugin=tf.so -fplugin-arg-tf-report -Werror $example"
 /usr/lib/llvm-22/bin/clang++ -std=c++20 -fsyntax-only -Werror -Iinclude \
   -fplugin=build/lib/tf.so -fplugin-arg-tf-report "$example"
+
+echo
+echo "== tf hir $example: the main loop as the plugin derived it"
+build/bin/tf hir "$example" -- -std=c++20 -Iinclude | sed -n '/for %k/,/^    }/p'
+
+echo
+echo "== a broken decision: tf::Repeat<2, 1, 2> (examples/gemm/break.sh repeat)"
+examples/gemm/break.sh repeat |
+  /usr/lib/llvm-22/bin/clang++ -std=c++20 -fsyntax-only -x c++ - -Iinclude \
+    -Iexamples/gemm -fplugin=build/lib/tf.so -fdiagnostics-parseable-fixits 2>&1 || true
 
 echo
 echo "== tf facts nv.sm90.Wgmma --target nvidia.h200_sxm (first lines)"
