@@ -42,12 +42,13 @@ using Acc = tf::Tensor<float,
                        tf::rmem>;
 
 // (4) Shared-memory tiles, 128-byte swizzled: A 128 x 64 K-major, B 64 x 256
-// N-major (four 64-column panels), each in a ring of STAGES slots.
+// N-major as four contiguous 64 x 64 panels (one TMA box each), each in a
+// ring of STAGES slots.
 using LhsSlot = tf::Tensor<tf::bf16,
                            "((2,8,8),(4,16)):((4096,512,64),(16,1)) | Swizzle(3,4,3)",
                            tf::smem>;
 using RhsSlot = tf::Tensor<tf::bf16,
-                           "((4,2,8),(4,64)):((4096,512,64),(1024,1)) | Swizzle(3,4,3)",
+                           "(64,(4,64)):(64,(4096,1)) | Swizzle(3,4,3)",
                            tf::smem>;
 // (7) The staged output tile: four 128 x 64 panels, 128-byte swizzled.
 using Staged = tf::Tensor<tf::bf16, "(128,(4,64)):(64,(8192,1)) | Swizzle(3,4,3)",

@@ -4,8 +4,9 @@
 //
 //   infer  - the ShardLayouts of register tensors over the mesh that holds
 //            them, downstream types of ops, the derived Repeat and operand
-//            fragments of every tf::schedule (from the contract), extents
-//            (static, dynamic, symbolic) through index expressions;
+//            fragments of every tf::schedule (from the contract; for a TMA
+//            copy the boxes it is issued as), extents (static, dynamic,
+//            symbolic) through index expressions;
 //   check  - every tf::schedule against its contract (tf's one matching
 //            engine, include/tf/contract/match.hpp) with the target's
 //            capabilities; the written Repeat against the derived one;

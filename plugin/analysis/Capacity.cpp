@@ -22,9 +22,9 @@
 //                   mesh scope without such a ShardLayout is held by the
 //                   CTA-level mesh: its distribution over the threads is
 //                   not decided yet, so it costs no thread anything here
-//                   (`tf analyze` reports it as undecided). With one
-//                   topology level only, that level is the threads. A
-//                   counted tensor's elements per thread are
+//                   (`tf analyze` reports it as undecided); so is every
+//                   register tensor of a kernel whose only topology level
+//                   is its CTAs. A counted tensor's elements per thread are
 //                   the product of its layout's unbound leaves (bound
 //                   leaves say which thread holds an element; a layout
 //                   without bindings is replicated: every thread of its
@@ -250,16 +250,16 @@ std::optional<std::int64_t> elementsPerThread(const hir::TensorType &T) {
 void checkRegisters(const hir::Kernel &K, const targets::MergedTarget &T,
                     std::vector<Finding> &Out) {
   std::optional<std::int64_t> Max = intFact(T, "thread.registers.max");
-  if (!Max || K.Topologies.empty())
+  // The threads: the innermost topology's units. A kernel of one topology
+  // level (its CTAs) has no thread level: nothing is distributed over
+  // threads yet.
+  if (!Max || K.Topologies.size() < 2)
     return;
-  // The threads: the innermost topology's units. With one level only, one
-  // unit stands for every thread.
   const tf::Topology &Inner = K.Topologies.back();
   std::int64_t Threads = 1;
-  if (K.Topologies.size() >= 2 && Inner.extent.is_constant() &&
-      Inner.extent.value > 0 && Inner.extent.value <= (1 << 20))
+  if (Inner.extent.is_constant() && Inner.extent.value > 0 &&
+      Inner.extent.value <= (1 << 20))
     Threads = Inner.extent.value;
-  Result<Mesh> AllThreads = make_mesh(Inner.level, IntTuple(Inner.extent));
 
   ProgramOrder PO(K);
   std::vector<RegisterValue> Regs;
@@ -271,15 +271,13 @@ void checkRegisters(const hir::Kernel &K, const targets::MergedTarget &T,
         Val.Def >= K.Stmts.size())
       continue;
     // The thread-level mesh holding it: its scope's, or its ShardLayout's
-    // over the threads; with one topology level, the kernel's outer mesh.
-    // Else it sits on the CTA mesh, undistributed: not counted.
+    // over the threads. Else it sits on the CTA mesh (the kernel's outer
+    // mesh), undistributed: not counted.
     std::optional<Mesh> Holder;
     if (StmtId Scope = holderScope(K, V); Scope != None)
       Holder = K.Stmts[Scope].Mesh;
     else if (Val.Shard)
       Holder = Val.Shard->mesh;
-    else if (K.Topologies.size() == 1)
-      Holder = AllThreads.ok() ? std::optional<Mesh>(*AllThreads) : std::nullopt;
     if (!Holder || !(Holder->level == Inner.level))
       continue;
     std::optional<std::int64_t> E = elementsPerThread(Val.Type);

@@ -81,29 +81,6 @@ withId(const std::vector<analysis::Finding> &Fs, plugin::DiagId Id) {
   return Out;
 }
 
-/// KNOWN GAP: the optimal GEMM's B slot (four 64-column SW128 panels) and
-/// its staged output tile are each one tf::schedule<CopyAsyncTensor>, but
-/// nv.sm90.CopyAsyncTensor matches a copy whole as *one* TMA box, which must
-/// be compact row-major with at most 128 bytes per row under SW128: the
-/// contract (or the engine, splitting a copy into boxes as it splits an MMA
-/// into atoms) does not yet describe a copy issued as several boxes. Whether
-/// \p F is one of those refusals.
-inline bool isPanelGap(const analysis::Finding &F) {
-  const std::string M = message(F);
-  return M.find("nv.sm90.CopyAsyncTensor") != std::string::npos &&
-         (M.find("is not the compact row-major layout of its shape") !=
-              std::string::npos ||
-          M.find("bytes of the innermost mode <= 128 fails (found 512)") !=
-              std::string::npos);
-}
-
-/// \p Fs without the findings of the known gap above.
-inline std::vector<analysis::Finding>
-withoutPanelGap(std::vector<analysis::Finding> Fs) {
-  std::erase_if(Fs, isPanelGap);
-  return Fs;
-}
-
 /// The merged target \p Id of the source tree's targets/.
 inline const targets::MergedTarget &target(const std::string &Id) {
   static targets::FactDatabase *DB = [] {

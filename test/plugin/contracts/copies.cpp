@@ -2,12 +2,15 @@
 // (TMA) and generic.Copy, once accepted and once per refusal kind the kernel
 // language can express: TMA's one-thread execution mesh, its capability,
 // its box limits (an operand) and its shared-memory box layout; the Copy's
-// thread-level execution mesh and its element types (an operand).
+// thread-level execution mesh and its element types (an operand). A copy
+// that is not one TMA box but splits into valid boxes (512 rows: two boxes
+// of 256) is accepted; a limit no split can meet (rows of 8 bytes) is not.
 //
 // DEFINE: %{tf} = -std=c++20 -fsyntax-only -I %tf_include -fplugin=%tf_plugin
 // RUN: %clangxx %{tf} -Xclang -verify=ok %s
 // RUN: %clangxx %{tf} -Xclang -verify=tmamesh -DTMA_MESH %s
 // RUN: %clangxx %{tf} -Xclang -verify=tmacap -DTMA_CAPABILITY %s
+// RUN: %clangxx %{tf} -Xclang -verify=ok -DTMA_BOXES %s
 // RUN: %clangxx %{tf} -Xclang -verify=tmaoperand -DTMA_OPERAND %s
 // RUN: %clangxx %{tf} -Xclang -verify=tmalayout -DTMA_LAYOUT %s
 // RUN: %clangxx %{tf} -Xclang -verify=copymesh -DCOPY_MESH %s
@@ -26,22 +29,27 @@ inline constexpr tf::Mesh loader = threads.sub(0, tf::range(0, 1));
 #endif
 inline constexpr tf::Mesh workers = threads.sub(1, tf::_);
 
-#if defined(TMA_OPERAND)
-#define ROWS "512" // a TMA box has at most 256 rows
+#if defined(TMA_BOXES)
+// A TMA box has at most 256 rows: 512 rows are copied as two boxes.
+#define TILE "(512,64):(64,1) | Swizzle(3,4,3)"
+constexpr int BM = 512, BN = 64;
+#elif defined(TMA_OPERAND)
+// A TMA box row is a multiple of 16 bytes; 4 bf16 are 8, in every box.
+#define TILE "(128,4):(4,1)"
+constexpr int BM = 128, BN = 4;
 #else
-#define ROWS "128"
+#define TILE "(128,64):(64,1) | Swizzle(3,4,3)"
+constexpr int BM = 128, BN = 64;
 #endif
-constexpr int BM = ROWS[0] == '5' ? 512 : 128;
-constexpr int BN = 64;
 #ifdef TMA_LAYOUT
 using Slot = tf::Tensor<tf::bf16, "(128,64):(1,128)", tf::smem>; // column-major
 #else
-using Slot = tf::Tensor<tf::bf16, "(" ROWS ",64):(64,1) | Swizzle(3,4,3)", tf::smem>;
+using Slot = tf::Tensor<tf::bf16, TILE, tf::smem>;
 #endif
 #ifdef COPY_OPERAND
-using Staged = tf::Tensor<tf::f16, "(" ROWS ",64):(64,1) | Swizzle(3,4,3)", tf::smem>;
+using Staged = tf::Tensor<tf::f16, TILE, tf::smem>;
 #else
-using Staged = tf::Tensor<tf::bf16, "(" ROWS ",64):(64,1) | Swizzle(3,4,3)", tf::smem>;
+using Staged = tf::Tensor<tf::bf16, TILE, tf::smem>;
 #endif
 using Matrix = tf::Tensor<tf::bf16, "(?,?)">;
 using OutMatrix = tf::Tensor<Staged::element_type, "(?,?)">;
@@ -65,7 +73,7 @@ void copy_tiles(Matrix a, OutMatrix out) {
 #elif defined(TMA_CAPABILITY)
     [[tf::mesh(loader)]] auto tile = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<BM, BN>(m * BM, n * BN), ring); // tmacap-error {{nv.sm90.CopyAsyncTensor needs capability 'cp.async.bulk.tensor', which target 'nvidia.a100_sxm' lacks}} tmacap-note {{contract nv.sm90.CopyAsyncTensor, capability: cp.async.bulk.tensor is not among the target's capabilities}}
 #elif defined(TMA_OPERAND)
-    [[tf::mesh(loader)]] auto tile = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<BM, BN>(m * BM, n * BN), ring); // tmaoperand-error {{operand src (a tile of 'a') does not fit nv.sm90.CopyAsyncTensor: extent of every mode <= 256 fails (found 512)}} tmaoperand-note {{contract nv.sm90.CopyAsyncTensor, operand src: extent of every mode <= 256 fails (found 512)}}
+    [[tf::mesh(loader)]] auto tile = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<BM, BN>(m * BM, n * BN), ring); // tmaoperand-error {{operand src (a tile of 'a') does not fit nv.sm90.CopyAsyncTensor: bytes of the innermost mode % 16 == 0 fails (found 8)}} tmaoperand-note {{contract nv.sm90.CopyAsyncTensor, operand src: bytes of the innermost mode % 16 == 0 fails (found 8)}}
 #elif defined(TMA_LAYOUT)
     [[tf::mesh(loader)]] auto tile = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<BM, BN>(m * BM, n * BN), ring); // tmalayout-error {{nv.sm90.CopyAsyncTensor cannot read operand dst (a slot of 'ring') in this layout: fragment (128,64):(1,128) is not the compact row-major layout of its shape}} tmalayout-note {{contract nv.sm90.CopyAsyncTensor, operand dst: fragment (128,64):(1,128) is not the compact row-major layout of its shape}}
 #else
@@ -78,7 +86,7 @@ void copy_tiles(Matrix a, OutMatrix out) {
 #else
     [[tf::mesh(workers)]] auto staged = tf::schedule<tf::Copy>(tile, staged_tile);
 #endif
-    [[tf::mesh(loader)]] tf::schedule<tf::nv::CopyAsyncTensor>(staged, out.tile<BM, BN>(m * BM, n * BN)); // tmamesh-error {{cannot be issued from mesh}} tmamesh-note {{contract nv.sm90.CopyAsyncTensor, mesh}} tmacap-error {{needs capability}} tmacap-note {{contract nv.sm90.CopyAsyncTensor, capability}} tmaoperand-error {{operand dst (a tile of 'out') does not fit nv.sm90.CopyAsyncTensor: extent of every mode <= 256 fails (found 512)}} tmaoperand-note {{contract nv.sm90.CopyAsyncTensor, operand dst: extent of every mode <= 256 fails (found 512)}}
+    [[tf::mesh(loader)]] tf::schedule<tf::nv::CopyAsyncTensor>(staged, out.tile<BM, BN>(m * BM, n * BN)); // tmamesh-error {{cannot be issued from mesh}} tmamesh-note {{contract nv.sm90.CopyAsyncTensor, mesh}} tmacap-error {{needs capability}} tmacap-note {{contract nv.sm90.CopyAsyncTensor, capability}} tmaoperand-error {{operand dst (a tile of 'out') does not fit nv.sm90.CopyAsyncTensor: bytes of the innermost mode % 16 == 0 fails (found 8)}} tmaoperand-note {{contract nv.sm90.CopyAsyncTensor, operand dst: bytes of the innermost mode % 16 == 0 fails (found 8)}}
   }
 }
 } // namespace t
