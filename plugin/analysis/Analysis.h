@@ -41,8 +41,13 @@ std::vector<Finding> infer(hir::Kernel &K);
 std::vector<Finding> check(const hir::Kernel &K,
                            const targets::MergedTarget *Target);
 
-/// Values used on meshes that do not hold them (Scopes.cpp).
+/// Meshes outside the kernel's topologies, then values used on meshes that
+/// do not hold them (Scopes.cpp).
 std::vector<Finding> checkScopes(const hir::Kernel &K);
+
+/// Meshes (scopes, tile loops' CTA meshes) whose level is not one of the
+/// kernel's topologies or that reach past its extent (Scopes.cpp).
+std::vector<Finding> checkTopologies(const hir::Kernel &K);
 
 /// Shared memory per CTA, registers per thread and L2 reuse windows against
 /// \p Target's facts (Capacity.cpp): warnings only.

@@ -15,6 +15,11 @@
 // statement that computes it, like a named value. Windows of a register
 // value (acc.tile<...>(...)) are held where their root is.
 //
+// checkTopologies: every mesh a kernel runs on (mesh scopes, the CTA mesh of
+// a tile loop) arranges units of one of the kernel's topology levels, and
+// stays within its extent when both are static: a compute mesh of threads
+// 128..383 needs tf::topology("thread", 384) or more.
+//
 //===----------------------------------------------------------------------===//
 
 #include "analysis/Analysis.h"
@@ -43,10 +48,67 @@ hir::SourceRange useRange(const hir::Kernel &K, const hir::Stmt &S,
   return S.CallRange.valid() ? S.CallRange : S.Range;
 }
 
+/// Why mesh \p M does not fit \p K's topologies; empty when it fits or
+/// cannot be decided (dynamic extents).
+std::string topologyProblem(const hir::Kernel &K, const tf::Mesh &M) {
+  const tf::Topology *Level = nullptr;
+  std::string Levels;
+  for (const tf::Topology &T : K.Topologies) {
+    if (T.level == M.level)
+      Level = &T;
+    Levels += (Levels.empty() ? "" : ", ") + std::string(T.level.view()) +
+              " (" + to_string(T.extent) + ")";
+  }
+  if (!Level)
+    return "it arranges units of level '" + std::string(M.level.view()) +
+           "', but kernel '" + K.Name + "' has no topology of that level (it has " +
+           Levels + ")";
+  Result<std::int64_t> Span = cosize(M.layout);
+  if (!Span.ok() || !M.offset.has_value() || !Level->extent.has_value())
+    return {};
+  std::int64_t Last = M.offset.value + *Span - 1;
+  if (Last < Level->extent.value)
+    return {};
+  return "it reaches " + std::string(M.level.view()) + " " +
+         std::to_string(Last) + ", but kernel '" + K.Name + "' has " +
+         std::to_string(Level->extent.value) + " " +
+         std::string(M.level.view()) + " units (tf::topology(\"" +
+         std::string(M.level.view()) + "\", " +
+         std::to_string(Level->extent.value) + "))";
+}
+
 } // namespace
 
-std::vector<Finding> checkScopes(const hir::Kernel &K) {
+std::vector<Finding> checkTopologies(const hir::Kernel &K) {
   std::vector<Finding> Out;
+  if (K.Topologies.empty())
+    return Out;
+  std::vector<tf::Mesh> Reported;
+  for (hir::StmtId Id : K.preorder()) {
+    const hir::Stmt &S = K.Stmts[Id];
+    const tf::Mesh *M = nullptr;
+    if (S.Kind == hir::StmtKind::MeshScope)
+      M = &S.Mesh;
+    else if (S.Kind == hir::StmtKind::Loop &&
+             S.Loop != hir::LoopKind::TileOffsets && !S.LoopMesh.level.empty())
+      M = &S.LoopMesh;
+    if (!M || std::find(Reported.begin(), Reported.end(), *M) != Reported.end())
+      continue;
+    std::string Problem = topologyProblem(K, *M);
+    if (Problem.empty())
+      continue;
+    Reported.push_back(*M);
+    Finding F;
+    F.Id = plugin::DiagId::err_tf_scope_topology;
+    F.Range = S.Range;
+    F.Args = {to_string(*M), Problem};
+    Out.push_back(std::move(F));
+  }
+  return Out;
+}
+
+std::vector<Finding> checkScopes(const hir::Kernel &K) {
+  std::vector<Finding> Out = checkTopologies(K);
   for (hir::StmtId Id : K.preorder()) {
     const hir::Stmt &S = K.Stmts[Id];
     if (S.Kind != hir::StmtKind::Op)
