@@ -267,17 +267,23 @@ public:
     if (Diags.hasUncompilableErrorOccurred())
       return;
     hir::Module M = buildModule(Ctx, Sites);
+    std::vector<const targets::MergedTarget *> KernelTargets;
     for (hir::Kernel &K : M.Kernels) {
       for (const analysis::Finding &F : analysis::infer(K))
         emit(Diags, Opts, inInstantiation(F, K));
       const targets::MergedTarget *Target =
           K.Target.empty() ? nullptr : Facts.find(Diags, K);
+      KernelTargets.push_back(Target);
       if (!K.Target.empty() && !Target)
         continue;
       for (const analysis::Finding &F : analysis::check(K, Target))
         emit(Diags, Opts, inInstantiation(F, K));
     }
-    if (Opts.DumpHir)
+    if (Opts.Sink)
+      Opts.Sink(Ctx, M, KernelTargets);
+    if (Opts.DumpHir && Opts.DumpHirJson)
+      hir::printJson(M, Out);
+    else if (Opts.DumpHir)
       hir::print(M, Out);
     Out.flush();
   }
@@ -309,24 +315,28 @@ std::string knownArguments() {
   std::string Groups;
   for (llvm::StringRef G : tfGroups())
     Groups += (Groups.empty() ? "" : ", ") + G.str();
-  return (llvm::Twine("report, dump-hir, targets-dir=DIR, W<group>, "
-                      "Wno-<group>, Werror=<group>, Wno-error=<group> "
-                      "with <group> one of ") +
+  return (llvm::Twine("report, dump-hir, dump-hir=json, targets-dir=DIR, "
+                      "sarif=FILE, W<group>, Wno-<group>, Werror=<group>, "
+                      "Wno-error=<group> with <group> one of ") +
           Groups)
       .str();
 }
 
 bool parseArgument(llvm::StringRef Arg, Options &Opts) {
-  if (Arg == "report")
+  if (Arg == "report") {
     Opts.Report = true;
-  else if (Arg == "dump-hir")
+  } else if (Arg == "dump-hir" || Arg == "dump-hir=json") {
     Opts.DumpHir = true;
-  else if (Arg.consume_front("targets-dir="))
+    Opts.DumpHirJson = Arg == "dump-hir=json";
+  } else if (Arg.consume_front("sarif=") && !Arg.empty()) {
+    Opts.SarifFile = Arg.str();
+  } else if (Arg.consume_front("targets-dir=")) {
     Opts.TargetsDir = Arg.str();
-  else if (Arg.consume_front("W"))
+  } else if (Arg.consume_front("W")) {
     return parseWarning(Arg, Opts);
-  else
+  } else {
     return false;
+  }
   return true;
 }
 

@@ -11,19 +11,38 @@
 #define TF_PLUGIN_CONSUMER_H
 
 #include "clang/AST/ASTConsumer.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <utility>
 #include <vector>
 #include <memory>
 #include <string>
 
 namespace clang {
+class ASTContext;
 class CompilerInstance;
 } // namespace clang
 
+namespace tf::hir {
+struct Module;
+} // namespace tf::hir
+
+namespace tf::targets {
+struct MergedTarget;
+} // namespace tf::targets
+
 namespace tf::plugin {
+
+/// What a tool (`tf candidates`, `tf analyze`) does with a translation
+/// unit's HIR once every kernel is inferred and checked: \p Targets is
+/// parallel to \p M.Kernels, each kernel's merged target (null when it names
+/// none or its target could not be loaded). Valid during the call only.
+using ModuleSink = std::function<void(
+    clang::ASTContext &Ctx, hir::Module &M,
+    llvm::ArrayRef<const targets::MergedTarget *> Targets)>;
 
 /// One W* plugin argument for a tf warning group: WG, Wno-G, Werror=G,
 /// Wno-error=G.
@@ -33,12 +52,20 @@ enum class WarningArg { Enable, Disable, Error, NoError };
 struct Options {
   bool Report = false;
   bool DumpHir = false;
+  /// dump-hir=json: the HIR dump as JSON (docs/schemas/hir.schema.json).
+  bool DumpHirJson = false;
+  /// sarif=FILE: write every diagnostic of the translation unit to FILE as
+  /// SARIF 2.1.0 (Sarif.h). The plugin action does this, not the consumer.
+  std::string SarifFile;
   /// targets-dir=DIR: the fact tree (else $TF_TARGETS_DIR, else the source
   /// tree's targets/).
   std::string TargetsDir;
   /// The W* arguments for tf's warning groups (Diagnostics.def), in the
   /// order given: a later one wins; "capacity" names every capacity-* group.
   std::vector<std::pair<std::string, WarningArg>> Warnings;
+  /// Not a plugin argument: set by the tf tool. Called after the checks
+  /// (and before the HIR dump) when Sema succeeded.
+  ModuleSink Sink;
 };
 
 /// The plugin arguments, for the message about an unknown one.

@@ -6,16 +6,20 @@
 //   clang -cc1 -load tf.so -add-plugin tf [-plugin-arg-tf report] ...
 //
 // It runs before the main action (so code generation still happens), collects
-// the tf attribute sites once Sema is done and, for `report`, prints them.
-// Without arguments it only diagnoses and writes nothing, which is how clangd
-// runs it (LD_PRELOAD=tf.so clangd, DESIGN.md "Toolchain facts").
+// the tf attribute sites once Sema is done and, for `report`, prints them;
+// with `sarif=FILE` it also records every diagnostic and writes them to FILE
+// when the source file ends (Sarif.h). Without arguments it only diagnoses
+// and writes nothing, which is how clangd runs it (LD_PRELOAD=tf.so clangd,
+// DESIGN.md "Toolchain facts").
 //
-// Tested by test/plugin/report.cpp and test/plugin/plugin_arguments.test.
+// Tested by test/plugin/report.cpp, test/plugin/sarif/ and
+// test/plugin/diagnostics/err_tf_plugin_unknown_argument.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Consumer.h"
 #include "Diagnostics.h"
+#include "Sarif.h"
 
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
@@ -27,8 +31,10 @@ namespace {
 
 class TfAction : public PluginASTAction {
 public:
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef) override {
+    if (!Opts.SarifFile.empty())
+      installSarifWriter(CI, Opts.SarifFile);
     return makeConsumer(Opts, llvm::outs());
   }
 

@@ -17,7 +17,7 @@ from lit.llvm import llvm_config
 config.name = "tf"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".cpp", ".test"]
-config.excluded_from_discovery = ["Inputs"]
+config.excludes = ["Inputs"]
 config.test_source_root = os.path.join(config.tf_src_root, "test")
 config.test_exec_root = os.path.join(config.tf_obj_root, "test")
 

@@ -1,6 +1,7 @@
 //===- plugin/analysis/Capacity.cpp - Capacities against target facts ----===//
 //
-// checkCapacity (Analysis.h): what a kernel's decisions cost in the three
+// checkCapacity (Analysis.h) and the models it shares with `tf analyze`
+// (Capacity.h): what a kernel's decisions cost in the three
 // capacities a Hopper GEMM runs out of, against the target's facts. Each
 // finding is a warning (warn_tf_capacity_*), never an error: exceeding a
 // capacity makes a kernel fail to launch or slow, and the facts say where
@@ -61,6 +62,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "analysis/Capacity.h"
 #include "analysis/Analysis.h"
 #include "analysis/Residence.h"
 #include "targets/TargetFacts.h"
@@ -74,14 +76,14 @@
 #include <tuple>
 
 namespace tf::analysis {
-namespace {
 
 using hir::ExprId;
 using hir::None;
 using hir::StmtId;
 using hir::ValueId;
 
-/// An integer fact of the target, if it has one.
+//===- Shared helpers -----------------------------------------------------===//
+
 std::optional<std::int64_t> intFact(const targets::MergedTarget &T,
                                     llvm::StringRef Key) {
   const targets::MergedFact *MF = T.fact(Key);
@@ -90,11 +92,18 @@ std::optional<std::int64_t> intFact(const targets::MergedTarget &T,
   return MF->F->Int;
 }
 
-std::string targetName(const targets::MergedTarget &T) {
-  return T.Doc ? T.Doc->Id : std::string("the target");
+std::optional<double> numberFact(const targets::MergedTarget &T,
+                                 llvm::StringRef Key) {
+  const targets::MergedFact *MF = T.fact(Key);
+  if (!MF || !MF->F)
+    return std::nullopt;
+  if (MF->F->ValueKind == targets::Fact::Kind::Integer)
+    return static_cast<double>(MF->F->Int);
+  if (MF->F->ValueKind == targets::Fact::Kind::Float)
+    return MF->F->Float;
+  return std::nullopt;
 }
 
-/// The value of every leaf of \p T, when all are compile-time constants.
 std::optional<std::int64_t> staticProduct(const IntTuple &T) {
   std::int64_t P = 1;
   for (int I = 0; I < T.leaf_count(); ++I) {
@@ -106,29 +115,136 @@ std::optional<std::int64_t> staticProduct(const IntTuple &T) {
   return P;
 }
 
-/// Positions of statements in program order and the last position inside
-/// each statement's subtree.
-struct ProgramOrder {
-  std::vector<unsigned> Pos, End;
+std::vector<std::optional<std::int64_t>>
+extentsOf(const hir::Kernel &K, ValueId V, const Bindings *B) {
+  std::vector<std::optional<std::int64_t>> Out;
+  if (V >= K.Values.size())
+    return Out;
+  const hir::Value &Val = K.Values[V];
+  if (!Val.Type.WindowExtents.empty()) {
+    for (std::int64_t E : Val.Type.WindowExtents)
+      Out.push_back(E);
+    return Out;
+  }
+  IntTuple S = Val.Type.shape();
+  const std::vector<std::int64_t> *Bound = nullptr;
+  if (B) {
+    auto It = B->Extents.find(rootOf(K, V));
+    if (It != B->Extents.end())
+      Bound = &It->second;
+  }
+  const int Rank = S.is_leaf() ? 1 : S.rank();
+  for (int D = 0; D < Rank; ++D) {
+    std::optional<std::int64_t> E = staticProduct(S.is_leaf() ? S : S.mode(D));
+    if (!E && Bound && D < static_cast<int>(Bound->size()))
+      E = (*Bound)[static_cast<std::size_t>(D)];
+    Out.push_back(E);
+  }
+  return Out;
+}
 
-  explicit ProgramOrder(const hir::Kernel &K)
-      : Pos(K.Stmts.size(), 0), End(K.Stmts.size(), 0) {
-    std::vector<StmtId> Order = K.preorder();
-    for (unsigned I = 0; I < Order.size(); ++I)
-      Pos[Order[I]] = End[Order[I]] = I;
-    for (auto It = Order.rbegin(); It != Order.rend(); ++It)
-      for (StmtId C : K.Stmts[*It].Body)
-        End[*It] = std::max(End[*It], End[C]);
+namespace {
+
+std::optional<std::int64_t> evaluateAt(const hir::Kernel &K, ExprId E,
+                                       const Bindings *B, unsigned Depth) {
+  if (E == None || E >= K.Exprs.size() || Depth > 64)
+    return std::nullopt;
+  const hir::Expr &X = K.Exprs[E];
+  auto Sub = [&](ExprId Y) { return evaluateAt(K, Y, B, Depth + 1); };
+  switch (X.Kind) {
+  case hir::ExprKind::Constant:
+    return X.Constant;
+  case hir::ExprKind::Ref: {
+    if (X.Ref >= K.Values.size())
+      return std::nullopt;
+    if (B) {
+      auto It = B->Indices.find(X.Ref);
+      if (It != B->Indices.end())
+        return It->second;
+    }
+    const hir::Value &V = K.Values[X.Ref];
+    if (V.Init != None)
+      return Sub(V.Init);
+    if (V.Def != None && K.Stmts[V.Def].Kind == hir::StmtKind::Let)
+      return Sub(K.Stmts[V.Def].Init);
+    return std::nullopt;
   }
-  bool contains(StmtId Outer, StmtId Inner) const {
-    return Pos[Outer] <= Pos[Inner] && Pos[Inner] <= End[Outer];
+  case hir::ExprKind::Extent: {
+    std::vector<std::optional<std::int64_t>> Es = extentsOf(K, X.Ref, B);
+    if (X.Dim >= Es.size())
+      return std::nullopt;
+    return Es[X.Dim];
   }
-};
+  case hir::ExprKind::Opaque:
+    return std::nullopt;
+  default:
+    break;
+  }
+  std::optional<std::int64_t> L = Sub(X.Lhs), R = Sub(X.Rhs);
+  if (!L || !R)
+    return std::nullopt;
+  switch (X.Kind) {
+  case hir::ExprKind::Add:
+    return *L + *R;
+  case hir::ExprKind::Sub:
+    return *L - *R;
+  case hir::ExprKind::Mul:
+    return *L * *R;
+  case hir::ExprKind::Div:
+    return *R == 0 ? std::nullopt : std::optional(*L / *R);
+  case hir::ExprKind::CeilDiv:
+    return *R <= 0 ? std::nullopt : std::optional((*L + *R - 1) / *R);
+  case hir::ExprKind::Min:
+    return std::min(*L, *R);
+  case hir::ExprKind::Max:
+    return std::max(*L, *R);
+  default:
+    return std::nullopt;
+  }
+}
+
+void indicesOfAt(const hir::Kernel &K, ExprId E, std::set<ValueId> &Out,
+                 unsigned Depth) {
+  if (E == None || E >= K.Exprs.size() || Depth > 64)
+    return;
+  const hir::Expr &X = K.Exprs[E];
+  if (X.Kind == hir::ExprKind::Ref && X.Ref < K.Values.size()) {
+    const hir::Value &V = K.Values[X.Ref];
+    if (V.Origin == hir::ValueOrigin::LoopIndex)
+      Out.insert(X.Ref);
+    else if (V.Init != None)
+      indicesOfAt(K, V.Init, Out, Depth + 1);
+    else if (V.Def != None && K.Stmts[V.Def].Kind == hir::StmtKind::Let)
+      indicesOfAt(K, K.Stmts[V.Def].Init, Out, Depth + 1);
+    return;
+  }
+  indicesOfAt(K, X.Lhs, Out, Depth + 1);
+  indicesOfAt(K, X.Rhs, Out, Depth + 1);
+}
+
+} // namespace
+
+std::optional<std::int64_t> evaluate(const hir::Kernel &K, ExprId E,
+                                     const Bindings *B) {
+  return evaluateAt(K, E, B, 0);
+}
+
+void indicesOf(const hir::Kernel &K, ExprId E, std::set<ValueId> &Out) {
+  indicesOfAt(K, E, Out, 0);
+}
+
+ProgramOrder::ProgramOrder(const hir::Kernel &K)
+    : Pos(K.Stmts.size(), 0), End(K.Stmts.size(), 0) {
+  std::vector<StmtId> Order = K.preorder();
+  for (unsigned I = 0; I < Order.size(); ++I)
+    Pos[Order[I]] = End[Order[I]] = I;
+  for (auto It = Order.rbegin(); It != Order.rend(); ++It)
+    for (StmtId C : K.Stmts[*It].Body)
+      End[*It] = std::max(End[*It], End[C]);
+}
 
 //===- Shared memory ------------------------------------------------------===//
 
-/// Bytes of storage a tensor of type \p T needs; none when an extent, a
-/// stride or the offset is not a compile-time constant.
 std::optional<std::int64_t> storageBytes(const hir::TensorType &T) {
   const Layout &L = T.Layout.layout;
   if (!staticProduct(L.shape) || !staticProduct(L.stride))
@@ -153,6 +269,8 @@ std::optional<std::int64_t> storageBytes(const hir::TensorType &T) {
   return Bytes;
 }
 
+namespace {
+
 /// Whether \p V owns shared memory: a ring, or a buffer from tf::empty /
 /// tf::zeros or a declaration (not a view such as a ring slot or a window).
 bool ownsSharedMemory(const hir::Kernel &K, ValueId V) {
@@ -170,64 +288,30 @@ bool ownsSharedMemory(const hir::Kernel &K, ValueId V) {
          (D.OpName == "empty" || D.OpName == "zeros");
 }
 
-std::string allocationName(const hir::Kernel &K, ValueId V) {
-  const hir::Value &Val = K.Values[V];
-  if (!Val.Name.empty())
-    return Val.Name;
-  return Val.Kind == hir::ValueKind::Ring ? "a ring" : "a buffer";
-}
+} // namespace
 
-void checkSharedMemory(const hir::Kernel &K, const targets::MergedTarget &T,
-                       std::vector<Finding> &Out) {
-  std::optional<std::int64_t> Max = intFact(T, "cta.shared_memory.max");
-  if (!Max)
-    return;
-  std::int64_t Total = 0;
-  std::vector<Finding> Notes;
+std::vector<SharedAllocation> sharedAllocations(const hir::Kernel &K) {
+  std::vector<SharedAllocation> Out;
   for (ValueId V = 0; V < K.Values.size(); ++V) {
     if (!ownsSharedMemory(K, V))
       continue;
     const hir::Value &Val = K.Values[V];
-    Finding Note;
-    Note.Id = plugin::DiagId::note_tf_derived;
-    Note.Range = definitionRange(K, V);
-    std::optional<std::int64_t> Slot = storageBytes(Val.Type);
-    if (!Slot) {
-      Note.Args = {allocationName(K, V) +
-                   ": extents known at run time only, not counted"};
-    } else if (Val.Kind == hir::ValueKind::Ring) {
-      std::int64_t Stages = std::max(Val.Stages, 1);
-      Total += Stages * *Slot;
-      Note.Args = {allocationName(K, V) + ": " + std::to_string(Stages) +
-                   " x " + formatBytes(*Slot) + " = " +
-                   formatBytes(Stages * *Slot)};
-    } else {
-      Total += *Slot;
-      Note.Args = {allocationName(K, V) + ": " + formatBytes(*Slot)};
-    }
-    Notes.push_back(std::move(Note));
+    SharedAllocation A;
+    A.V = V;
+    A.Name = !Val.Name.empty()                     ? Val.Name
+             : Val.Kind == hir::ValueKind::Ring ? "a ring"
+                                                : "a buffer";
+    if (Val.Kind == hir::ValueKind::Ring)
+      A.Stages = std::max(Val.Stages, 1);
+    A.SlotBytes = storageBytes(Val.Type);
+    Out.push_back(std::move(A));
   }
-  if (Total <= *Max)
-    return;
-  Finding F;
-  F.Id = plugin::DiagId::warn_tf_capacity_smem;
-  F.Range = K.Range;
-  F.Args = {K.Name, formatBytes(Total), formatBytes(*Max), targetName(T)};
-  F.Notes = std::move(Notes);
-  Out.push_back(std::move(F));
+  return Out;
 }
 
 //===- Registers ----------------------------------------------------------===//
 
-/// A register tensor and what it costs each thread holding it.
-struct RegisterValue {
-  ValueId V = None;
-  std::int64_t Elements = 0;  ///< per thread
-  std::int64_t Registers = 0; ///< 32-bit, per thread
-  unsigned Start = 0, Last = 0;
-  std::vector<bool> Units; ///< the threads holding it
-  std::string Mesh;        ///< the thread mesh holding it, as printed
-};
+namespace {
 
 /// Elements per thread of a register tensor of type \p T: the unbound
 /// leaves' product (all leaves when none is bound).
@@ -247,39 +331,84 @@ std::optional<std::int64_t> elementsPerThread(const hir::TensorType &T) {
   return P;
 }
 
-void checkRegisters(const hir::Kernel &K, const targets::MergedTarget &T,
-                    std::vector<Finding> &Out) {
-  std::optional<std::int64_t> Max = intFact(T, "thread.registers.max");
+/// Whether \p V is a register tensor of its own (not a window).
+bool isRegisterTensor(const hir::Kernel &K, ValueId V) {
+  const hir::Value &Val = K.Values[V];
+  return Val.Kind == hir::ValueKind::Tensor && Val.TileOf == None &&
+         Val.Type.Where == Storage::rmem && Val.Def != None &&
+         Val.Def < K.Stmts.size();
+}
+
+/// The thread-level mesh holding register tensor \p V: its scope's, or its
+/// ShardLayout's over the threads; none when it sits on the CTA mesh.
+std::optional<Mesh> threadHolder(const hir::Kernel &K, ValueId V,
+                                 const tf::Topology &Inner) {
+  const hir::Value &Val = K.Values[V];
+  std::optional<Mesh> Holder;
+  if (StmtId Scope = holderScope(K, V); Scope != None)
+    Holder = K.Stmts[Scope].Mesh;
+  else if (Val.Shard)
+    Holder = Val.Shard->mesh;
+  if (!Holder || !(Holder->level == Inner.level))
+    return std::nullopt;
+  return Holder;
+}
+
+/// Liveness: each value's last use, extended to the end of every loop
+/// around the use that does not also hold the definition.
+void extendLiveness(const hir::Kernel &K, const ProgramOrder &PO,
+                    std::vector<RegisterValue> &Regs) {
+  std::map<ValueId, unsigned> Index;
+  for (unsigned I = 0; I < Regs.size(); ++I)
+    Index[Regs[I].V] = I;
+  for (StmtId S : K.preorder()) {
+    const hir::Stmt &St = K.Stmts[S];
+    if (St.Kind != hir::StmtKind::Op)
+      continue;
+    std::vector<ValueId> Uses = St.Operands;
+    if (St.Assigns)
+      Uses.push_back(St.Result);
+    for (ValueId U : Uses) {
+      if (U == None || U >= K.Values.size())
+        continue;
+      auto It = Index.find(rootOf(K, U));
+      if (It == Index.end())
+        continue;
+      RegisterValue &R = Regs[It->second];
+      StmtId Def = K.Values[R.V].Def;
+      unsigned Until = PO.Pos[S];
+      for (StmtId A = St.Parent; A != None; A = K.Stmts[A].Parent)
+        if (K.Stmts[A].Kind == hir::StmtKind::Loop && !PO.contains(A, Def))
+          Until = std::max(Until, PO.End[A]);
+      R.Last = std::max(R.Last, Until);
+    }
+  }
+}
+
+} // namespace
+
+std::optional<RegisterModel> registerModel(const hir::Kernel &K) {
   // The threads: the innermost topology's units. A kernel of one topology
   // level (its CTAs) has no thread level: nothing is distributed over
   // threads yet.
-  if (!Max || K.Topologies.size() < 2)
-    return;
+  if (K.Topologies.size() < 2)
+    return std::nullopt;
   const tf::Topology &Inner = K.Topologies.back();
-  std::int64_t Threads = 1;
+  RegisterModel Model;
   if (Inner.extent.is_constant() && Inner.extent.value > 0 &&
       Inner.extent.value <= (1 << 20))
-    Threads = Inner.extent.value;
+    Model.Threads = Inner.extent.value;
+  const std::int64_t Threads = Model.Threads;
 
   ProgramOrder PO(K);
-  std::vector<RegisterValue> Regs;
-  std::map<ValueId, unsigned> Index;
+  std::vector<RegisterValue> &Regs = Model.Values;
   for (ValueId V = 0; V < K.Values.size(); ++V) {
+    if (!isRegisterTensor(K, V))
+      continue;
+    std::optional<Mesh> Holder = threadHolder(K, V, Inner);
+    if (!Holder)
+      continue;
     const hir::Value &Val = K.Values[V];
-    if (Val.Kind != hir::ValueKind::Tensor || Val.TileOf != None ||
-        Val.Type.Where != Storage::rmem || Val.Def == None ||
-        Val.Def >= K.Stmts.size())
-      continue;
-    // The thread-level mesh holding it: its scope's, or its ShardLayout's
-    // over the threads. Else it sits on the CTA mesh (the kernel's outer
-    // mesh), undistributed: not counted.
-    std::optional<Mesh> Holder;
-    if (StmtId Scope = holderScope(K, V); Scope != None)
-      Holder = K.Stmts[Scope].Mesh;
-    else if (Val.Shard)
-      Holder = Val.Shard->mesh;
-    if (!Holder || !(Holder->level == Inner.level))
-      continue;
     std::optional<std::int64_t> E = elementsPerThread(Val.Type);
     if (!E)
       continue;
@@ -306,41 +435,19 @@ void checkRegisters(const hir::Kernel &K, const targets::MergedTarget &T,
           R.Units = std::move(Held);
       }
     }
-    Index[V] = static_cast<unsigned>(Regs.size());
     Regs.push_back(std::move(R));
   }
   if (Regs.empty())
-    return;
+    return Model;
 
-  // Liveness: the last use, extended to the end of every loop around the
-  // use that does not also hold the definition.
-  for (StmtId S : K.preorder()) {
-    const hir::Stmt &St = K.Stmts[S];
-    if (St.Kind != hir::StmtKind::Op)
-      continue;
-    std::vector<ValueId> Uses = St.Operands;
-    if (St.Assigns)
-      Uses.push_back(St.Result);
-    for (ValueId U : Uses) {
-      if (U == None || U >= K.Values.size())
-        continue;
-      auto It = Index.find(rootOf(K, U));
-      if (It == Index.end())
-        continue;
-      RegisterValue &R = Regs[It->second];
-      StmtId Def = K.Values[R.V].Def;
-      unsigned Until = PO.Pos[S];
-      for (StmtId A = St.Parent; A != None; A = K.Stmts[A].Parent)
-        if (K.Stmts[A].Kind == hir::StmtKind::Loop && !PO.contains(A, Def))
-          Until = std::max(Until, PO.End[A]);
-      R.Last = std::max(R.Last, Until);
-    }
-  }
+  extendLiveness(K, PO, Regs);
 
   // The peak is reached where some value starts. Per program point and
   // thread, the registers of the live values that thread holds; each mesh
-  // that holds a value reports its own peak, once per program point.
-  std::set<unsigned> Reported;
+  // that holds a value has its own peak.
+  auto LiveAt = [&](unsigned P, const RegisterValue &R) {
+    return R.Start <= P && P <= R.Last;
+  };
   std::vector<std::string> Holders;
   for (const RegisterValue &R : Regs)
     if (std::find(Holders.begin(), Holders.end(), R.Mesh) == Holders.end())
@@ -353,8 +460,8 @@ void checkRegisters(const hir::Kernel &K, const targets::MergedTarget &T,
         Mine = R.Units;
         break;
       }
-    std::int64_t Peak = 0;
-    unsigned PeakAt = 0, PeakValue = 0;
+    RegisterPeak Peak;
+    Peak.Mesh = H;
     std::size_t PeakUnit = 0;
     for (unsigned Starter = 0; Starter < Regs.size(); ++Starter) {
       unsigned P = Regs[Starter].Start;
@@ -363,122 +470,142 @@ void checkRegisters(const hir::Kernel &K, const targets::MergedTarget &T,
           continue;
         std::int64_t Sum = 0;
         for (const RegisterValue &R : Regs)
-          if (R.Start <= P && P <= R.Last && R.Units[U])
+          if (LiveAt(P, R) && R.Units[U])
             Sum += R.Registers;
-        if (Sum > Peak) {
-          Peak = Sum;
-          PeakAt = P;
-          PeakValue = Starter;
+        if (Sum > Peak.Registers) {
+          Peak.Registers = Sum;
+          Peak.At = P;
+          Peak.Starter = Starter;
           PeakUnit = U;
         }
       }
     }
-    if (Peak <= *Max || !Reported.insert(PeakAt).second)
-      continue;
-    Finding F;
-    F.Id = plugin::DiagId::warn_tf_capacity_registers;
-    F.Range = definitionRange(K, Regs[PeakValue].V);
-    F.Args = {std::to_string(Peak), H, std::to_string(*Max), targetName(T)};
-    for (const RegisterValue &R : Regs) {
-      if (!(R.Start <= PeakAt && PeakAt <= R.Last && R.Units[PeakUnit]))
-        continue;
-      const hir::Value &Val = K.Values[R.V];
-      Finding Note;
-      Note.Id = plugin::DiagId::note_tf_derived;
-      Note.Range = definitionRange(K, R.V);
-      Note.Args = {describeValue(K, R.V) + " holds " +
-                   std::to_string(R.Elements) + " " +
-                   std::string(name(Val.Type.Element)) + " per thread: " +
-                   std::to_string(R.Registers) + " registers"};
-      F.Notes.push_back(std::move(Note));
-    }
-    Out.push_back(std::move(F));
+    for (unsigned I = 0; I < Regs.size(); ++I)
+      if (LiveAt(Peak.At, Regs[I]) && Regs[I].Units[PeakUnit])
+        Peak.Live.push_back(I);
+    Model.Peaks.push_back(std::move(Peak));
   }
+
+  // The CTA's registers: each thread at its own peak.
+  for (std::size_t U = 0; U < static_cast<std::size_t>(Threads); ++U) {
+    std::int64_t Mine = 0;
+    for (const RegisterValue &Starter : Regs) {
+      std::int64_t Sum = 0;
+      for (const RegisterValue &R : Regs)
+        if (LiveAt(Starter.Start, R) && R.Units[U])
+          Sum += R.Registers;
+      Mine = std::max(Mine, Sum);
+    }
+    Model.CtaRegisters += Mine;
+  }
+  return Model;
+}
+
+std::int64_t undistributedRegisters(const hir::Kernel &K,
+                                    std::vector<ValueId> *Values) {
+  std::optional<tf::Topology> Inner;
+  if (K.Topologies.size() >= 2)
+    Inner = K.Topologies.back();
+  ProgramOrder PO(K);
+  std::vector<RegisterValue> Regs;
+  for (ValueId V = 0; V < K.Values.size(); ++V) {
+    if (!isRegisterTensor(K, V))
+      continue;
+    if (Inner && threadHolder(K, V, *Inner))
+      continue;
+    const hir::Value &Val = K.Values[V];
+    std::optional<std::int64_t> E = staticProduct(Val.Type.Layout.layout.shape);
+    if (!E)
+      continue;
+    RegisterValue R;
+    R.V = V;
+    R.Elements = *E;
+    R.Registers = (*E * bits(Val.Type.Element) + 31) / 32;
+    R.Start = R.Last = PO.Pos[Val.Def];
+    Regs.push_back(std::move(R));
+    if (Values)
+      Values->push_back(V);
+  }
+  extendLiveness(K, PO, Regs);
+  // The most held at once: at some value's start.
+  std::int64_t Peak = 0;
+  for (const RegisterValue &Starter : Regs) {
+    std::int64_t Sum = 0;
+    for (const RegisterValue &R : Regs)
+      if (R.Start <= Starter.Start && Starter.Start <= R.Last)
+        Sum += R.Registers;
+    Peak = std::max(Peak, Sum);
+  }
+  return Peak;
 }
 
 //===- L2 reuse windows ---------------------------------------------------===//
 
-/// The compile-time value of \p E, following index values to their
-/// definitions; none for run-time values.
-std::optional<std::int64_t> evaluate(const hir::Kernel &K, ExprId E,
-                                     unsigned Depth = 0) {
-  if (E == None || E >= K.Exprs.size() || Depth > 64)
+std::optional<TileGrid> tileGrid(const hir::Kernel &K, StmtId L,
+                                 const Bindings *B) {
+  const hir::Stmt &Loop = K.Stmts[L];
+  if (Loop.Kind != hir::StmtKind::Loop ||
+      Loop.Loop == hir::LoopKind::TileOffsets || Loop.Indices.size() < 2 ||
+      Loop.Bounds.size() < 2)
     return std::nullopt;
-  const hir::Expr &X = K.Exprs[E];
-  auto Sub = [&](ExprId Y) { return evaluate(K, Y, Depth + 1); };
-  switch (X.Kind) {
-  case hir::ExprKind::Constant:
-    return X.Constant;
-  case hir::ExprKind::Ref: {
-    if (X.Ref >= K.Values.size())
-      return std::nullopt;
-    const hir::Value &V = K.Values[X.Ref];
-    if (V.Init != None)
-      return Sub(V.Init);
-    if (V.Def != None && K.Stmts[V.Def].Kind == hir::StmtKind::Let)
-      return Sub(K.Stmts[V.Def].Init);
+  std::optional<std::int64_t> GM =
+      evaluate(K, Loop.Bounds[Loop.Bounds.size() - 2], B);
+  std::optional<std::int64_t> GN = evaluate(K, Loop.Bounds.back(), B);
+  if (!GM || !GN || *GM < 1 || *GN < 1)
     return std::nullopt;
-  }
-  case hir::ExprKind::Extent: {
-    if (X.Ref >= K.Values.size())
-      return std::nullopt;
-    IntTuple S = K.Values[X.Ref].Type.shape();
-    if (static_cast<int>(X.Dim) >= S.rank())
-      return std::nullopt;
-    return staticProduct(S.is_leaf() ? S : S.mode(static_cast<int>(X.Dim)));
-  }
-  case hir::ExprKind::Opaque:
-    return std::nullopt;
-  default:
-    break;
-  }
-  std::optional<std::int64_t> A = Sub(X.Lhs), B = Sub(X.Rhs);
-  if (!A || !B)
-    return std::nullopt;
-  switch (X.Kind) {
-  case hir::ExprKind::Add:
-    return *A + *B;
-  case hir::ExprKind::Sub:
-    return *A - *B;
-  case hir::ExprKind::Mul:
-    return *A * *B;
-  case hir::ExprKind::Div:
-    return *B == 0 ? std::nullopt : std::optional(*A / *B);
-  case hir::ExprKind::CeilDiv:
-    return *B <= 0 ? std::nullopt : std::optional((*A + *B - 1) / *B);
-  case hir::ExprKind::Min:
-    return std::min(*A, *B);
-  case hir::ExprKind::Max:
-    return std::max(*A, *B);
-  default:
-    return std::nullopt;
-  }
+  TileGrid G;
+  G.Loop = L;
+  G.GM = *GM;
+  G.GN = *GN;
+  Result<std::int64_t> MeshSize = Loop.LoopMesh.size();
+  G.StaticMesh = MeshSize.ok() &&
+                 Loop.LoopMesh.layout.shape.leaf_count() > 0 &&
+                 staticProduct(Loop.LoopMesh.layout.shape).has_value() &&
+                 *MeshSize > 0;
+  G.CTAs = G.StaticMesh ? *MeshSize : G.tiles();
+  return G;
 }
 
-/// The loop indices \p E depends on, through index values' definitions.
-void indicesOf(const hir::Kernel &K, ExprId E, std::set<ValueId> &Out,
-               unsigned Depth = 0) {
-  if (E == None || E >= K.Exprs.size() || Depth > 64)
-    return;
-  const hir::Expr &X = K.Exprs[E];
-  if (X.Kind == hir::ExprKind::Ref && X.Ref < K.Values.size()) {
-    const hir::Value &V = K.Values[X.Ref];
-    if (V.Origin == hir::ValueOrigin::LoopIndex)
-      Out.insert(X.Ref);
-    else if (V.Init != None)
-      indicesOf(K, V.Init, Out, Depth + 1);
-    else if (V.Def != None && K.Stmts[V.Def].Kind == hir::StmtKind::Let)
-      indicesOf(K, K.Stmts[V.Def].Init, Out, Depth + 1);
-    return;
+std::vector<std::vector<TileCoord>> tileRounds(const hir::Stmt &Loop,
+                                               const TileGrid &G,
+                                               std::int64_t Running,
+                                               std::int64_t Limit) {
+  std::vector<std::vector<TileCoord>> Rounds;
+  const std::int64_t Tiles = G.tiles();
+  if (Loop.Loop == hir::LoopKind::PersistentTiles) {
+    PersistentTilesOptions Opts{Loop.GroupM, Loop.ColumnMajor, Loop.Cluster};
+    for (std::int64_t P = 0; P < G.CTAs; ++P) {
+      Result<PersistentTiles> PT =
+          make_persistent_tiles(P, G.CTAs, G.GM, G.GN, Opts);
+      if (!PT.ok())
+        break;
+      for (auto It = PT->begin(); !(It == PT->end()); ++It) {
+        std::int64_t R = (*It).iteration;
+        if (Limit > 0 && R >= Limit)
+          break;
+        if (static_cast<std::int64_t>(Rounds.size()) <= R)
+          Rounds.resize(static_cast<std::size_t>(R + 1));
+        Rounds[static_cast<std::size_t>(R)].push_back({(*It).m, (*It).n});
+      }
+    }
+    return Rounds;
   }
-  indicesOf(K, X.Lhs, Out, Depth + 1);
-  indicesOf(K, X.Rhs, Out, Depth + 1);
+  Running = std::max<std::int64_t>(1, std::min(Running, Tiles));
+  for (std::int64_t Id = 0; Id < Tiles; ++Id) {
+    std::int64_t R = Id / Running;
+    if (Limit > 0 && R >= Limit)
+      break;
+    Result<TileCoord> C =
+        make_grouped_tile(Id, G.GM, G.GN, Loop.GroupM, Loop.ColumnMajor);
+    if (!C.ok())
+      break;
+    if (static_cast<std::int64_t>(Rounds.size()) <= R)
+      Rounds.resize(static_cast<std::size_t>(R + 1));
+    Rounds[static_cast<std::size_t>(R)].push_back(*C);
+  }
+  return Rounds;
 }
 
-/// Whether statement \p S reads operand \p V: its access says so (an
-/// access of a window names the window's parent and offsets); without an
-/// access, every operand is read except the destination of a copy (its
-/// last operand).
 bool readsOperand(const hir::Kernel &K, const hir::Stmt &S, ValueId V,
                   std::size_t OperandIndex) {
   const hir::Value &Val = K.Values[V];
@@ -494,21 +621,13 @@ bool readsOperand(const hir::Kernel &K, const hir::Stmt &S, ValueId V,
            OperandIndex + 1 == S.Operands.size());
 }
 
-/// One gmem tensor's share of a wave's window.
-struct Panel {
-  ValueId Root = None;
-  ValueId Window = None;
-  std::int64_t Count = 0;           ///< panels in the wave
-  std::vector<std::int64_t> Extent; ///< of one panel, per dimension
-  std::int64_t Bytes = 0;           ///< all of them
-  const char *Per = "";
-};
-
-void checkL2(const hir::Kernel &K, const targets::MergedTarget &T,
-             std::vector<Finding> &Out) {
-  std::optional<std::int64_t> L2 = intFact(T, "memory.l2.capacity");
-  if (!L2)
-    return;
+std::map<ValueId, Panel> wavePanels(const hir::Kernel &K, StmtId L,
+                                    const std::vector<TileCoord> &Wave,
+                                    const Bindings *B, bool &Unknown) {
+  std::map<ValueId, Panel> Panels;
+  const hir::Stmt &Loop = K.Stmts[L];
+  if (Wave.empty() || Loop.Indices.size() < 2)
+    return Panels;
   ProgramOrder PO(K);
   // Which loop each loop index belongs to.
   std::map<ValueId, StmtId> LoopOf;
@@ -516,133 +635,195 @@ void checkL2(const hir::Kernel &K, const targets::MergedTarget &T,
     if (K.Stmts[S].Kind == hir::StmtKind::Loop)
       for (ValueId I : K.Stmts[S].Indices)
         LoopOf[I] = S;
+  std::set<std::int64_t> Rows, Cols;
+  for (const TileCoord &C : Wave) {
+    Rows.insert(C.m);
+    Cols.insert(C.n);
+  }
+  const ValueId MIndex = Loop.Indices[0], NIndex = Loop.Indices[1];
 
-  for (StmtId L : K.preorder()) {
-    const hir::Stmt &Loop = K.Stmts[L];
-    if (Loop.Kind != hir::StmtKind::Loop ||
-        Loop.Loop == hir::LoopKind::TileOffsets || Loop.Indices.size() < 2 ||
-        Loop.Bounds.size() < 2)
+  // The gmem tensors read through windows inside the loop.
+  for (StmtId S : K.preorder()) {
+    if (!PO.contains(L, S) || K.Stmts[S].Kind != hir::StmtKind::Op)
       continue;
+    const hir::Stmt &Op = K.Stmts[S];
+    for (std::size_t I = 0; I < Op.Operands.size(); ++I) {
+      ValueId W = Op.Operands[I];
+      if (W == None || W >= K.Values.size() || K.Values[W].TileOf == None)
+        continue;
+      ValueId Root = rootOf(K, W);
+      const hir::Value &R = K.Values[Root];
+      if (R.Kind != hir::ValueKind::Tensor || R.Type.Where != Storage::gmem ||
+          !readsOperand(K, Op, W, I))
+        continue;
+      const hir::Value &Win = K.Values[W];
+      std::vector<std::optional<std::int64_t>> Shape = extentsOf(K, Root, B);
+      const std::size_t Rank = Win.TileOffsets.size();
+      if (Rank == 0 || Win.Type.WindowExtents.size() != Rank ||
+          Rank != Shape.size()) {
+        Unknown = true;
+        continue;
+      }
+      Panel P;
+      P.Root = Root;
+      P.Window = W;
+      bool OnM = false, OnN = false;
+      for (std::size_t D = 0; D < Rank; ++D) {
+        std::set<ValueId> Deps;
+        indicesOf(K, Win.TileOffsets[D], Deps);
+        bool Swept = false;
+        for (ValueId X : Deps) {
+          OnM |= X == MIndex;
+          OnN |= X == NIndex;
+          auto It = LoopOf.find(X);
+          Swept |= It != LoopOf.end() && It->second != L &&
+                   PO.contains(L, It->second);
+        }
+        std::optional<std::int64_t> E = Win.Type.WindowExtents[D];
+        if (Swept)
+          E = Shape[D];
+        if (!E) {
+          Unknown = true;
+          break;
+        }
+        P.Extent.push_back(*E);
+      }
+      if (P.Extent.size() != Rank)
+        continue;
+      P.Count = OnM && OnN ? static_cast<std::int64_t>(Wave.size())
+                : OnM      ? static_cast<std::int64_t>(Rows.size())
+                : OnN      ? static_cast<std::int64_t>(Cols.size())
+                           : 1;
+      P.Per = OnM && OnN ? "one per tile"
+              : OnM      ? "one per tile row"
+              : OnN      ? "one per tile column"
+                         : "shared by every tile";
+      P.Bytes = P.Count * bytes(R.Type.Element);
+      for (std::int64_t E : P.Extent)
+        P.Bytes *= E;
+      // Never more than the whole tensor.
+      std::int64_t All = bytes(R.Type.Element);
+      bool Known = true;
+      for (const std::optional<std::int64_t> &E : Shape) {
+        Known &= E.has_value();
+        if (E)
+          All *= *E;
+      }
+      if (Known)
+        P.Bytes = std::min(P.Bytes, All);
+      auto [It, New] = Panels.try_emplace(Root, P);
+      if (!New && P.Bytes > It->second.Bytes)
+        It->second = P;
+    }
+  }
+  return Panels;
+}
+
+//===- The checks ---------------------------------------------------------===//
+
+namespace {
+
+std::string targetName(const targets::MergedTarget &T) {
+  return T.Doc ? T.Doc->Id : std::string("the target");
+}
+
+void checkSharedMemory(const hir::Kernel &K, const targets::MergedTarget &T,
+                       std::vector<Finding> &Out) {
+  std::optional<std::int64_t> Max = intFact(T, "cta.shared_memory.max");
+  if (!Max)
+    return;
+  std::int64_t Total = 0;
+  std::vector<Finding> Notes;
+  for (const SharedAllocation &A : sharedAllocations(K)) {
+    Finding Note;
+    Note.Id = plugin::DiagId::note_tf_derived;
+    Note.Range = definitionRange(K, A.V);
+    if (!A.SlotBytes) {
+      Note.Args = {A.Name + ": extents known at run time only, not counted"};
+    } else if (A.Stages > 0) {
+      Total += *A.bytes();
+      Note.Args = {A.Name + ": " + std::to_string(A.Stages) + " x " +
+                   formatBytes(*A.SlotBytes) + " = " + formatBytes(*A.bytes())};
+    } else {
+      Total += *A.SlotBytes;
+      Note.Args = {A.Name + ": " + formatBytes(*A.SlotBytes)};
+    }
+    Notes.push_back(std::move(Note));
+  }
+  if (Total <= *Max)
+    return;
+  Finding F;
+  F.Id = plugin::DiagId::warn_tf_capacity_smem;
+  F.Range = K.Range;
+  F.Args = {K.Name, formatBytes(Total), formatBytes(*Max), targetName(T)};
+  F.Notes = std::move(Notes);
+  Out.push_back(std::move(F));
+}
+
+void checkRegisters(const hir::Kernel &K, const targets::MergedTarget &T,
+                    std::vector<Finding> &Out) {
+  std::optional<std::int64_t> Max = intFact(T, "thread.registers.max");
+  if (!Max)
+    return;
+  std::optional<RegisterModel> Model = registerModel(K);
+  if (!Model)
+    return;
+  // Each mesh reports its own peak, once per program point.
+  std::set<unsigned> Reported;
+  for (const RegisterPeak &Peak : Model->Peaks) {
+    if (Peak.Registers <= *Max || !Reported.insert(Peak.At).second)
+      continue;
+    Finding F;
+    F.Id = plugin::DiagId::warn_tf_capacity_registers;
+    F.Range = definitionRange(K, Model->Values[Peak.Starter].V);
+    F.Args = {std::to_string(Peak.Registers), Peak.Mesh, std::to_string(*Max),
+              targetName(T)};
+    for (unsigned I : Peak.Live) {
+      const RegisterValue &R = Model->Values[I];
+      const hir::Value &Val = K.Values[R.V];
+      Finding Note;
+      Note.Id = plugin::DiagId::note_tf_derived;
+      Note.Range = definitionRange(K, R.V);
+      Note.Args = {describeValue(K, R.V) + " holds " +
+                   std::to_string(R.Elements) + " " +
+                   std::string(name(Val.Type.Element)) + " per thread: " +
+                   std::to_string(R.Registers) + " registers"};
+      F.Notes.push_back(std::move(Note));
+    }
+    Out.push_back(std::move(F));
+  }
+}
+
+void checkL2(const hir::Kernel &K, const targets::MergedTarget &T,
+             std::vector<Finding> &Out) {
+  std::optional<std::int64_t> L2 = intFact(T, "memory.l2.capacity");
+  if (!L2)
+    return;
+  for (StmtId L : K.preorder()) {
     // The grid of tiles, statically; with run-time extents the window is
     // unknown here (tf analyze reports it with the run-time shape).
-    std::optional<std::int64_t> GM =
-        evaluate(K, Loop.Bounds[Loop.Bounds.size() - 2]);
-    std::optional<std::int64_t> GN = evaluate(K, Loop.Bounds.back());
-    if (!GM || !GN || *GM < 1 || *GN < 1)
+    std::optional<TileGrid> G = tileGrid(K, L);
+    if (!G)
       continue;
-    const std::int64_t Tiles = *GM * *GN;
-    Result<std::int64_t> MeshSize = Loop.LoopMesh.size();
-    std::int64_t CTAs =
-        MeshSize.ok() && Loop.LoopMesh.layout.shape.leaf_count() > 0 &&
-                staticProduct(Loop.LoopMesh.layout.shape)
-            ? *MeshSize
-            : Tiles;
-    // The wave: the tiles the first CTAs take, in the loop's order.
-    std::vector<TileCoord> Wave;
-    if (Loop.Loop == hir::LoopKind::PersistentTiles) {
-      PersistentTilesOptions Opts{Loop.GroupM, Loop.ColumnMajor, Loop.Cluster};
-      for (std::int64_t P = 0; P < std::min(CTAs, Tiles); ++P) {
-        Result<PersistentTiles> PT =
-            make_persistent_tiles(P, CTAs, *GM, *GN, Opts);
-        if (!PT.ok())
-          break;
-        auto It = PT->begin();
-        if (!(It == PT->end()))
-          Wave.push_back({(*It).m, (*It).n});
-      }
-    } else {
-      // One CTA per tile; at most one per SM runs at a time.
-      std::int64_t Running = std::min(CTAs, Tiles);
+    const hir::Stmt &Loop = K.Stmts[L];
+    // The wave: the tiles the first CTAs take, in the loop's order; for
+    // grid_tiles at most one CTA per SM runs at a time.
+    std::int64_t Running = std::min(G->CTAs, G->tiles());
+    if (Loop.Loop == hir::LoopKind::GridTiles)
       if (std::optional<std::int64_t> SMs = intFact(T, "sm.count"))
         Running = std::min(Running, *SMs);
-      for (std::int64_t P = 0; P < Running; ++P) {
-        Result<TileCoord> C =
-            make_grouped_tile(P, *GM, *GN, Loop.GroupM, Loop.ColumnMajor);
-        if (!C.ok())
-          break;
-        Wave.push_back(*C);
-      }
-    }
-    if (Wave.empty())
+    std::vector<std::vector<TileCoord>> Rounds =
+        tileRounds(Loop, *G, Running, /*Limit=*/1);
+    if (Rounds.empty() || Rounds.front().empty())
       continue;
+    const std::vector<TileCoord> &Wave = Rounds.front();
     std::set<std::int64_t> Rows, Cols;
     for (const TileCoord &C : Wave) {
       Rows.insert(C.m);
       Cols.insert(C.n);
     }
-    const ValueId MIndex = Loop.Indices[0], NIndex = Loop.Indices[1];
-
-    // The gmem tensors read through windows inside the loop.
-    std::map<ValueId, Panel> Panels;
     bool Unknown = false;
-    for (StmtId S : K.preorder()) {
-      if (!PO.contains(L, S) || K.Stmts[S].Kind != hir::StmtKind::Op)
-        continue;
-      const hir::Stmt &Op = K.Stmts[S];
-      for (std::size_t I = 0; I < Op.Operands.size(); ++I) {
-        ValueId W = Op.Operands[I];
-        if (W == None || W >= K.Values.size() ||
-            K.Values[W].TileOf == None)
-          continue;
-        ValueId Root = rootOf(K, W);
-        const hir::Value &R = K.Values[Root];
-        if (R.Kind != hir::ValueKind::Tensor ||
-            R.Type.Where != Storage::gmem || !readsOperand(K, Op, W, I))
-          continue;
-        const hir::Value &Win = K.Values[W];
-        IntTuple Shape = R.Type.shape();
-        const std::size_t Rank = Win.TileOffsets.size();
-        if (Rank == 0 || Win.Type.WindowExtents.size() != Rank ||
-            static_cast<int>(Rank) != Shape.rank()) {
-          Unknown = true;
-          continue;
-        }
-        Panel P;
-        P.Root = Root;
-        P.Window = W;
-        bool OnM = false, OnN = false;
-        for (std::size_t D = 0; D < Rank; ++D) {
-          std::set<ValueId> Deps;
-          indicesOf(K, Win.TileOffsets[D], Deps);
-          bool Swept = false;
-          for (ValueId X : Deps) {
-            OnM |= X == MIndex;
-            OnN |= X == NIndex;
-            auto It = LoopOf.find(X);
-            Swept |= It != LoopOf.end() && It->second != L &&
-                     PO.contains(L, It->second);
-          }
-          std::optional<std::int64_t> E = Win.Type.WindowExtents[D];
-          if (Swept)
-            E = staticProduct(Shape.is_leaf() ? Shape
-                                              : Shape.mode(static_cast<int>(D)));
-          if (!E) {
-            Unknown = true;
-            break;
-          }
-          P.Extent.push_back(*E);
-        }
-        if (P.Extent.size() != Rank)
-          continue;
-        P.Count = OnM && OnN ? static_cast<std::int64_t>(Wave.size())
-                  : OnM      ? static_cast<std::int64_t>(Rows.size())
-                  : OnN      ? static_cast<std::int64_t>(Cols.size())
-                             : 1;
-        P.Per = OnM && OnN ? "one per tile"
-                : OnM      ? "one per tile row"
-                : OnN      ? "one per tile column"
-                           : "shared by every tile";
-        P.Bytes = P.Count * bytes(R.Type.Element);
-        for (std::int64_t E : P.Extent)
-          P.Bytes *= E;
-        // Never more than the whole tensor.
-        if (std::optional<std::int64_t> All = staticProduct(Shape))
-          P.Bytes = std::min(P.Bytes, *All * bytes(R.Type.Element));
-        auto [It, New] = Panels.try_emplace(Root, P);
-        if (!New && P.Bytes > It->second.Bytes)
-          It->second = P;
-      }
-    }
+    std::map<ValueId, Panel> Panels = wavePanels(K, L, Wave, nullptr, Unknown);
     if (Unknown || Panels.empty())
       continue;
     std::int64_t Total = 0;
@@ -661,7 +842,7 @@ void checkL2(const hir::Kernel &K, const targets::MergedTarget &T,
     WaveNote.Range = Loop.Range;
     WaveNote.Args = {
         std::to_string(Wave.size()) + " CTAs run the first tiles of the " +
-        std::to_string(*GM) + " x " + std::to_string(*GN) +
+        std::to_string(G->GM) + " x " + std::to_string(G->GN) +
         " grid at once: " + std::to_string(Rows.size()) + " tile rows and " +
         std::to_string(Cols.size()) + " tile columns (group_m = " +
         std::to_string(Loop.GroupM) +

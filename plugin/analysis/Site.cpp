@@ -341,6 +341,116 @@ bool buildSite(const Kernel &K, StmtId OpId, const targets::MergedTarget *Target
   return true;
 }
 
+namespace {
+
+/// The capabilities of \p Target into \p Out's site.
+void addCapabilities(const targets::MergedTarget *Target, HirSite &Out) {
+  if (!Target)
+    return;
+  for (const targets::MergedFact &F : Target->Capabilities)
+    if (F.F && Name::fits(F.F->Key))
+      Out.Capabilities.push_back(Name(F.F->Key));
+  Out.S.check_capabilities = true;
+  Out.S.capabilities =
+      List<Name>(Out.Capabilities.data(), Out.Capabilities.size());
+  if (Target->Doc)
+    Out.TargetId = Target->Doc->Id;
+}
+
+/// Whether an access of kind \p Have serves a contract operand of access
+/// \p Want; \p Exact: only the same kind.
+bool serves(hir::AccessKind Have, tf::Access Want, bool Exact) {
+  switch (Want) {
+  case tf::Access::read:
+    return Have == hir::AccessKind::Read;
+  case tf::Access::write:
+    return Have == hir::AccessKind::Write ||
+           (!Exact && Have == hir::AccessKind::ReadWrite);
+  case tf::Access::read_write:
+    return Have == hir::AccessKind::ReadWrite ||
+           (!Exact && Have == hir::AccessKind::Write);
+  }
+  return false;
+}
+
+/// Access \p A of \p Op as site operand \p N: the value, or the window of
+/// it the access writes at its offsets.
+std::optional<SiteOperand> accessOperand(const Kernel &K, const hir::Access &A,
+                                         Name N) {
+  if (A.Offsets.empty() || A.Extents.empty() || A.Operand == None ||
+      A.Operand >= K.Values.size() || !hasType(K.Values[A.Operand]))
+    return siteOperand(K, A.Operand, N);
+  const TensorType &T = K.Values[A.Operand].Type;
+  IntTuple Shape;
+  for (std::int64_t E : A.Extents) {
+    if (E < 0)
+      return siteOperand(K, A.Operand, N);
+    Shape.push_back(IntTuple(Int(E)));
+  }
+  std::optional<ComposedLayout> W =
+      window(K, T.Where, T.Layout, A.Extents, A.Offsets);
+  if (!W)
+    return site_operand(N, Shape, T.Element, T.Where);
+  return site_operand(N, Shape, T.Element, T.Where, *W);
+}
+
+} // namespace
+
+bool buildCandidateSite(const Kernel &K, StmtId OpId, const Contract &C,
+                        const targets::MergedTarget *Target, HirSite &Out) {
+  if (OpId == None || OpId >= K.Stmts.size() ||
+      K.Stmts[OpId].Kind != StmtKind::Op)
+    return false;
+  const Stmt &Op = K.Stmts[OpId];
+  std::optional<Mesh> M = K.meshOf(OpId);
+  if (!M)
+    return false;
+  Out.Op = OpId;
+  Out.C = &C;
+  Out.S = tf::Site{};
+  Out.S.mesh = *M;
+  if (StmtId Scope = K.meshScopeOf(OpId); Scope != None)
+    Out.MeshSpelling = K.Stmts[Scope].MeshSpelling;
+
+  // The contract's operands, once per name, in contract order; each takes
+  // the first unused access that serves it exactly, else the first that
+  // serves it.
+  std::vector<const OperandPattern *> Patterns;
+  for (const OperandPattern &P : C.operands) {
+    bool Seen = false;
+    for (const OperandPattern *Q : Patterns)
+      Seen = Seen || Q->name == P.name;
+    if (!Seen)
+      Patterns.push_back(&P);
+  }
+  const std::vector<hir::Access> &Accesses = Op.Access.Accesses;
+  std::vector<bool> Used(Accesses.size(), false);
+  for (const OperandPattern *P : Patterns) {
+    int Found = -1;
+    for (bool Exact : {true, false}) {
+      for (std::size_t I = 0; I < Accesses.size() && Found < 0; ++I)
+        if (!Used[I] && serves(Accesses[I].Kind, P->access, Exact))
+          Found = static_cast<int>(I);
+      if (Found >= 0)
+        break;
+    }
+    if (Found < 0)
+      continue; // the engine reports the operand missing
+    Used[Found] = true;
+    const hir::Access &A = Accesses[Found];
+    SiteOperandSource Src{P->name, A.Operand, operandRange(K, Op, A.Operand),
+                          false};
+    if (std::optional<SiteOperand> O = accessOperand(K, A, P->name))
+      Out.S.operands.push_back(*O);
+    else
+      Src.Untyped = true;
+    Out.Operands.push_back(Src);
+  }
+  decideParams(C, Out);
+  addCapabilities(Target, Out);
+  return true;
+}
+
 //===- Boxes ---------------------------------------------------------------===//
 
 namespace {
@@ -463,20 +573,6 @@ void searchBoxes(const std::vector<Layout> &Modes,
   }
 }
 
-/// Copies \p From into \p To (HirSite is not copyable: its site views its
-/// own capability list).
-void copySite(const HirSite &From, HirSite &To) {
-  To.Op = From.Op;
-  To.C = From.C;
-  To.S = From.S;
-  To.Capabilities = From.Capabilities;
-  To.Operands = From.Operands;
-  To.DecidedParams = From.DecidedParams;
-  To.MeshSpelling = From.MeshSpelling;
-  To.TargetId = From.TargetId;
-  To.S.capabilities = List<Name>(To.Capabilities.data(), To.Capabilities.size());
-}
-
 /// \p Whole cut to one box of extents \p Extents whose shared-memory layout
 /// is \p Box, into \p Out; false when the global side cannot be cut.
 bool cutSite(const HirSite &Whole, const std::vector<std::int64_t> &Extents,
@@ -524,6 +620,20 @@ bool boxFits(const Contract &C, const tf::Site &S) {
 }
 
 } // namespace
+
+/// Copies \p From into \p To (HirSite is not copyable: its site views its
+/// own capability list).
+void copySite(const HirSite &From, HirSite &To) {
+  To.Op = From.Op;
+  To.C = From.C;
+  To.S = From.S;
+  To.Capabilities = From.Capabilities;
+  To.Operands = From.Operands;
+  To.DecidedParams = From.DecidedParams;
+  To.MeshSpelling = From.MeshSpelling;
+  To.TargetId = From.TargetId;
+  To.S.capabilities = List<Name>(To.Capabilities.data(), To.Capabilities.size());
+}
 
 bool isBoxCopy(const Contract &C) {
   if (C.kind != AtomKind::copy)

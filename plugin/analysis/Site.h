@@ -7,7 +7,8 @@
 // contract's names with shapes, dtypes, storages and layouts, the target's
 // capabilities and the written Repeat. Inference (derived repeats) and the
 // contract checks (Check.cpp) both read sites through buildSite, so they see
-// the same thing.
+// the same thing. `tf candidates` builds sites for ops without a schedule
+// the same way (buildCandidateSite), one per candidate contract.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TF_PLUGIN_ANALYSIS_SITE_H
@@ -109,6 +110,22 @@ const Contract *contractOf(const hir::Stmt &Op);
 /// @pre infer(K) has run (register tensors need their ShardLayouts).
 bool buildSite(const hir::Kernel &K, hir::StmtId Op,
                const targets::MergedTarget *Target, HirSite &Out);
+
+/// Builds the site of op \p Op of \p K -- scheduled or not -- as an instance
+/// of contract \p C (`tf candidates`): the operands take \p C's names by
+/// access, each of its read operands the op's next read, each written one
+/// the op's next write (a read-write operand, an MMA's C, the op's next
+/// read-write); a write into a window of a whole value (insert_slice) is
+/// that window. Of the parameters, only those a copy's operands decide are
+/// set (as buildSite); the written Repeat is left empty. False when \p Op is
+/// no op or runs on no mesh.
+/// @pre infer(K) has run.
+bool buildCandidateSite(const hir::Kernel &K, hir::StmtId Op, const Contract &C,
+                        const targets::MergedTarget *Target, HirSite &Out);
+
+/// Copies \p From into \p To (HirSite is not copyable: its site views its
+/// own capability list).
+void copySite(const HirSite &From, HirSite &To);
 
 /// The operand value \p V as a site operand named \p Name (no layout when its
 /// layout cannot be represented); null when \p V has no type.

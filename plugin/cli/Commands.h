@@ -27,13 +27,24 @@ extern llvm::cl::SubCommand FactsSubcommand;
 int runFactsCommand();
 
 /// `tf hir FILE... [-p BUILD_DIR] -- FLAGS`: the HIR of the kernels in FILEs.
+/// The commands that compile files take their compiler flags after `--`
+/// (ToolRunner.h, takeCompilerFlags).
 extern llvm::cl::SubCommand HirSubcommand;
-/// Takes the compiler flags after the first `--` out of `tf hir`'s argv
-/// before option parsing (llvm::cl would read them as more files); returns
-/// the number of arguments left for llvm::cl.
-int takeHirCompilerFlags(int Argc, const char *const *Argv);
 /// Runs `tf hir`; returns the process exit code.
 int runHirCommand();
+
+/// `tf candidates FILE... [-p BUILD_DIR] [--site LINE] [--json] -- FLAGS`:
+/// the instructions an undecided op could use, accepted and refused.
+extern llvm::cl::SubCommand CandidatesSubcommand;
+/// Runs `tf candidates`; returns the process exit code.
+int runCandidatesCommand();
+
+/// `tf analyze FILE... [--memory] [--shape NAME=DxD,...] [--json] -- FLAGS`:
+/// waves, flop, bytes per memory level, capacity peaks, reuse windows and a
+/// roofline estimate of each kernel on its target.
+extern llvm::cl::SubCommand AnalyzeSubcommand;
+/// Runs `tf analyze`; returns the process exit code.
+int runAnalyzeCommand();
 
 } // namespace tf::cli
 

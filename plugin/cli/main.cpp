@@ -5,7 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "ToolRunner.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -15,9 +17,11 @@ using namespace llvm;
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
-  // `tf hir FILE... -- FLAGS`: the flags are the compiler's, not tf's.
-  if (argc > 1 && StringRef(argv[1]) == "hir")
-    argc = tf::cli::takeHirCompilerFlags(argc, argv);
+  // `tf hir FILE... -- FLAGS` (and the other commands that compile files):
+  // the flags are the compiler's, not tf's.
+  if (argc > 1 &&
+      is_contained({"hir", "candidates", "analyze"}, StringRef(argv[1])))
+    argc = tf::cli::takeCompilerFlags(argc, argv);
   cl::ParseCommandLineOptions(
       argc, argv,
       "tf: queries and tools for the tf kernel compiler\n\n"
@@ -25,7 +29,13 @@ int main(int argc, char **argv) {
       "  tf targets [show ID]     the target fact documents (tf targets --help)\n"
       "  tf facts ATOM [--target ID]\n"
       "                           an atom's instruction contract (tf facts --help)\n"
-      "  tf hir FILE... -- FLAGS  the HIR of the kernels in C++ files (tf hir --help)\n");
+      "  tf hir FILE... -- FLAGS  the HIR of the kernels in C++ files (tf hir --help)\n"
+      "  tf candidates FILE... -- FLAGS\n"
+      "                           the instructions each undecided op could use\n"
+      "                           (tf candidates --help)\n"
+      "  tf analyze FILE... [--memory] [--shape a=MxK,...] -- FLAGS\n"
+      "                           waves, flop, bytes, capacities, roofline\n"
+      "                           (tf analyze --help)\n");
   if (tf::cli::LayoutSubcommand)
     return tf::cli::runLayoutCommand();
   if (tf::cli::TargetsSubcommand)
@@ -34,6 +44,10 @@ int main(int argc, char **argv) {
     return tf::cli::runFactsCommand();
   if (tf::cli::HirSubcommand)
     return tf::cli::runHirCommand();
+  if (tf::cli::CandidatesSubcommand)
+    return tf::cli::runCandidatesCommand();
+  if (tf::cli::AnalyzeSubcommand)
+    return tf::cli::runAnalyzeCommand();
   errs() << "tf: error: no subcommand given; see 'tf --help'\n";
   return 1;
 }

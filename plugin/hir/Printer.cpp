@@ -51,6 +51,8 @@ std::string intList(const std::vector<std::int64_t> &V, const char *Sep) {
   return Out;
 }
 
+} // namespace
+
 std::string typeText(const TensorType &T) {
   std::string Out = "tensor<" + std::string(name(T.Element)) + ", " +
                     to_string(T.Layout) + ", " + std::string(name(T.Where)) +
@@ -59,6 +61,8 @@ std::string typeText(const TensorType &T) {
     Out = "tile<" + intList(T.WindowExtents, "x") + " of " + Out + ">";
   return Out;
 }
+
+namespace {
 
 const char *accessName(AccessKind K) {
   switch (K) {
@@ -124,6 +128,10 @@ public:
       for (StmtId S : K.Stmts[K.Body].Body)
         stmt(S, 1);
   }
+
+  const std::vector<std::string> &names() const { return Names; }
+
+  std::string exprText(ExprId E) const { return expr(E); }
 
 private:
   std::string valueType(const Value &V) const {
@@ -340,6 +348,19 @@ private:
 
 void print(const Kernel &K, llvm::raw_ostream &OS) {
   KernelPrinter(K, OS).print();
+}
+
+std::vector<std::string> valueNames(const Kernel &K) {
+  return KernelPrinter(K, llvm::nulls()).names();
+}
+
+std::vector<std::string> exprTexts(const Kernel &K) {
+  KernelPrinter P(K, llvm::nulls());
+  std::vector<std::string> Texts;
+  Texts.reserve(K.Exprs.size());
+  for (ExprId E = 0; E < K.Exprs.size(); ++E)
+    Texts.push_back(P.exprText(E));
+  return Texts;
 }
 
 void print(const Module &M, llvm::raw_ostream &OS) {

@@ -16,9 +16,10 @@
 // RUN: not %clangxx %{tf} -DREPEAT -fdiagnostics-parseable-fixits %s 2>&1 | FileCheck %s --check-prefix=FIXIT
 // RUN: not %clangxx %{tf} -DPARAM -fdiagnostics-parseable-fixits %s 2>&1 | FileCheck %s --check-prefix=PARAMFIX
 // ok-no-diagnostics
-#include <tf/tf.hpp>
+#include "../Inputs/gemm_meshes.hpp"
 
 namespace t {
+using namespace gemm_test; // cta, loader, compute, LhsSlot, RhsSlot, Matrix
 constexpr int BM = 128, BN = 64, BK = 64;
 
 #ifdef PARAM
@@ -28,37 +29,23 @@ constexpr int N = 64;
 #endif
 using Wgmma = tf::nv::sm90::Wgmma<N, tf::bf16, tf::Form::SS, tf::Major::K>; // param-error {{parameter 'n' of nv.sm90.Wgmma: 260 violates n <= 256}} param-note {{contract nv.sm90.Wgmma, parameter n: 260 violates n <= 256}} param-note {{the nearest value nv.sm90.Wgmma allows is n = 256}} param-error {{parameter 'n' of nv.sm90.Wgmma: 260 violates n % 8 == 0}} param-note {{contract nv.sm90.Wgmma, parameter n: 260 violates n % 8 == 0}}
 
-inline constexpr tf::Mesh cta = tf::mesh("cta", tf::layout<"(132)">, "persistent");
-inline constexpr tf::Mesh threads =
-    tf::mesh("thread", tf::layout<"(3,128)">, "warpgroup", "participant");
-inline constexpr tf::Mesh loader = threads.sub(0, tf::range(0, 1));
-inline constexpr tf::Mesh compute = threads.sub(tf::range(1, 3), tf::_)
-                                        .reshape<"(2,4,8,4)">("group", "warp", "lane8", "lane4");
-
 #ifdef OPERAND
-using AccT = tf::f16;
+using Acc = Acc128x64<tf::f16>;
 #else
-using AccT = float;
+using Acc = Acc128x64<>;
 #endif
-using Acc = tf::Tensor<AccT,
-                       "((2@group,4@warp,2,8@lane8),(8,4@lane4,2))"
-                       ":((4096,16,8,1),(512,128,64))",
-                       tf::rmem>;
+// LAYOUT: an unswizzled A slot; TILE: K = 56. Otherwise gemm_test's slots.
 #if defined(LAYOUT)
 using LhsSlot = tf::Tensor<tf::bf16, "(128,64):(64,1)", tf::smem>;
 #elif defined(TILE)
 using LhsSlot = tf::Tensor<tf::bf16, "(128,56):(56,1) | Swizzle(3,4,3)", tf::smem>;
-#else
-using LhsSlot = tf::Tensor<tf::bf16, "(128,64):(64,1) | Swizzle(3,4,3)", tf::smem>;
 #endif
 #ifdef TILE
 using RhsSlot = tf::Tensor<tf::bf16, "(56,64):(64,1) | Swizzle(3,4,3)", tf::smem>;
 constexpr int RK = 56;
 #else
-using RhsSlot = tf::Tensor<tf::bf16, "(64,64):(64,1) | Swizzle(3,4,3)", tf::smem>;
 constexpr int RK = BK;
 #endif
-using Matrix = tf::Tensor<tf::bf16, "(?,?)">;
 
 #ifdef CAPABILITY
 #define TARGET "nvidia.a100_sxm"

@@ -2,21 +2,14 @@
 // RUN: %clangxx %{tf} -Xclang -verify %s
 // RUN: not %clangxx %{tf} -fdiagnostics-parseable-fixits %s 2>&1 | FileCheck %s
 // A parameter outside its contract's domain, with a fix-it to the nearest valid value: WGMMA's n is 8..256 step 8.
-#include <tf/tf.hpp>
+#include "../Inputs/gemm_meshes.hpp"
 
 namespace t {
+using namespace gemm_test; // cta, loader, compute, LhsSlot, RhsSlot, Matrix
+using Acc = Acc128x64<>;
+// n = 260 (gemm_test::Wgmma has n = 64).
 using Wgmma = tf::nv::sm90::Wgmma<260, tf::bf16, tf::Form::SS, tf::Major::K>; // expected-error {{parameter 'n' of nv.sm90.Wgmma: 260 violates n <= 256}} expected-note {{contract nv.sm90.Wgmma, parameter n: 260 violates n <= 256}} expected-note {{the nearest value nv.sm90.Wgmma allows is n = 256}} expected-error {{parameter 'n' of nv.sm90.Wgmma: 260 violates n % 8 == 0}} expected-note {{contract nv.sm90.Wgmma, parameter n: 260 violates n % 8 == 0}}
 // CHECK: fix-it:"{{.*}}err_tf_contract_parameter.cpp":{[[#@LINE-1]]:35-[[#@LINE-1]]:38}:"256"
-inline constexpr tf::Mesh cta = tf::mesh("cta", tf::layout<"(132)">, "persistent");
-inline constexpr tf::Mesh threads =
-    tf::mesh("thread", tf::layout<"(3,128)">, "warpgroup", "participant");
-inline constexpr tf::Mesh loader = threads.sub(0, tf::range(0, 1));
-inline constexpr tf::Mesh compute = threads.sub(tf::range(1, 3), tf::_)
-                                        .reshape<"(2,4,8,4)">("group", "warp", "lane8", "lane4");
-using Acc = tf::Tensor<float, "((2@group,4@warp,2,8@lane8),(8,4@lane4,2)):((4096,16,8,1),(512,128,64))", tf::rmem>;
-using LhsSlot = tf::Tensor<tf::bf16, "(128,64):(64,1) | Swizzle(3,4,3)", tf::smem>;
-using RhsSlot = tf::Tensor<tf::bf16, "(64,64):(64,1) | Swizzle(3,4,3)", tf::smem>;
-using Matrix = tf::Tensor<tf::bf16, "(?,?)">;
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
 void gemm(Matrix a, Matrix b) {

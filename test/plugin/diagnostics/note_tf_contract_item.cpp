@@ -1,20 +1,11 @@
 // DEFINE: %{tf} = -std=c++20 -fsyntax-only -I %tf_include -fplugin=%tf_plugin
 // RUN: %clangxx %{tf} -Xclang -verify %s
 // Every contract refusal names the contract item that failed, in the words of `tf facts`.
-#include <tf/tf.hpp>
+#include "../Inputs/gemm_meshes.hpp"
 
 namespace t {
-using Wgmma = tf::nv::sm90::Wgmma<64, tf::bf16, tf::Form::SS, tf::Major::K>;
-inline constexpr tf::Mesh cta = tf::mesh("cta", tf::layout<"(132)">, "persistent");
-inline constexpr tf::Mesh threads =
-    tf::mesh("thread", tf::layout<"(3,128)">, "warpgroup", "participant");
-inline constexpr tf::Mesh loader = threads.sub(0, tf::range(0, 1));
-inline constexpr tf::Mesh compute = threads.sub(tf::range(1, 3), tf::_)
-                                        .reshape<"(2,4,8,4)">("group", "warp", "lane8", "lane4");
-using Acc = tf::Tensor<tf::f16, "((2@group,4@warp,2,8@lane8),(8,4@lane4,2)):((4096,16,8,1),(512,128,64))", tf::rmem>;
-using LhsSlot = tf::Tensor<tf::bf16, "(128,64):(64,1) | Swizzle(3,4,3)", tf::smem>;
-using RhsSlot = tf::Tensor<tf::bf16, "(64,64):(64,1) | Swizzle(3,4,3)", tf::smem>;
-using Matrix = tf::Tensor<tf::bf16, "(?,?)">;
+using namespace gemm_test; // cta, loader, compute, Wgmma, LhsSlot, RhsSlot, Matrix
+using Acc = Acc128x64<tf::f16>;
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
 void gemm(Matrix a, Matrix b) {

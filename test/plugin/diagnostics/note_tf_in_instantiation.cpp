@@ -19,13 +19,12 @@ void use() {
 // A kernel template is checked per instantiation: a contract violation in
 // one of them points into the template, with the note naming the
 // instantiation (here the WGMMA's n is a template parameter).
-#include <tf/tf.hpp>
+#include "../Inputs/gemm_meshes.hpp"
 
 namespace k {
-inline constexpr tf::Mesh threads = tf::mesh("thread", tf::layout<"(3,128)">, "warpgroup", "participant");
-inline constexpr tf::Mesh compute = threads.sub(tf::range(1, 3), tf::_)
-                                        .reshape<"(2,4,8,4)">("group", "warp", "lane8", "lane4");
-using Acc = tf::Tensor<float, "((2@group,4@warp,2,8@lane8),(8,4@lane4,2)):((4096,16,8,1),(512,128,64))", tf::rmem>;
+using namespace gemm_test; // compute
+using Acc = Acc128x64<>;
+// Core-matrix slots, not gemm_test's TMA tiles.
 using LhsSlot = tf::Tensor<tf::bf16, "((2,8,8),(4,16)):((4096,512,64),(16,1)) | Swizzle(3,4,3)", tf::smem>;
 using RhsSlot = tf::Tensor<tf::bf16, "((8,8),64):((512,64),1) | Swizzle(3,4,3)", tf::smem>;
 

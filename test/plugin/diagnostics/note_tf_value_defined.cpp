@@ -2,15 +2,11 @@
 // defined, and on which mesh. Here a value computed by the loader thread is
 // read by the compute threads.
 // RUN: %tf-cc1 -verify %s
-#include <tf/tf.hpp>
+#include "../Inputs/gemm_meshes.hpp"
 
 namespace defined {
 
-inline constexpr tf::Mesh threads =
-    tf::mesh("thread", tf::layout<"(3,128)">, "warpgroup", "participant");
-inline constexpr tf::Mesh loader = threads.sub(0, tf::range(0, 1));
-inline constexpr tf::Mesh compute = threads.sub(tf::range(1, 3), tf::_)
-                                        .reshape<"(2,4,8,4)">("group", "warp", "lane8", "lane4");
+using namespace gemm_test; // loader, compute
 using Scale = tf::Tensor<float, "(8)", tf::rmem>;
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132),

@@ -10,25 +10,14 @@
 // RUN: %tf-cc1 -verify=silenced -plugin-arg-tf Wno-capacity %s
 // RUN: %tf-cc1 -verify=werror -plugin-arg-tf Werror=capacity-l2 %s
 // silenced-no-diagnostics
-#include <tf/tf.hpp>
+#include "../Inputs/gemm_persistent.hpp"
 
 namespace gemm {
 
-constexpr int BM = 128, BN = 256, BK = 64, CTAS = 132;
-
-inline constexpr tf::Mesh cta = tf::mesh("cta", tf::layout<"(132)">, "persistent");
-inline constexpr tf::Mesh threads =
-    tf::mesh("thread", tf::layout<"(3,128)">, "warpgroup", "participant");
-inline constexpr tf::Mesh loader = threads.sub(0, tf::range(0, 1));
-inline constexpr tf::Mesh compute = threads.sub(tf::range(1, 3), tf::_)
-                                        .reshape<"(2,4,8,4)">("group", "warp", "lane8", "lane4");
-using Acc = tf::Tensor<float,
-                       "((2@group,4@warp,2,8@lane8),(32,4@lane4,2))"
-                       ":((16384,16,8,1),(512,128,64))",
-                       tf::rmem>;
-using LhsTile = tf::Tensor<tf::bf16, "(128,64)", tf::smem>;
-using RhsTile = tf::Tensor<tf::bf16, "(64,256)", tf::smem>;
-using Staged = tf::Tensor<tf::bf16, "(128,256)", tf::smem>;
+// The kernel of Inputs/gemm_persistent.hpp, written out here because the
+// diagnostics point into it.
+using namespace gemm_test; // BM, BN, BK, CTAS, cta, loader, compute, LhsTile, RhsTile, Staged
+using Acc = Acc128x256<>;
 using A = tf::Tensor<tf::bf16, "(8192,6144)">;
 using B = tf::Tensor<tf::bf16, "(6144,17408)">;
 using C = tf::Tensor<tf::bf16, "(8192,17408)">;

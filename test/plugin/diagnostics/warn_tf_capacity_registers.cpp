@@ -7,18 +7,12 @@
 // RUN: %tf-cc1 -verify=silenced -plugin-arg-tf Wno-capacity %s
 // RUN: %tf-cc1 -verify=werror -plugin-arg-tf Werror=capacity-registers %s
 // silenced-no-diagnostics
-#include <tf/tf.hpp>
+#include "../Inputs/gemm_meshes.hpp"
 
 namespace regs {
 
-inline constexpr tf::Mesh threads =
-    tf::mesh("thread", tf::layout<"(3,128)">, "warpgroup", "participant");
-inline constexpr tf::Mesh compute = threads.sub(tf::range(1, 3), tf::_)
-                                        .reshape<"(2,4,8,4)">("group", "warp", "lane8", "lane4");
-using Acc = tf::Tensor<float,
-                       "((2@group,4@warp,2,8@lane8),(32,4@lane4,2))"
-                       ":((16384,16,8,1),(512,128,64))",
-                       tf::rmem>;
+using namespace gemm_test; // compute
+using Acc = Acc128x256<>;
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132),
              tf::topology("thread", 384))]]

@@ -1,0 +1,522 @@
+//===- plugin/analysis/Candidates.cpp - Instructions an undecided op could use -===//
+//
+// See Candidates.h. One site per op (buildCandidateSite, Site.h) per
+// candidate contract; its open parameters are decided from the operands and
+// the contract data, the rest tried; every combination goes through
+// tf::match, box copies as their boxes (splitIntoBoxes, as Check.cpp does).
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/Candidates.h"
+#include "analysis/Site.h"
+
+#include "tf/atoms/registry.hpp"
+#include "tf/contract/describe.hpp"
+#include "tf/contract/match.hpp"
+#include "tf/layout/mesh_text.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+
+namespace tf::analysis {
+
+using namespace hir;
+
+namespace {
+
+std::string str(const Name &N) { return std::string(N.view()); }
+
+/// The BinaryOp value that op \p OpName computes.
+std::string binaryOpOf(const std::string &OpName) {
+  if (OpName == "maximum")
+    return "max";
+  if (OpName == "minimum")
+    return "min";
+  return OpName;
+}
+
+const ParamDef *choiceOfType(const Contract &C, std::string_view Type) {
+  for (const ParamDef &D : C.params)
+    if (D.kind == ParamKind::choice && D.choice_type == Type)
+      return &D;
+  return nullptr;
+}
+
+/// Whether element-wise contract \p C converts: a read operand takes its
+/// element type from another parameter than a written one.
+bool converts(const Contract &C) {
+  for (const OperandPattern &R : C.operands)
+    for (const OperandPattern &W : C.operands)
+      if (R.access == tf::Access::read && W.access != tf::Access::read &&
+          R.dtype.kind == DTypeRule::Kind::of_param &&
+          W.dtype.kind == DTypeRule::Kind::of_param &&
+          !(R.dtype.param == W.dtype.param))
+        return true;
+  return false;
+}
+
+bool implements(const Contract &C, const std::string &OpName) {
+  switch (C.kind) {
+  case AtomKind::mma:
+    return OpName == "matmul";
+  case AtomKind::copy:
+    return OpName == "copy" || OpName == "insert_slice";
+  case AtomKind::elementwise:
+    if (const ParamDef *Op = choiceOfType(C, "BinaryOp")) {
+      const std::string Want = binaryOpOf(OpName);
+      for (const ParamValue &V : Op->allowed)
+        if (V.choice == Want)
+          return true;
+      return false;
+    }
+    return OpName == "cast" && converts(C);
+  case AtomKind::config:
+    return false;
+  }
+  return false;
+}
+
+/// Ops that need no instruction: they allocate or hand out ring slots.
+bool needsNoInstruction(const std::string &OpName) {
+  return OpName == "zeros" || OpName == "empty" || OpName == "ring_next" ||
+         OpName == "ring_slot" || OpName == "schedule";
+}
+
+bool isElementwise(const std::string &OpName) {
+  return OpName != "matmul" && OpName != "copy" && OpName != "insert_slice" &&
+         OpName.rfind("reduce_", 0) != 0 && !needsNoInstruction(OpName);
+}
+
+/// Whether element-wise op \p Op's result is used, and only as an operand
+/// of scheduled ops (whose instruction then does it).
+bool fusedIntoScheduled(const Kernel &K, const Stmt &Op) {
+  if (Op.Result == None || Op.Result >= K.Values.size() ||
+      K.Values[Op.Result].Origin != ValueOrigin::Temporary)
+    return false;
+  bool Used = false;
+  for (const Stmt &S : K.Stmts) {
+    if (S.Kind != StmtKind::Op || &S == &Op ||
+        std::find(S.Operands.begin(), S.Operands.end(), Op.Result) ==
+            S.Operands.end())
+      continue;
+    if (!S.Sched)
+      return false;
+    Used = true;
+  }
+  return Used;
+}
+
+//===- Parameters ----------------------------------------------------------===//
+
+const ParamArg *findArg(const std::vector<ParamArg> &Args, const Name &N) {
+  for (const ParamArg &A : Args)
+    if (A.name == N)
+      return &A;
+  return nullptr;
+}
+
+/// The values parameter \p D may take given the parameters \p Known: the
+/// first case whose conditions all hold on known values, else its allowed
+/// set, else the union of its cases' sets.
+std::vector<ParamValue> domainOf(const ParamDef &D,
+                                 const std::vector<ParamArg> &Known) {
+  for (const ParamCase &Case : D.cases) {
+    bool Holds = true;
+    for (const Condition &If : Case.when) {
+      const ParamArg *A = findArg(Known, If.param);
+      Holds = Holds && A && A->value == If.value;
+    }
+    if (Holds)
+      return std::vector<ParamValue>(Case.allowed.begin(), Case.allowed.end());
+  }
+  std::vector<ParamValue> Out(D.allowed.begin(), D.allowed.end());
+  if (!Out.empty())
+    return Out;
+  for (const ParamCase &Case : D.cases)
+    for (const ParamValue &V : Case.allowed)
+      if (std::find(Out.begin(), Out.end(), V) == Out.end())
+        Out.push_back(V);
+  return Out;
+}
+
+bool validInteger(const ParamDef &D, std::int64_t V,
+                  const std::vector<ParamArg> &Known) {
+  if (D.has_range &&
+      (V < D.lo || V > D.hi || (D.step > 1 && V % D.step != 0)))
+    return false;
+  std::vector<ParamValue> Domain = domainOf(D, Known);
+  return Domain.empty() ||
+         std::find(Domain.begin(), Domain.end(), ParamValue::of(V)) !=
+             Domain.end();
+}
+
+bool hasDefault(const ParamDef &D, const std::vector<ParamArg> &Known) {
+  if (D.has_default)
+    return true;
+  for (const ParamCase &Case : D.cases) {
+    bool Holds = true;
+    for (const Condition &If : Case.when) {
+      const ParamArg *A = findArg(Known, If.param);
+      Holds = Holds && A && A->value == If.value;
+    }
+    if (Holds)
+      return Case.has_default;
+  }
+  return false;
+}
+
+const SiteOperand *siteOperandNamed(const tf::Site &S, const Name &N) {
+  for (const SiteOperand &O : S.operands)
+    if (O.name == N)
+      return &O;
+  return nullptr;
+}
+
+/// The top-level mode of \p L holding its unit stride (a leaf of extent > 1
+/// and stride 1), when exactly one does.
+std::optional<int> unitStrideMode(const Layout &L) {
+  if (L.shape.is_leaf())
+    return std::nullopt;
+  std::optional<int> Found;
+  for (int I = 0; I < L.rank(); ++I) {
+    IntTuple S = L.shape.mode(I), D = L.stride.mode(I);
+    for (int J = 0; J < S.leaf_count() && J < D.leaf_count(); ++J) {
+      const Int &E = S.leaf_at(J), &T = D.leaf_at(J);
+      if (E.is_constant() && E.value > 1 && T.is_constant() && T.value == 1) {
+        if (Found && *Found != I)
+          return std::nullopt;
+        Found = I;
+      }
+    }
+  }
+  return Found;
+}
+
+bool isSymbol(const IntTuple &T, const Name &N) {
+  return T.is_leaf() && T.leaf().is_symbolic() && T.leaf().symbol == N;
+}
+
+/// The op's extent that atom extent \p N of MMA contract \p C tiles: the
+/// op's iteration domain in the atom mode naming \p N, else the extent of
+/// the site operand whose pattern shape names \p N (WGMMA's C is (64,n)).
+std::optional<std::int64_t> symbolExtent(const Contract &C, const Name &N,
+                                         const Stmt &Op, const tf::Site &S) {
+  if (C.atom_shape.is_leaf())
+    return std::nullopt;
+  const IntTuple &Domain = Op.Access.Domain;
+  for (int M = 0; M < C.atom_shape.rank(); ++M) {
+    if (!isSymbol(C.atom_shape.mode(M), N) || Domain.is_leaf() ||
+        M >= Domain.rank())
+      continue;
+    IntTuple E = Domain.mode(M);
+    if (E.is_leaf() && E.leaf().is_constant() && E.leaf().value > 0)
+      return E.leaf().value;
+  }
+  for (const OperandPattern &P : C.operands) {
+    const SiteOperand *O = siteOperandNamed(S, P.name);
+    if (!O || P.shape.is_leaf() || O->shape.is_leaf())
+      continue;
+    for (int I = 0; I < P.shape.rank() && I < O->shape.rank(); ++I) {
+      if (!isSymbol(P.shape.mode(I), N))
+        continue;
+      Result<std::int64_t> E = product(O->shape.mode(I));
+      if (E.ok() && *E > 0)
+        return *E;
+    }
+  }
+  return std::nullopt;
+}
+
+/// What the operands of \p Base say about parameter \p D of \p C, or none.
+std::optional<ParamValue> fromOperands(const Contract &C, const ParamDef &D,
+                                       const Stmt &Op, const HirSite &Base,
+                                       const std::vector<ParamArg> &Known,
+                                       std::vector<ParamValue> &Domain) {
+  const tf::Site &S = Base.S;
+  switch (D.kind) {
+  case ParamKind::dtype:
+    // The operand whose element type the parameter names.
+    for (const OperandPattern &P : C.operands)
+      if (P.dtype.kind == DTypeRule::Kind::of_param && P.dtype.param == D.name)
+        if (const SiteOperand *O = siteOperandNamed(S, P.name))
+          return ParamValue::of(O->dtype);
+    return std::nullopt;
+  case ParamKind::integer: {
+    // An extent of the atom: the largest valid value dividing the op's.
+    std::optional<std::int64_t> Extent = symbolExtent(C, D.name, Op, S);
+    if (!Extent)
+      return std::nullopt;
+    for (std::int64_t V = *Extent; V >= 1; --V)
+      if (*Extent % V == 0 && validInteger(D, V, Known))
+        return ParamValue::of(V);
+    return std::nullopt;
+  }
+  case ParamKind::choice:
+    break;
+  }
+  if (D.choice_type == "BinaryOp")
+    return ParamValue::choose(Name(binaryOpOf(Op.OpName)));
+  // A choice that selects an operand's storage: the values whose variant of
+  // every such operand is in the storage the site's operand is in.
+  bool Selects = false;
+  std::vector<ParamValue> Fit;
+  for (const ParamValue &V : Domain) {
+    bool All = true;
+    for (const OperandPattern &P : C.operands) {
+      const Condition *On = nullptr;
+      for (const Condition &If : P.when)
+        if (If.param == D.name)
+          On = &If;
+      if (!On)
+        continue;
+      Selects = true;
+      const SiteOperand *O = siteOperandNamed(S, P.name);
+      if (On->value == V && O && O->storage != P.storage)
+        All = false;
+    }
+    if (All)
+      Fit.push_back(V);
+  }
+  if (Selects) {
+    Domain = Fit;
+    if (Fit.size() == 1)
+      return Fit.front();
+    return std::nullopt;
+  }
+  // `<x>_major`: operand X's unit stride in its K mode (K) or not (MN).
+  std::string_view N = D.name.view();
+  if (N.size() > 6 && N.substr(1) == "_major") {
+    std::string Operand(1, static_cast<char>(std::toupper(N[0])));
+    for (const OperandPattern &P : C.operands) {
+      if (!(P.name == Operand) || P.atom_modes.empty())
+        continue;
+      const SiteOperand *O = siteOperandNamed(S, P.name);
+      if (!O || (O->kind != OperandLayoutKind::layout &&
+                 O->kind != OperandLayoutKind::composed))
+        return std::nullopt;
+      std::optional<int> Unit = unitStrideMode(O->layout.layout);
+      if (!Unit || *Unit >= static_cast<int>(P.atom_modes.size()))
+        return std::nullopt;
+      ParamValue V = ParamValue::choose(P.atom_modes[*Unit] == 2 ? "K" : "MN");
+      if (std::find(Domain.begin(), Domain.end(), V) != Domain.end())
+        return V;
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string valueText(const ParamValue &V) {
+  switch (V.kind) {
+  case ParamKind::integer:
+    return std::to_string(V.integer);
+  case ParamKind::dtype:
+    return std::string(name(V.dtype));
+  case ParamKind::choice:
+    return str(V.choice);
+  }
+  return "";
+}
+
+std::string sourceText(ParamSource S) {
+  switch (S) {
+  case ParamSource::given:
+    return "given";
+  case ParamSource::case_default:
+  case ParamSource::def_default:
+    return "default";
+  case ParamSource::derived:
+    return "derived";
+  case ParamSource::missing:
+    return "missing";
+  }
+  return "";
+}
+
+bool isParamReason(ReasonKind K) {
+  return K == ReasonKind::param_unknown || K == ReasonKind::param_type ||
+         K == ReasonKind::param_missing || K == ReasonKind::param_predicate ||
+         K == ReasonKind::param_case || K == ReasonKind::param_derived;
+}
+
+/// Matches \p Site (a box copy as its boxes) into \p Out; returns the
+/// engine's report.
+MatchReport matchInto(const HirSite &Site, Candidate &Out) {
+  const Contract &C = *Site.C;
+  MatchReport R;
+  std::optional<BoxSplit> Split = splitIntoBoxes(Site);
+  if (Split) {
+    HirSite Box;
+    buildBoxSite(Site, *Split, Box);
+    R = match(C, Box.S);
+  } else {
+    R = match(C, Site.S);
+  }
+  Out.Accepted = R.accepted;
+  for (const Reason &Why : R.reasons)
+    Out.Reasons.push_back({to_string(Why.kind), describe(Why, C)});
+  Out.Dropped = R.dropped;
+  if (!R.accepted)
+    return R;
+  Out.MeshInstance = to_string(R.mesh_instance);
+  if (Split) {
+    Out.Repeat = Split->Count;
+    Out.BoxExtents = Split->Extents;
+  } else if (R.repeat.derived) {
+    Out.Repeat.assign(R.repeat.count, R.repeat.count + 3);
+  }
+  return R;
+}
+
+/// Every candidate of contract \p C for op \p OpId into \p Out.
+void candidatesOf(const Kernel &K, StmtId OpId, const Contract &C,
+                  const targets::MergedTarget *Target,
+                  std::vector<Candidate> &Out) {
+  const Stmt &Op = K.Stmts[OpId];
+  HirSite Base;
+  if (!buildCandidateSite(K, OpId, C, Target, Base))
+    return;
+
+  // Decide what the operands decide (two passes: a parameter's cases may
+  // depend on one decided later in contract order), then the values to try.
+  std::vector<ParamArg> Known(Base.S.params.begin(), Base.S.params.end());
+  std::vector<std::string> FromOperands = Base.DecidedParams;
+  for (int Pass = 0; Pass < 2; ++Pass)
+    for (const ParamDef &D : C.params) {
+      if (D.derived || findArg(Known, D.name))
+        continue;
+      std::vector<ParamValue> Domain = domainOf(D, Known);
+      if (std::optional<ParamValue> V =
+              fromOperands(C, D, Op, Base, Known, Domain)) {
+        Known.push_back({D.name, *V});
+        FromOperands.push_back(str(D.name));
+      }
+    }
+  std::vector<std::pair<Name, std::vector<ParamValue>>> Open;
+  for (const ParamDef &D : C.params) {
+    if (D.derived || findArg(Known, D.name))
+      continue;
+    std::vector<ParamValue> Domain = domainOf(D, Known);
+    (void)fromOperands(C, D, Op, Base, Known, Domain); // narrows Domain
+    std::string_view N = D.name.view();
+    bool Major = N.size() > 6 && N.substr(1) == "_major";
+    if ((hasDefault(D, Known) && !Major) || Domain.empty())
+      continue; // the engine takes the default or reports it missing
+    Open.push_back({D.name, Domain});
+  }
+
+  // The combinations of the open parameters, first value first.
+  std::vector<std::vector<ParamArg>> Combos{Known};
+  for (const auto &[N, Values] : Open) {
+    std::vector<std::vector<ParamArg>> Next;
+    for (const std::vector<ParamArg> &Combo : Combos)
+      for (const ParamValue &V : Values) {
+        if (Next.size() >= MaxCombinations)
+          break;
+        Next.push_back(Combo);
+        Next.back().push_back({N, V});
+      }
+    Combos = std::move(Next);
+  }
+
+  std::vector<Candidate> Tried;
+  for (const std::vector<ParamArg> &Combo : Combos) {
+    HirSite Site;
+    copySite(Base, Site);
+    Site.S.params = {};
+    for (const ParamArg &A : Combo)
+      Site.S.params.push_back(A);
+    Candidate Cand;
+    Cand.ContractId = str(C.id);
+    // The parameters as the engine resolved them, in contract order.
+    const MatchReport R = matchInto(Site, Cand);
+    for (const ResolvedParam &P : R.params) {
+      if (P.source == ParamSource::missing)
+        continue;
+      std::string Source = sourceText(P.source);
+      if (P.source == ParamSource::given)
+        Source = std::find(FromOperands.begin(), FromOperands.end(),
+                           str(P.name)) != FromOperands.end()
+                     ? "operands"
+                     : "tried";
+      Cand.Params.push_back({str(P.name), valueText(P.value), Source});
+    }
+    Tried.push_back(std::move(Cand));
+  }
+
+  // Accepted combinations; else those the parameters themselves allow.
+  bool AnyAccepted = false, AnyValid = false;
+  for (const Candidate &X : Tried) {
+    AnyAccepted |= X.Accepted;
+    bool Valid = true;
+    for (const CandidateReason &Why : X.Reasons)
+      Valid = Valid && Why.Kind.rfind("param_", 0) != 0;
+    AnyValid |= Valid;
+  }
+  for (Candidate &X : Tried) {
+    bool Valid = true;
+    for (const CandidateReason &Why : X.Reasons)
+      Valid = Valid && Why.Kind.rfind("param_", 0) != 0;
+    if (AnyAccepted ? X.Accepted : (!AnyValid || Valid))
+      Out.push_back(std::move(X));
+  }
+}
+
+} // namespace
+
+std::vector<const Contract *> contractsFor(const std::string &OpName) {
+  std::vector<const Contract *> Out;
+  for (const Contract *C : all_contracts())
+    if (implements(*C, OpName))
+      Out.push_back(C);
+  return Out;
+}
+
+bool isUndecided(const Kernel &K, StmtId OpId) {
+  if (OpId == None || OpId >= K.Stmts.size())
+    return false;
+  const Stmt &Op = K.Stmts[OpId];
+  if (Op.Kind != StmtKind::Op || Op.Sched || needsNoInstruction(Op.OpName))
+    return false;
+  return !(isElementwise(Op.OpName) && fusedIntoScheduled(K, Op));
+}
+
+std::vector<CandidateSite> findCandidates(const Kernel &K,
+                                          const targets::MergedTarget *Target) {
+  std::vector<CandidateSite> Out;
+  for (StmtId Id : K.preorder()) {
+    if (!isUndecided(K, Id))
+      continue;
+    const Stmt &Op = K.Stmts[Id];
+    CandidateSite Site;
+    Site.Op = Id;
+    Site.OpName = Op.OpName;
+    Site.Range = Op.CallRange.valid() ? Op.CallRange : Op.Range;
+    Site.StmtRange = Op.Range;
+    Site.Kernel = K.Name;
+    Site.Target = K.Target;
+    if (std::optional<Mesh> M = K.meshOf(Id))
+      Site.Mesh = to_string(*M);
+    if (StmtId Scope = K.meshScopeOf(Id); Scope != None)
+      Site.MeshSpelling = K.Stmts[Scope].MeshSpelling;
+    for (const hir::Access &A : Op.Access.Accesses) {
+      if (A.Operand == None || A.Operand >= K.Values.size())
+        continue;
+      const char *Kind = A.Kind == AccessKind::Read    ? "read"
+                         : A.Kind == AccessKind::Write ? "write"
+                                                       : "read-write";
+      Site.Operands.push_back({Kind, A.Operand});
+    }
+    std::vector<const Contract *> Contracts = contractsFor(Op.OpName);
+    if (Contracts.empty())
+      Site.NoCandidates = "no contract in tf's registry implements tf." +
+                          Op.OpName;
+    for (const Contract *C : Contracts)
+      candidatesOf(K, Id, *C, Target, Site.Candidates);
+    Out.push_back(std::move(Site));
+  }
+  return Out;
+}
+
+} // namespace tf::analysis

@@ -1,0 +1,136 @@
+//===- plugin/analysis/Candidates.h - Instructions an undecided op could use -*- C++ -*-===//
+//
+// `tf candidates` (docs/cli.md): for every op of a kernel that has no
+// instruction yet -- tf::matmul, tf::copy, tf::insert_slice, tf::cast, the
+// element-wise and reduction ops -- the contracts of tf's registry
+// (tf/atoms/registry.hpp) that implement its kind of op, each matched by the
+// one engine (tf::match) on a site built from the op's operands
+// (buildCandidateSite, Site.h): accepted ones with what the engine derives
+// (the repeat of an MMA, the boxes of a TMA copy), refused ones with every
+// reason in describe.hpp's words.
+//
+// Which contracts implement an op comes from the contract data: an MMA
+// (AtomKind::mma) implements tf::matmul, a copy (AtomKind::copy)
+// tf::copy and tf::insert_slice, an element-wise contract with a BinaryOp
+// parameter the binary ops its values name (add, sub, mul, maximum -> max,
+// minimum -> min), and one whose read and written operands take their
+// element types from different parameters (a conversion) tf::cast.
+// Configuration atoms implement no op. tf::zeros, tf::empty and the ring ops
+// need no instruction and are not sites; an element-wise op whose result is
+// only an operand of a scheduled op is done by that op's instruction (the
+// optimal GEMM's tf::cast feeding its tf::Copy) and is not a site either.
+//
+// A candidate's parameters are derived from the operands where the contract
+// data says how: a dtype parameter from the operand whose element type it
+// names; a choice that selects an operand's storage (WGMMA's form: A in
+// shared memory is SS, in registers RS) from that operand's storage; a
+// `<x>_major` choice from where operand X's unit stride lies (K or MN); an
+// integer that names an atom extent (WGMMA's n) as the largest valid value
+// dividing the op's extent; a copy's dtype, direction and swizzle as
+// buildSite decides them. Parameters left open are tried with each valid
+// value (at most MaxCombinations combinations); if none is accepted, every
+// combination the parameters themselves allow is reported.
+//
+// Candidates are not filtered by the kernel's target: a contract whose
+// capability the target lacks is refused for that reason.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TF_PLUGIN_ANALYSIS_CANDIDATES_H
+#define TF_PLUGIN_ANALYSIS_CANDIDATES_H
+
+#include "hir/HIR.h"
+
+#include "tf/contract/contract.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tf::targets {
+struct MergedTarget;
+} // namespace tf::targets
+
+namespace tf::analysis {
+
+/// Parameter combinations tried per candidate contract.
+inline constexpr std::size_t MaxCombinations = 16;
+
+/// One parameter of a candidate as matched.
+struct CandidateParam {
+  std::string Name;
+  /// As written in C++'s template arguments without the namespace: 256,
+  /// bf16, SS, K.
+  std::string Value;
+  /// How it was chosen: "operands" (derived from the operands), "tried"
+  /// (one of the values tried), "default" or "derived" (the contract's).
+  std::string Source;
+};
+
+/// One reason a candidate was refused.
+struct CandidateReason {
+  /// describe.hpp's kind name: mesh, capability, param_predicate, ...
+  std::string Kind;
+  /// describe.hpp's line: "mesh: Mesh(...) does not match Mesh(...): ...".
+  std::string Text;
+};
+
+/// One contract matched with one parameter combination.
+struct Candidate {
+  std::string ContractId;
+  bool Accepted = false;
+  std::vector<CandidateParam> Params;
+  std::vector<CandidateReason> Reasons;
+  /// Reasons the engine found beyond those it keeps.
+  std::size_t Dropped = 0;
+  /// Accepted MMAs: the derived repeat (M, N, K). Accepted box copies: the
+  /// boxes per dimension; BoxExtents one box's extents.
+  std::vector<std::int64_t> Repeat;
+  std::vector<std::int64_t> BoxExtents;
+  /// Accepted: the execution mesh's instance (tf::to_string).
+  std::string MeshInstance;
+};
+
+/// One operand of a site: an access of the op (the CLI prints the value and
+/// its type as the HIR printer does).
+struct CandidateOperand {
+  std::string Access; ///< read, write, read-write
+  hir::ValueId Value = hir::None;
+};
+
+/// One undecided op and its candidates.
+struct CandidateSite {
+  hir::StmtId Op = hir::None;
+  std::string OpName;  ///< matmul
+  /// The call (tf::matmul(...)) and the whole statement, which may start
+  /// lines earlier ([[tf::mesh(...)]] acc = ...).
+  hir::SourceRange Range, StmtRange;
+  std::string Kernel;
+  std::string Target;
+  /// The mesh it runs on (tf::to_string) and the scope's spelling (empty
+  /// outside every mesh scope: the kernel's outer mesh).
+  std::string Mesh;
+  std::string MeshSpelling;
+  std::vector<CandidateOperand> Operands;
+  /// In registry order: accepted and refused.
+  std::vector<Candidate> Candidates;
+  /// Set when no contract of the registry implements this kind of op.
+  std::string NoCandidates;
+};
+
+/// The undecided op sites of \p K with their candidates, in program order.
+/// \p Target: the kernel's merged target (null: capabilities unchecked).
+/// @pre infer(K) has run.
+std::vector<CandidateSite> findCandidates(const hir::Kernel &K,
+                                          const targets::MergedTarget *Target);
+
+/// Whether op \p Op of \p K needs an instruction and has none (a site of
+/// findCandidates).
+bool isUndecided(const hir::Kernel &K, hir::StmtId Op);
+
+/// The contracts of tf's registry that implement op \p OpName (see the file
+/// comment), in registry order.
+std::vector<const Contract *> contractsFor(const std::string &OpName);
+
+} // namespace tf::analysis
+
+#endif // TF_PLUGIN_ANALYSIS_CANDIDATES_H

@@ -1,0 +1,824 @@
+//===- plugin/cli/AnalyzeCommand.cpp - `tf analyze` -----------------------===//
+//
+//   tf analyze FILE... [--memory] [--shape NAME=DxD...,...] [--json]
+//              [--targets-dir DIR] -- FLAGS
+//   tf analyze FILE... -p BUILD_DIR [...] [-- EXTRA FLAGS]
+//
+// Compiles each FILE as `tf hir` does (ToolRunner.h) and reports what each
+// kernel costs on its target (analysis/Cost.h): waves of its CTAs and what a
+// persistent grid (or one CTA per tile) changes, the flop of its
+// contractions, the bytes moved through gmem, HBM and shared memory, its
+// shared-memory and register peaks, and a roofline estimate. --memory adds
+// one line per buffer with its reuse window. --shape binds the run-time
+// extents of tensor parameters by name; what stays symbolic is reported with
+// precision=unknown. The text is stable and names files by their basename;
+// --json prints one document in the form docs/schemas/analyze.schema.json
+// describes. docs/analyze.md states the model, docs/cli.md the command;
+// test/cli/analyze/ tests it.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+#include "ToolRunner.h"
+
+#include "analysis/Cost.h"
+#include "analysis/Residence.h"
+#include "hir/HIR.h"
+#include "targets/TargetFacts.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+
+namespace tf::cli {
+
+cl::SubCommand AnalyzeSubcommand(
+    "analyze",
+    "What the kernels in C++ files cost on their targets: tf analyze FILE... "
+    "-- FLAGS\n\n"
+    "  tf analyze FILE... -- FLAGS      compile FILEs with these clang++ "
+    "flags\n"
+    "  tf analyze FILE... -p BUILD_DIR  use BUILD_DIR/compile_commands.json\n"
+    "  tf analyze FILE...               no --, no -p: -std=c++20\n\n"
+    "Waves of the CTAs (and what a persistent grid changes), flop, bytes "
+    "moved per\nmemory level, shared-memory and register peaks, a roofline "
+    "estimate; --memory\nadds each buffer's reuse window. Run-time extents "
+    "come from --shape\n(a=8192x5120,b=5120x17408,...); what stays symbolic "
+    "has precision=unknown.\nThe exit status is 0 when the query ran, 1 when "
+    "a file has errors or --shape\ndoes not fit. See docs/analyze.md and "
+    "docs/cli.md");
+
+static cl::OptionCategory AnalyzeCategory("tf analyze options");
+
+static cl::list<std::string> Files(cl::Positional, cl::sub(AnalyzeSubcommand),
+                                   cl::desc("FILE..."),
+                                   cl::cat(AnalyzeCategory));
+static cl::opt<std::string>
+    BuildPath("p", cl::sub(AnalyzeSubcommand), cl::value_desc("BUILD_DIR"),
+              cl::desc("Take each file's compile command from "
+                       "BUILD_DIR/compile_commands.json"),
+              cl::cat(AnalyzeCategory));
+static cl::opt<std::string>
+    TargetsDir("targets-dir", cl::sub(AnalyzeSubcommand), cl::value_desc("DIR"),
+               cl::desc("Read the fact documents from DIR (default: "
+                        "$TF_TARGETS_DIR, else the built-in targets/)"),
+               cl::cat(AnalyzeCategory));
+static cl::list<std::string>
+    Shapes("shape", cl::sub(AnalyzeSubcommand), cl::CommaSeparated,
+           cl::value_desc("NAME=DxD...,..."),
+           cl::desc("The run-time extents of tensor parameters by name, "
+                    "e.g. a=8192x5120,b=5120x17408"),
+           cl::cat(AnalyzeCategory));
+static cl::opt<bool> Memory("memory", cl::sub(AnalyzeSubcommand),
+                            cl::desc("Add each buffer's reuse window"),
+                            cl::cat(AnalyzeCategory));
+static cl::opt<bool>
+    Json("json", cl::sub(AnalyzeSubcommand),
+         cl::desc("Print one JSON document (docs/schemas/analyze.schema.json)"),
+         cl::cat(AnalyzeCategory));
+
+namespace {
+
+/// The version of the JSON form; bumped when a field changes meaning.
+constexpr int JsonVersion = 1;
+
+using analysis::Precision;
+
+std::string basename(StringRef Path) {
+  return sys::path::filename(Path).str();
+}
+
+std::string position(const hir::SourceRange &R) {
+  if (!R.valid() && R.File.empty())
+    return "<unknown>";
+  return basename(R.File) + ":" + std::to_string(R.Line) + ":" +
+         std::to_string(R.Column);
+}
+
+/// \p X with at most \p Digits decimals, trailing zeros dropped.
+std::string decimal(double X, int Digits = 2) {
+  std::string S;
+  raw_string_ostream(S) << format("%.*f", Digits, X);
+  if (S.find('.') != std::string::npos) {
+    while (S.back() == '0')
+      S.pop_back();
+    if (S.back() == '.')
+      S.pop_back();
+  }
+  return S;
+}
+
+/// Bytes for people: "208 KiB", "52.5 MiB", "15.94 GiB".
+std::string bytesText(double B) {
+  static const char *Units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+  int U = 0;
+  while (U < 4 && B >= 1024) {
+    B /= 1024;
+    ++U;
+  }
+  return decimal(B) + " " + Units[U];
+}
+std::string bytesText(std::optional<double> B) {
+  return B ? bytesText(*B) : "unknown";
+}
+std::string bytesText(std::optional<std::int64_t> B) {
+  return B ? bytesText(static_cast<double>(*B)) : "unknown";
+}
+
+std::string flopText(double F) {
+  if (F >= 1e12)
+    return decimal(F / 1e12) + " TFLOP";
+  if (F >= 1e9)
+    return decimal(F / 1e9) + " GFLOP";
+  return decimal(F, 0) + " flop";
+}
+
+std::string secondsText(double S) {
+  if (S >= 1)
+    return decimal(S, 3) + " s";
+  if (S >= 1e-6)
+    return decimal(S * 1e3, 3) + " ms";
+  return decimal(S * 1e6, 3) + " us";
+}
+
+std::string yesNo(std::optional<bool> B) {
+  return !B ? "unknown" : *B ? "yes" : "no";
+}
+
+std::string intText(std::optional<std::int64_t> X) {
+  return X ? std::to_string(*X) : "unknown";
+}
+
+std::string precision(Precision P) {
+  return ("precision=" + analysis::precisionName(P)).str();
+}
+
+std::string dims(const std::vector<std::int64_t> &Xs) {
+  std::string Out;
+  for (std::size_t I = 0; I < Xs.size(); ++I)
+    Out += (I ? "x" : "") + std::to_string(Xs[I]);
+  return Out;
+}
+
+const char *loopName(hir::LoopKind K) {
+  switch (K) {
+  case hir::LoopKind::PersistentTiles:
+    return "persistent_tiles";
+  case hir::LoopKind::GridTiles:
+    return "grid_tiles";
+  case hir::LoopKind::TileOffsets:
+    break;
+  }
+  return "tile_offsets";
+}
+
+//===- --shape ------------------------------------------------------------===//
+
+/// NAME -> extents, from --shape.
+struct ShapeArgs {
+  std::map<std::string, std::vector<std::int64_t>> Extents;
+  /// The names some kernel has as a parameter.
+  std::set<std::string> Used;
+};
+
+bool parseShapes(ShapeArgs &Out) {
+  for (const std::string &Item : Shapes) {
+    auto [Name, Text] = StringRef(Item).split('=');
+    Name = Name.trim();
+    if (Name.empty() || Text.empty()) {
+      errs() << "tf analyze: error: --shape '" << Item
+             << "' is not NAME=EXTENTS (e.g. a=8192x5120)\n";
+      return false;
+    }
+    SmallVector<StringRef, 4> Parts;
+    Text.split(Parts, 'x');
+    std::vector<std::int64_t> Extents;
+    for (StringRef P : Parts) {
+      std::int64_t E = 0;
+      if (P.trim().getAsInteger(10, E) || E < 0) {
+        errs() << "tf analyze: error: --shape '" << Item << "': '" << P
+               << "' is not an extent (a non-negative integer)\n";
+        return false;
+      }
+      Extents.push_back(E);
+    }
+    if (!Out.Extents.emplace(Name.str(), Extents).second) {
+      errs() << "tf analyze: error: --shape names '" << Name << "' twice\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The bindings of kernel \p K's parameters; false after reporting a shape
+/// that does not fit a parameter.
+bool bindShapes(const hir::Kernel &K, ShapeArgs &Args, analysis::Bindings &B) {
+  for (hir::ValueId P : K.Parameters) {
+    const hir::Value &V = K.Values[P];
+    auto It = Args.Extents.find(V.Name);
+    if (It == Args.Extents.end())
+      continue;
+    Args.Used.insert(V.Name);
+    std::vector<std::optional<std::int64_t>> Static =
+        analysis::extentsOf(K, P, nullptr);
+    const std::vector<std::int64_t> &Given = It->second;
+    if (Given.size() != Static.size()) {
+      errs() << "tf analyze: error: --shape " << V.Name << " has "
+             << Given.size() << " extents; parameter '" << V.Name << "' of "
+             << K.Name << " has " << Static.size() << "\n";
+      return false;
+    }
+    for (std::size_t D = 0; D < Given.size(); ++D)
+      if (Static[D] && *Static[D] != Given[D]) {
+        errs() << "tf analyze: error: --shape " << V.Name << ": extent " << D
+               << " is " << Given[D] << "; parameter '" << V.Name << "' of "
+               << K.Name << " has the static extent " << *Static[D] << "\n";
+        return false;
+      }
+    B.Extents[P] = Given;
+  }
+  return true;
+}
+
+//===- Results ------------------------------------------------------------===//
+
+struct KernelResult {
+  std::string Name;
+  hir::SourceRange Range;
+  std::string Target;
+  /// Parameter -> its extents (static or bound; -1 where symbolic).
+  std::vector<std::pair<std::string, std::vector<std::optional<std::int64_t>>>>
+      Shape;
+  /// Set when the kernel has a loaded target.
+  std::optional<analysis::KernelCost> Cost;
+};
+
+struct FileResult {
+  std::string File;
+  std::vector<KernelResult> Kernels;
+};
+
+//===- Text ---------------------------------------------------------------===//
+
+void printDistribution(const analysis::WaveReport &W,
+                       const analysis::Distribution &D, raw_ostream &OS) {
+  if (D.What.empty())
+    return;
+  OS << "  " << D.What << ": " << intText(D.CTAs) << " CTAs";
+  if (D.CtasPerSm) {
+    OS << ", "
+       << (D.CtasPerSmP == Precision::Exact ? "" : "at most ")
+       << *D.CtasPerSm << " per " << W.UnitName << " (" << D.LimitedBy << ")";
+  }
+  OS << ": ";
+  if (D.Waves) {
+    bool AtLeast = D.WavesP == Precision::LowerBound;
+    OS << (AtLeast ? "at least " : "") << *D.Waves
+       << (*D.Waves == 1 && !AtLeast ? " wave" : " waves");
+    if (AtLeast && D.WavesAtOnePerSm)
+      OS << " (" << *D.WavesAtOnePerSm << " at one per " << W.UnitName << ")";
+  } else {
+    OS << "unknown waves";
+  }
+  if (D.MaxTilesPerCta && D.MinTilesPerCta && *D.MaxTilesPerCta > 1) {
+    OS << "; ";
+    if (*D.MinTilesPerCta != *D.MaxTilesPerCta)
+      OS << *D.MinTilesPerCta << " to ";
+    OS << *D.MaxTilesPerCta << " tiles per CTA";
+  }
+  OS << "  " << precision(D.Waves ? D.WavesP : Precision::Unknown) << "\n";
+}
+
+void printCost(const analysis::KernelCost &C, raw_ostream &OS) {
+  const analysis::WaveReport &W = C.Waves;
+  OS << "waves on " << intText(W.Units) << " " << W.UnitName << "s\n";
+  if (W.Loop != hir::None) {
+    OS << "  tile loop: " << loopName(W.Kind) << " at " << position(W.Range);
+    if (W.Kind == hir::LoopKind::PersistentTiles || W.GroupM > 1)
+      OS << ", group_m=" << W.GroupM;
+    if (W.ColumnMajor)
+      OS << ", column-major";
+    OS << ": ";
+    if (W.Grid)
+      OS << W.Grid->GM << " x " << W.Grid->GN << " = " << W.Grid->tiles()
+         << " tiles";
+    else
+      OS << "unknown tiles (symbolic extents)";
+    if (W.TileM && W.TileN)
+      OS << " of " << *W.TileM << "x" << *W.TileN;
+    OS << "\n";
+  }
+  OS << "  CTAs per " << W.UnitName << ":";
+  for (std::size_t I = 0; I < W.Limits.size(); ++I) {
+    const analysis::OccupancyLimit &L = W.Limits[I];
+    OS << (I ? "," : "") << " " << L.Resource << " "
+       << (L.CtasPerSm ? std::to_string(*L.CtasPerSm) : "unknown") << " ("
+       << L.Why << ")";
+  }
+  OS << "\n";
+  printDistribution(W, W.Kernel, OS);
+  printDistribution(W, W.Other, OS);
+
+  OS << "compute\n";
+  for (const analysis::ComputeOp &Op : C.Compute) {
+    OS << "  " << Op.Name << " at " << position(Op.Range) << ": "
+       << dims(Op.Domain) << " x " << intText(Op.Trips) << " = ";
+    if (Op.Flop)
+      OS << flopText(*Op.Flop) << " (" << decimal(*Op.Flop, 0) << " flop, "
+         << name(Op.Input) << ")";
+    else
+      OS << "unknown";
+    OS << "  " << precision(Op.Flop ? Precision::Exact : Precision::Unknown)
+       << "\n";
+  }
+  if (C.Compute.empty())
+    OS << "  no contractions\n";
+
+  const analysis::MemoryReport &M = C.Memory;
+  OS << "memory\n";
+  auto PerTensor = [&](bool Reads) {
+    std::string Out;
+    if (!M.GmemRead)
+      return Out;
+    for (const analysis::TensorTraffic &T : M.Tensors) {
+      std::optional<double> B = Reads ? T.ReadBytes : T.WriteBytes;
+      if (B && *B == 0)
+        continue;
+      Out += (Out.empty() ? "" : ", ") + T.Name + " " + bytesText(B);
+    }
+    return Out.empty() ? std::string() : " (" + Out + ")";
+  };
+  OS << "  gmem issued: reads " << bytesText(M.GmemRead) << PerTensor(true)
+     << ", writes " << bytesText(M.GmemWrite) << PerTensor(false) << "  "
+     << precision(M.GmemRead ? Precision::Exact : Precision::Unknown) << "\n";
+  OS << "  reuse window: " << bytesText(M.ReuseWindow) << " of "
+     << bytesText(M.CacheCapacity) << " (" << M.CacheFact
+     << ") fits=" << yesNo(M.ReuseFits) << " "
+     << precision(M.ReuseWindow ? Precision::UpperBound : Precision::Unknown)
+     << "\n";
+  OS << "  hbm: " << bytesText(M.Hbm);
+  if (M.Hbm && M.GmemWrite && M.GmemRead && M.HbmReadIfFits)
+    OS << " (reads "
+       << bytesText(M.ReuseFits && *M.ReuseFits ? *M.HbmReadIfFits
+                                                : *M.GmemRead)
+       << ", writes " << bytesText(*M.GmemWrite) << ")";
+  OS << "  " << precision(M.Hbm ? M.HbmP : Precision::Unknown) << "\n";
+  if (M.GmemRead && M.GmemWrite && M.HbmReadIfFits) {
+    OS << "    when the window fits " << bytesText(*M.HbmReadIfFits + *M.GmemWrite)
+       << ", without reuse " << bytesText(*M.GmemRead + *M.GmemWrite)
+       << ", each tensor once " << bytesText(M.Compulsory) << "\n";
+  }
+  OS << "  smem traffic: reads " << bytesText(M.SmemRead) << ", writes "
+     << bytesText(M.SmemWrite) << "  "
+     << precision(M.SmemRead ? Precision::Exact : Precision::Unknown) << "\n";
+
+  const analysis::SharedMemoryReport &S = C.Smem;
+  OS << "  shared memory peak: " << bytesText(S.Peak) << " of "
+     << bytesText(S.Capacity) << " per CTA fits=" << yesNo(S.Fits) << " "
+     << precision(S.P) << "\n";
+  if (!S.Allocations.empty()) {
+    OS << "   ";
+    for (std::size_t I = 0; I < S.Allocations.size(); ++I) {
+      const analysis::SharedAllocation &A = S.Allocations[I];
+      OS << (I ? "," : "") << " " << A.Name << " ";
+      if (A.Stages > 0 && A.SlotBytes)
+        OS << A.Stages << " x " << bytesText(A.SlotBytes) << " = ";
+      OS << bytesText(A.bytes());
+    }
+    OS << "\n";
+  }
+  const analysis::RegisterReport &R = C.Registers;
+  OS << "  registers peak: ";
+  if (R.Distributed) {
+    OS << R.PerThread << " of " << intText(R.PerThreadMax) << " per thread ("
+       << (R.MeshSpelling.empty() ? R.Mesh : R.MeshSpelling) << "), ";
+  } else {
+    OS << "not distributed over threads, ";
+  }
+  OS << R.PerCta << " of " << intText(R.PerCtaMax) << " per CTA ("
+     << bytesText(static_cast<double>(R.PerCta) * 4)
+     << ") fits=" << yesNo(R.Fits) << " " << precision(R.P) << "\n";
+
+  if (Memory) {
+    OS << "buffers\n";
+    for (const analysis::BufferReport &B : C.Buffers) {
+      OS << "  buffer=" << B.Name << " memory=" << name(B.Where)
+         << " holds=" << bytesText(B.Holds);
+      if (B.HoldsRegisters)
+        OS << " (" << *B.HoldsRegisters << " registers/thread)";
+      OS << " time=" << B.Time << " space=" << B.Space << " reuse=";
+      if (!B.Reused)
+        OS << "none";
+      else if (!B.Reuse)
+        OS << "unknown";
+      else if (B.Where == Storage::rmem)
+        OS << *B.Reuse << " registers/thread";
+      else
+        OS << bytesText(B.Reuse);
+      if (B.Reused)
+        OS << " capacity="
+           << (B.Where == Storage::rmem && B.Capacity
+                   ? std::to_string(*B.Capacity) + " registers/thread"
+                   : bytesText(B.Capacity))
+           << " (" << B.Level << ") fits=" << yesNo(B.Fits);
+      OS << " " << precision(B.P) << "\n";
+    }
+  }
+
+  const analysis::RooflineReport &RL = C.Roofline;
+  OS << "roofline\n";
+  OS << "  compute: " << (RL.Flop ? flopText(*RL.Flop) : "unknown") << " at "
+     << (RL.PeakFlops ? decimal(*RL.PeakFlops / 1e12, 1) + " TFLOP/s (" +
+                            RL.PeakFact + ")"
+                      : std::string("unknown peak"))
+     << " = "
+     << (RL.ComputeSeconds ? secondsText(*RL.ComputeSeconds) : "unknown")
+     << "\n";
+  OS << "  memory: " << bytesText(RL.HbmBytes) << " at "
+     << (RL.Bandwidth ? decimal(*RL.Bandwidth / 1e12, 2) + " TB/s (" +
+                            RL.BandwidthFact + ")"
+                      : std::string("unknown bandwidth"))
+     << " = "
+     << (RL.MemorySeconds ? secondsText(*RL.MemorySeconds) : "unknown") << "\n";
+  if (RL.Seconds) {
+    OS << "  time: " << secondsText(*RL.Seconds) << " (" << RL.Bound
+       << "-bound) " << precision(RL.P);
+    if (RL.Tflops)
+      OS << "; " << decimal(*RL.Tflops, 1) << " TFLOP/s "
+         << precision(Precision::UpperBound);
+    OS << "\n";
+  } else {
+    OS << "  time: unknown " << precision(Precision::Unknown) << "\n";
+  }
+}
+
+void printText(const FileResult &F, raw_ostream &OS) {
+  for (std::size_t I = 0; I < F.Kernels.size(); ++I) {
+    const KernelResult &K = F.Kernels[I];
+    if (I)
+      OS << "\n";
+    OS << "kernel " << K.Name << " at " << position(K.Range) << " on "
+       << (K.Target.empty() ? "no target" : K.Target) << "\n";
+    OS << "  shape:";
+    for (const auto &[Name, Extents] : K.Shape) {
+      OS << " " << Name << "=";
+      for (std::size_t D = 0; D < Extents.size(); ++D)
+        OS << (D ? "x" : "") << (Extents[D] ? std::to_string(*Extents[D]) : "?");
+    }
+    OS << "\n";
+    if (!K.Cost) {
+      OS << "  nothing to analyze: "
+         << (K.Target.empty() ? "the kernel names no target"
+                              : "its target could not be loaded")
+         << "\n";
+      continue;
+    }
+    if (!K.Cost->Symbolic.empty())
+      OS << "  symbolic: " << join(K.Cost->Symbolic, ", ")
+         << " (bind with --shape NAME=DxD...)\n";
+    printCost(*K.Cost, OS);
+  }
+}
+
+//===- JSON ---------------------------------------------------------------===//
+
+void optInt(json::OStream &J, StringRef Key, std::optional<std::int64_t> X) {
+  if (X)
+    J.attribute(Key, *X);
+  else
+    J.attribute(Key, nullptr);
+}
+void optNum(json::OStream &J, StringRef Key, std::optional<double> X) {
+  if (X)
+    J.attribute(Key, static_cast<std::int64_t>(std::llround(*X)));
+  else
+    J.attribute(Key, nullptr);
+}
+void optReal(json::OStream &J, StringRef Key, std::optional<double> X) {
+  if (X)
+    J.attribute(Key, *X);
+  else
+    J.attribute(Key, nullptr);
+}
+void optBool(json::OStream &J, StringRef Key, std::optional<bool> X) {
+  if (X)
+    J.attribute(Key, *X);
+  else
+    J.attribute(Key, nullptr);
+}
+void optString(json::OStream &J, StringRef Key, StringRef S) {
+  if (S.empty())
+    J.attribute(Key, nullptr);
+  else
+    J.attribute(Key, S);
+}
+void precisionJson(json::OStream &J, StringRef Key, Precision P) {
+  J.attribute(Key, analysis::precisionName(P));
+}
+
+void positionJson(json::OStream &J, const hir::SourceRange &R) {
+  J.attributeObject("position", [&] {
+    J.attribute("file", basename(R.File));
+    J.attribute("line", static_cast<int64_t>(R.Line));
+    J.attribute("column", static_cast<int64_t>(R.Column));
+  });
+}
+
+void distributionJson(json::OStream &J, StringRef Key,
+                      const analysis::Distribution &D) {
+  if (D.What.empty()) {
+    J.attribute(Key, nullptr);
+    return;
+  }
+  J.attributeObject(Key, [&] {
+    J.attribute("what", D.What);
+    optInt(J, "ctas", D.CTAs);
+    optInt(J, "ctas_per_unit", D.CtasPerSm);
+    precisionJson(J, "ctas_per_unit_precision",
+                  D.CtasPerSm ? D.CtasPerSmP : Precision::Unknown);
+    optString(J, "limited_by", D.LimitedBy);
+    optInt(J, "waves", D.Waves);
+    precisionJson(J, "waves_precision",
+                  D.Waves ? D.WavesP : Precision::Unknown);
+    optInt(J, "waves_at_one_per_unit", D.WavesAtOnePerSm);
+    optInt(J, "min_tiles_per_cta", D.MinTilesPerCta);
+    optInt(J, "max_tiles_per_cta", D.MaxTilesPerCta);
+  });
+}
+
+void costJson(json::OStream &J, const analysis::KernelCost &C) {
+  const analysis::WaveReport &W = C.Waves;
+  J.attributeObject("waves", [&] {
+    if (W.Loop == hir::None) {
+      J.attribute("loop", nullptr);
+    } else {
+      J.attributeObject("loop", [&] {
+        J.attribute("kind", loopName(W.Kind));
+        positionJson(J, W.Range);
+        J.attribute("group_m", W.GroupM);
+        J.attribute("column_major", W.ColumnMajor);
+        optInt(J, "tiles_m", W.Grid ? std::optional(W.Grid->GM) : std::nullopt);
+        optInt(J, "tiles_n", W.Grid ? std::optional(W.Grid->GN) : std::nullopt);
+        optInt(J, "tiles",
+               W.Grid ? std::optional(W.Grid->tiles()) : std::nullopt);
+        optInt(J, "tile_m", W.TileM);
+        optInt(J, "tile_n", W.TileN);
+      });
+    }
+    optInt(J, "units", W.Units);
+    J.attribute("unit", W.UnitName);
+    J.attributeArray("limits", [&] {
+      for (const analysis::OccupancyLimit &L : W.Limits)
+        J.object([&] {
+          J.attribute("resource", L.Resource);
+          optInt(J, "ctas_per_unit", L.CtasPerSm);
+          precisionJson(J, "precision",
+                        L.CtasPerSm ? L.P : Precision::Unknown);
+          J.attribute("why", L.Why);
+        });
+    });
+    distributionJson(J, "kernel", W.Kernel);
+    distributionJson(J, "alternative", W.Other);
+  });
+  J.attributeObject("compute", [&] {
+    optNum(J, "flop", C.Flop);
+    precisionJson(J, "precision", C.FlopP);
+    J.attributeArray("ops", [&] {
+      for (const analysis::ComputeOp &Op : C.Compute)
+        J.object([&] {
+          J.attribute("op", Op.Name);
+          positionJson(J, Op.Range);
+          J.attribute("dtype", std::string(name(Op.Input)));
+          J.attributeArray("domain", [&] {
+            for (std::int64_t D : Op.Domain)
+              J.value(D);
+          });
+          optInt(J, "trips", Op.Trips);
+          optNum(J, "flop", Op.Flop);
+        });
+    });
+  });
+  const analysis::MemoryReport &M = C.Memory;
+  J.attributeObject("memory", [&] {
+    J.attributeObject("gmem", [&] {
+      optNum(J, "read_bytes", M.GmemRead);
+      optNum(J, "write_bytes", M.GmemWrite);
+      precisionJson(J, "precision",
+                    M.GmemRead ? Precision::Exact : Precision::Unknown);
+      J.attributeArray("tensors", [&] {
+        for (const analysis::TensorTraffic &T : M.Tensors)
+          J.object([&] {
+            J.attribute("name", T.Name);
+            optNum(J, "read_bytes", T.ReadBytes);
+            optNum(J, "write_bytes", T.WriteBytes);
+            optNum(J, "hbm_read_bytes_if_reuse_fits", T.HbmReadBytes);
+            optNum(J, "tensor_bytes", T.TensorBytes);
+          });
+      });
+    });
+    J.attributeObject("reuse_window", [&] {
+      optInt(J, "bytes", M.ReuseWindow);
+      optInt(J, "capacity_bytes", M.CacheCapacity);
+      J.attribute("capacity_fact", M.CacheFact);
+      optBool(J, "fits", M.ReuseFits);
+      precisionJson(J, "precision", M.ReuseWindow ? Precision::UpperBound
+                                                  : Precision::Unknown);
+    });
+    J.attributeObject("hbm", [&] {
+      optNum(J, "bytes", M.Hbm);
+      optNum(J, "bytes_if_reuse_fits",
+             M.HbmReadIfFits && M.GmemWrite
+                 ? std::optional(*M.HbmReadIfFits + *M.GmemWrite)
+                 : std::nullopt);
+      optNum(J, "bytes_without_reuse",
+             M.GmemRead && M.GmemWrite
+                 ? std::optional(*M.GmemRead + *M.GmemWrite)
+                 : std::nullopt);
+      optNum(J, "compulsory_bytes", M.Compulsory);
+      precisionJson(J, "precision", M.Hbm ? M.HbmP : Precision::Unknown);
+    });
+    J.attributeObject("smem_traffic", [&] {
+      optNum(J, "read_bytes", M.SmemRead);
+      optNum(J, "write_bytes", M.SmemWrite);
+      precisionJson(J, "precision",
+                    M.SmemRead ? Precision::Exact : Precision::Unknown);
+    });
+    const analysis::SharedMemoryReport &S = C.Smem;
+    J.attributeObject("shared_memory", [&] {
+      J.attribute("peak_bytes", S.Peak);
+      optInt(J, "capacity_bytes", S.Capacity);
+      optBool(J, "fits", S.Fits);
+      precisionJson(J, "precision", S.P);
+      J.attributeArray("allocations", [&] {
+        for (const analysis::SharedAllocation &A : S.Allocations)
+          J.object([&] {
+            J.attribute("name", A.Name);
+            J.attribute("stages", static_cast<std::int64_t>(A.Stages));
+            optInt(J, "slot_bytes", A.SlotBytes);
+            optInt(J, "bytes", A.bytes());
+          });
+      });
+    });
+    const analysis::RegisterReport &R = C.Registers;
+    J.attributeObject("registers", [&] {
+      J.attribute("distributed", R.Distributed);
+      J.attribute("per_thread", R.PerThread);
+      optInt(J, "per_thread_max", R.PerThreadMax);
+      optString(J, "mesh", R.MeshSpelling.empty() ? R.Mesh : R.MeshSpelling);
+      J.attribute("per_cta", R.PerCta);
+      optInt(J, "per_cta_max", R.PerCtaMax);
+      J.attribute("undistributed", R.Undistributed);
+      optBool(J, "fits", R.Fits);
+      precisionJson(J, "precision", R.P);
+    });
+  });
+  J.attributeArray("buffers", [&] {
+    for (const analysis::BufferReport &B : C.Buffers)
+      J.object([&] {
+        J.attribute("name", B.Name);
+        J.attribute("memory", std::string(name(B.Where)));
+        optInt(J, "holds_bytes", B.Holds);
+        optInt(J, "holds_registers", B.HoldsRegisters);
+        J.attribute("time", B.Time);
+        J.attribute("space", B.Space);
+        J.attribute("reused", B.Reused);
+        optInt(J, "reuse", B.Reused ? B.Reuse : std::nullopt);
+        J.attribute("reuse_unit",
+                    B.Where == Storage::rmem ? "registers" : "bytes");
+        optInt(J, "capacity", B.Reused ? B.Capacity : std::nullopt);
+        J.attribute("level", B.Level);
+        optBool(J, "fits", B.Reused ? B.Fits : std::nullopt);
+        precisionJson(J, "precision", B.P);
+      });
+  });
+  const analysis::RooflineReport &RL = C.Roofline;
+  J.attributeObject("roofline", [&] {
+    optNum(J, "flop", RL.Flop);
+    optReal(J, "peak_flop_per_s", RL.PeakFlops);
+    optString(J, "peak_fact", RL.PeakFact);
+    optNum(J, "hbm_bytes", RL.HbmBytes);
+    optReal(J, "bandwidth_byte_per_s", RL.Bandwidth);
+    optString(J, "bandwidth_fact", RL.Bandwidth ? RL.BandwidthFact : "");
+    optReal(J, "compute_seconds", RL.ComputeSeconds);
+    optReal(J, "memory_seconds", RL.MemorySeconds);
+    optReal(J, "seconds", RL.Seconds);
+    precisionJson(J, "seconds_precision", RL.Seconds ? RL.P : Precision::Unknown);
+    optReal(J, "tflop_per_s", RL.Tflops);
+    precisionJson(J, "tflop_per_s_precision",
+                  RL.Tflops ? Precision::UpperBound : Precision::Unknown);
+    optString(J, "bound", RL.Bound);
+  });
+}
+
+void printJson(const std::vector<FileResult> &Files, raw_ostream &OS) {
+  json::OStream J(OS, 2);
+  J.object([&] {
+    J.attribute("version", JsonVersion);
+    J.attributeArray("files", [&] {
+      for (const FileResult &F : Files)
+        J.object([&] {
+          J.attribute("file", F.File);
+          J.attributeArray("kernels", [&] {
+            for (const KernelResult &K : F.Kernels)
+              J.object([&] {
+                J.attribute("name", K.Name);
+                positionJson(J, K.Range);
+                optString(J, "target", K.Target);
+                J.attributeObject("shape", [&] {
+                  for (const auto &[Name, Extents] : K.Shape)
+                    J.attributeArray(Name, [&] {
+                      for (const std::optional<std::int64_t> &E : Extents)
+                        if (E)
+                          J.value(*E);
+                        else
+                          J.value(nullptr);
+                    });
+                });
+                if (!K.Cost) {
+                  J.attribute("analysis", nullptr);
+                  return;
+                }
+                J.attributeObject("analysis", [&] {
+                  J.attributeArray("symbolic", [&] {
+                    for (const std::string &S : K.Cost->Symbolic)
+                      J.value(S);
+                  });
+                  costJson(J, *K.Cost);
+                });
+              });
+          });
+        });
+    });
+  });
+  OS << '\n';
+}
+
+} // namespace
+
+int runAnalyzeCommand() {
+  ShapeArgs Args;
+  if (!parseShapes(Args))
+    return 1;
+  std::vector<FileResult> Results;
+  bool First = true, BadShape = false;
+  ToolOptions Opts;
+  Opts.Command = "analyze";
+  Opts.Files = Files;
+  Opts.BuildPath = BuildPath;
+  Opts.TargetsDir = TargetsDir;
+  Opts.Sink = [&](StringRef File, clang::ASTContext &, hir::Module &M,
+                  ArrayRef<const targets::MergedTarget *> Targets) {
+    FileResult R;
+    R.File = basename(File);
+    for (std::size_t I = 0; I < M.Kernels.size(); ++I) {
+      const hir::Kernel &K = M.Kernels[I];
+      KernelResult KR;
+      KR.Name = K.Name;
+      KR.Range = K.Range;
+      KR.Target = K.Target;
+      analysis::Bindings B;
+      if (!bindShapes(K, Args, B)) {
+        BadShape = true;
+        continue;
+      }
+      for (hir::ValueId P : K.Parameters)
+        if (K.Values[P].Kind == hir::ValueKind::Tensor)
+          KR.Shape.emplace_back(K.Values[P].Name,
+                                analysis::extentsOf(K, P, &B));
+      if (I < Targets.size() && Targets[I])
+        KR.Cost = analysis::analyzeCost(K, *Targets[I], B);
+      R.Kernels.push_back(std::move(KR));
+    }
+    if (!Json && !BadShape) {
+      if (!First)
+        outs() << '\n';
+      First = false;
+      printText(R, outs());
+      outs().flush();
+    }
+    Results.push_back(std::move(R));
+  };
+  int RC = runOnFiles(Opts);
+  if (BadShape)
+    return 1;
+  for (const auto &[Name, Extents] : Args.Extents)
+    if (RC == 0 && !Args.Used.count(Name)) {
+      errs() << "tf analyze: error: --shape names '" << Name
+             << "', which no kernel has as a parameter\n";
+      return 1;
+    }
+  if (Json)
+    printJson(Results, outs());
+  return RC;
+}
+
+} // namespace tf::cli

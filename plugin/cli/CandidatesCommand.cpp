@@ -1,0 +1,354 @@
+//===- plugin/cli/CandidatesCommand.cpp - `tf candidates` -----------------===//
+//
+//   tf candidates FILE... [--site LINE] [--json] [--targets-dir DIR] -- FLAGS
+//   tf candidates FILE... -p BUILD_DIR [--site LINE] [--json] [-- EXTRA FLAGS]
+//
+// Compiles each FILE as `tf hir` does (ToolRunner.h) and lists, for every op
+// of its kernels that has no instruction yet, the contracts of tf's registry
+// that implement it: accepted ones with what the engine derives, refused
+// ones with every reason (analysis/Candidates.h decides which contracts and
+// which parameters). The text is stable and names files by their basename;
+// --json prints one document in the form docs/schemas/candidates.schema.json
+// describes. The exit status is 0 when the query ran, refusals or not; 1
+// when a file had errors or --site names no undecided op. docs/cli.md
+// documents the command; test/cli/candidates/ tests it.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+#include "ToolRunner.h"
+
+#include "analysis/Candidates.h"
+#include "hir/HIR.h"
+#include "hir/Printer.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+
+namespace tf::cli {
+
+cl::SubCommand CandidatesSubcommand(
+    "candidates",
+    "The instructions each undecided op could use: tf candidates FILE... -- "
+    "FLAGS\n\n"
+    "  tf candidates FILE... -- FLAGS      compile FILEs with these clang++ "
+    "flags\n"
+    "  tf candidates FILE... -p BUILD_DIR  use "
+    "BUILD_DIR/compile_commands.json\n"
+    "  tf candidates FILE...               no --, no -p: -std=c++20\n\n"
+    "For every op without a tf::schedule (tf::matmul, tf::copy, tf::cast, "
+    "...), its\nmesh and operands, then each contract of tf's registry that "
+    "implements it:\naccepted (with the derived repeat or boxes) or refused "
+    "(with every reason).\nThe exit status is 0 when the query ran, 1 when a "
+    "file has errors. See\ndocs/cli.md");
+
+static cl::OptionCategory CandidatesCategory("tf candidates options");
+
+static cl::list<std::string> Files(cl::Positional, cl::sub(CandidatesSubcommand),
+                                   cl::desc("FILE..."),
+                                   cl::cat(CandidatesCategory));
+static cl::opt<std::string>
+    BuildPath("p", cl::sub(CandidatesSubcommand), cl::value_desc("BUILD_DIR"),
+              cl::desc("Take each file's compile command from "
+                       "BUILD_DIR/compile_commands.json"),
+              cl::cat(CandidatesCategory));
+static cl::opt<std::string>
+    TargetsDir("targets-dir", cl::sub(CandidatesSubcommand),
+               cl::value_desc("DIR"),
+               cl::desc("Read the fact documents from DIR (default: "
+                        "$TF_TARGETS_DIR, else the built-in targets/)"),
+               cl::cat(CandidatesCategory));
+static cl::opt<unsigned>
+    SiteLine("site", cl::sub(CandidatesSubcommand), cl::value_desc("LINE"),
+             cl::desc("Only the op sites on source line LINE"),
+             cl::cat(CandidatesCategory));
+static cl::opt<bool>
+    Json("json", cl::sub(CandidatesSubcommand),
+         cl::desc("Print one JSON document "
+                  "(docs/schemas/candidates.schema.json)"),
+         cl::cat(CandidatesCategory));
+
+namespace {
+
+/// The version of the JSON form; bumped when a field changes meaning.
+constexpr int JsonVersion = 1;
+
+std::string basename(StringRef Path) {
+  return sys::path::filename(Path).str();
+}
+
+std::string position(const hir::SourceRange &R) {
+  if (!R.valid() && R.File.empty())
+    return "<unknown>";
+  return basename(R.File) + ":" + std::to_string(R.Line) + ":" +
+         std::to_string(R.Column);
+}
+
+/// An operand as the HIR printer prints it.
+struct OperandText {
+  std::string Access, Value, Type;
+};
+
+/// One kernel's answer.
+struct KernelResult {
+  std::string Name;
+  /// Parallel to Sites: the operands' text.
+  std::vector<std::vector<OperandText>> Operands;
+  hir::SourceRange Range;
+  std::string Target;
+  std::vector<analysis::CandidateSite> Sites;
+};
+
+/// One file's answer.
+struct FileResult {
+  std::string File;
+  std::vector<KernelResult> Kernels;
+};
+
+bool onSiteLine(const analysis::CandidateSite &S) {
+  return S.Range.Line == SiteLine || S.StmtRange.Line == SiteLine;
+}
+
+FileResult collect(StringRef File, hir::Module &M,
+                   ArrayRef<const targets::MergedTarget *> Targets) {
+  FileResult Out;
+  Out.File = basename(File);
+  for (std::size_t I = 0; I < M.Kernels.size(); ++I) {
+    const hir::Kernel &K = M.Kernels[I];
+    KernelResult R;
+    R.Name = K.Name;
+    R.Range = K.Range;
+    R.Target = K.Target;
+    const std::vector<std::string> Names = hir::valueNames(K);
+    for (analysis::CandidateSite &S :
+         analysis::findCandidates(K, I < Targets.size() ? Targets[I] : nullptr)) {
+      if (SiteLine.getNumOccurrences() && !onSiteLine(S))
+        continue;
+      std::vector<OperandText> Texts;
+      for (const analysis::CandidateOperand &O : S.Operands)
+        Texts.push_back({O.Access, Names[O.Value],
+                         hir::typeText(K.Values[O.Value].Type)});
+      R.Operands.push_back(std::move(Texts));
+      R.Sites.push_back(std::move(S));
+    }
+    Out.Kernels.push_back(std::move(R));
+  }
+  return Out;
+}
+
+std::string joined(const std::vector<std::int64_t> &Xs) {
+  std::string Out;
+  for (std::size_t I = 0; I < Xs.size(); ++I)
+    Out += (I ? "," : "") + std::to_string(Xs[I]);
+  return Out;
+}
+
+void printCandidate(const analysis::Candidate &C, raw_ostream &OS) {
+  OS << "  " << (C.Accepted ? "accepted" : "refused ") << "  " << C.ContractId
+     << " ";
+  std::vector<std::string> Tried;
+  for (const analysis::CandidateParam &P : C.Params) {
+    OS << ' ' << P.Name << '=' << P.Value;
+    if (P.Source == "tried")
+      Tried.push_back(P.Name);
+  }
+  if (!Tried.empty())
+    OS << "  (tried: " << join(Tried, ", ") << ')';
+  OS << '\n';
+  if (C.Accepted) {
+    OS << "              mesh " << C.MeshInstance << '\n';
+    if (!C.BoxExtents.empty())
+      OS << "              boxes (" << joined(C.Repeat) << ") of ("
+         << joined(C.BoxExtents) << ")\n";
+    else if (!C.Repeat.empty())
+      OS << "              repeat (" << joined(C.Repeat) << ")\n";
+  }
+  for (const analysis::CandidateReason &R : C.Reasons)
+    OS << "              " << R.Text << '\n';
+  if (C.Dropped)
+    OS << "              ... and " << C.Dropped << " more\n";
+}
+
+void printText(const FileResult &F, raw_ostream &OS) {
+  if (F.Kernels.empty()) {
+    OS << F.File << ": no kernels\n";
+    return;
+  }
+  for (const KernelResult &K : F.Kernels) {
+    OS << "kernel " << K.Name << " at " << position(K.Range);
+    if (!K.Target.empty())
+      OS << " target " << K.Target;
+    OS << '\n';
+    if (K.Sites.empty()) {
+      OS << (SiteLine.getNumOccurrences() ? "  no undecided op site on line " +
+                                                std::to_string(SiteLine)
+                                          : std::string("  no undecided op sites"))
+         << "\n";
+      continue;
+    }
+    for (std::size_t I = 0; I < K.Sites.size(); ++I) {
+      const analysis::CandidateSite &S = K.Sites[I];
+      OS << '\n' << position(S.Range) << "  tf." << S.OpName << "  on "
+         << S.Mesh
+         << (S.MeshSpelling.empty() ? std::string(" (the kernel's outer mesh)")
+                                    : " ('" + S.MeshSpelling + "')")
+         << '\n';
+      for (const OperandText &O : K.Operands[I])
+        OS << "  " << left_justify(O.Access, 10) << ' ' << O.Value << " : "
+           << O.Type << '\n';
+      if (!S.NoCandidates.empty())
+        OS << "  " << S.NoCandidates << '\n';
+      for (const analysis::Candidate &C : S.Candidates)
+        printCandidate(C, OS);
+    }
+  }
+}
+
+void positionJson(json::OStream &J, const hir::SourceRange &R) {
+  J.attributeObject("position", [&] {
+    J.attribute("file", basename(R.File));
+    J.attribute("line", static_cast<int64_t>(R.Line));
+    J.attribute("column", static_cast<int64_t>(R.Column));
+  });
+}
+
+void intsJson(json::OStream &J, StringRef Key,
+              const std::vector<std::int64_t> &Xs) {
+  J.attributeArray(Key, [&] {
+    for (std::int64_t X : Xs)
+      J.value(X);
+  });
+}
+
+void candidateJson(json::OStream &J, const analysis::Candidate &C) {
+  J.object([&] {
+    J.attribute("contract", C.ContractId);
+    J.attribute("accepted", C.Accepted);
+    J.attributeArray("params", [&] {
+      for (const analysis::CandidateParam &P : C.Params)
+        J.object([&] {
+          J.attribute("name", P.Name);
+          J.attribute("value", P.Value);
+          J.attribute("source", P.Source);
+        });
+    });
+    J.attributeArray("reasons", [&] {
+      for (const analysis::CandidateReason &R : C.Reasons)
+        J.object([&] {
+          J.attribute("kind", R.Kind);
+          J.attribute("text", R.Text);
+        });
+    });
+    J.attribute("dropped", static_cast<int64_t>(C.Dropped));
+    if (C.Accepted)
+      J.attribute("mesh_instance", C.MeshInstance);
+    else
+      J.attribute("mesh_instance", nullptr);
+    intsJson(J, "repeat", C.Repeat);
+    intsJson(J, "box_extents", C.BoxExtents);
+  });
+}
+
+void siteJson(json::OStream &J, const analysis::CandidateSite &S,
+              const std::vector<OperandText> &Operands) {
+  J.object([&] {
+    J.attribute("op", S.OpName);
+    positionJson(J, S.Range);
+    J.attribute("mesh", S.Mesh);
+    if (S.MeshSpelling.empty())
+      J.attribute("mesh_scope", nullptr);
+    else
+      J.attribute("mesh_scope", S.MeshSpelling);
+    J.attributeArray("operands", [&] {
+      for (const OperandText &O : Operands)
+        J.object([&] {
+          J.attribute("access", O.Access);
+          J.attribute("value", O.Value);
+          J.attribute("type", O.Type);
+        });
+    });
+    if (S.NoCandidates.empty())
+      J.attribute("no_candidates", nullptr);
+    else
+      J.attribute("no_candidates", S.NoCandidates);
+    J.attributeArray("candidates", [&] {
+      for (const analysis::Candidate &C : S.Candidates)
+        candidateJson(J, C);
+    });
+  });
+}
+
+void printJson(const std::vector<FileResult> &Files, raw_ostream &OS) {
+  json::OStream J(OS, 2);
+  J.object([&] {
+    J.attribute("version", JsonVersion);
+    J.attributeArray("files", [&] {
+      for (const FileResult &F : Files)
+        J.object([&] {
+          J.attribute("file", F.File);
+          J.attributeArray("kernels", [&] {
+            for (const KernelResult &K : F.Kernels)
+              J.object([&] {
+                J.attribute("name", K.Name);
+                positionJson(J, K.Range);
+                J.attribute("target", K.Target);
+                J.attributeArray("sites", [&] {
+                  for (std::size_t I = 0; I < K.Sites.size(); ++I)
+                    siteJson(J, K.Sites[I], K.Operands[I]);
+                });
+              });
+          });
+        });
+    });
+  });
+  OS << '\n';
+}
+
+} // namespace
+
+int runCandidatesCommand() {
+  std::vector<FileResult> Results;
+  bool First = true;
+  ToolOptions Opts;
+  Opts.Command = "candidates";
+  Opts.Files = Files;
+  Opts.BuildPath = BuildPath;
+  Opts.TargetsDir = TargetsDir;
+  Opts.Sink = [&](StringRef File, clang::ASTContext &, hir::Module &M,
+                  ArrayRef<const targets::MergedTarget *> Targets) {
+    FileResult R = collect(File, M, Targets);
+    if (!Json) {
+      if (!First)
+        outs() << '\n';
+      First = false;
+      printText(R, outs());
+      outs().flush();
+    }
+    Results.push_back(std::move(R));
+  };
+  int RC = runOnFiles(Opts);
+  // With errors, the files that compiled; nothing when none did.
+  if (Json && (RC == 0 || !Results.empty()))
+    printJson(Results, outs());
+  if (RC == 0 && SiteLine.getNumOccurrences()) {
+    bool Found = false;
+    for (const FileResult &F : Results)
+      for (const KernelResult &K : F.Kernels)
+        Found |= !K.Sites.empty();
+    if (!Found) {
+      errs() << "tf candidates: error: no undecided op site on line "
+             << SiteLine << "\n";
+      return 1;
+    }
+  }
+  return RC;
+}
+
+} // namespace tf::cli

@@ -1,0 +1,270 @@
+//===- plugin/cli/ToolRunner.cpp - Compiling files for tf's queries -------===//
+//
+// ToolRunner.h. One ClangTool per file, so that each file's diagnostics are
+// counted apart and the per-command tf arguments of a compilation database
+// apply to that file only.
+//
+//===----------------------------------------------------------------------===//
+#include "ToolRunner.h"
+
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+
+#ifndef TF_CLANG_DRIVER
+#error "TF_CLANG_DRIVER (the clang++ of TF_LLVM_ROOT) must be defined"
+#endif
+#ifndef TF_CLANG_RESOURCE_DIR
+#error "TF_CLANG_RESOURCE_DIR (clang++ -print-resource-dir) must be defined"
+#endif
+
+using namespace llvm;
+using namespace clang;
+using namespace clang::tooling;
+
+namespace tf::cli {
+namespace {
+
+/// The flags after `--`, when there was one.
+std::optional<std::vector<std::string>> CompilerFlags;
+
+int fail(const ToolOptions &Opts, const Twine &Message) {
+  errs() << "tf " << Opts.Command << ": error: " << Message << '\n';
+  return 1;
+}
+
+/// Prints diagnostics as clang++ does (a TextDiagnosticPrinter with the
+/// command line's diagnostic options) and counts them. It sees the driver's
+/// diagnostics too, which ClangTool prints but does not count as a failure;
+/// those come before any source file and read `tf COMMAND: error: ...`.
+class CountingPrinter : public DiagnosticConsumer {
+public:
+  explicit CountingPrinter(std::string Prefix) : Prefix(std::move(Prefix)) {}
+
+  void BeginSourceFile(const LangOptions &LangOpts,
+                       const Preprocessor *PP) override {
+    InSource = true;
+    if (PP)
+      printer(PP->getDiagnostics()).BeginSourceFile(LangOpts, PP);
+  }
+
+  void EndSourceFile() override {
+    InSource = false;
+    if (Printer)
+      Printer->EndSourceFile();
+  }
+
+  void finish() override {
+    if (Printer)
+      Printer->finish();
+  }
+
+  void HandleDiagnostic(DiagnosticsEngine::Level Level,
+                        const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    TextDiagnosticPrinter &P = printer(*Info.getDiags());
+    P.setPrefix(InSource ? "" : Prefix);
+    P.HandleDiagnostic(Level, Info);
+  }
+
+private:
+  /// The printer, made with a copy of the first engine's options (the
+  /// engines of one command line have the same ones).
+  TextDiagnosticPrinter &printer(const DiagnosticsEngine &Engine) {
+    if (!Printer) {
+      Opts = Engine.getDiagnosticOptions();
+      Printer = std::make_unique<TextDiagnosticPrinter>(errs(), Opts);
+    }
+    return *Printer;
+  }
+
+  std::string Prefix;
+  DiagnosticOptions Opts;
+  std::unique_ptr<TextDiagnosticPrinter> Printer;
+  bool InSource = false;
+};
+
+/// Runs the tf consumer with the options of its compile command.
+class TfAction : public ASTFrontendAction {
+public:
+  explicit TfAction(plugin::Options Opts) : Opts(std::move(Opts)) {}
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+                                                 StringRef) override {
+    return plugin::makeConsumer(Opts, outs());
+  }
+
+private:
+  plugin::Options Opts;
+};
+
+/// Creates one TfAction per compile command. The argument adjuster fills
+/// Opts from the command's -fplugin-arg-tf-* right before create() runs.
+class TfActionFactory : public FrontendActionFactory {
+public:
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<TfAction>(Opts);
+  }
+
+  plugin::Options Opts;
+};
+
+bool isTfPlugin(StringRef Path) { return sys::path::filename(Path) == "tf.so"; }
+
+/// The adjuster that makes a compile command what the plugin would have
+/// seen: tf.so itself is not loaded (the tool links the same code), the
+/// command's tf arguments become \p Factory's options (report and sarif=
+/// never; the dump and the sink as the command asks), and --targets-dir wins over a
+/// targets-dir= in the command. Unknown tf arguments are reported as the
+/// plugin reports them and make the run fail.
+ArgumentsAdjuster takeTfArguments(const ToolOptions &TO, StringRef File,
+                                  TfActionFactory &Factory,
+                                  bool &BadArgument) {
+  return [&TO, File, &Factory, &BadArgument](const CommandLineArguments &Args,
+                                             StringRef) {
+    plugin::Options Opts;
+    CommandLineArguments Out;
+    for (const std::string &Arg : Args) {
+      StringRef A(Arg);
+      if (A.starts_with("-fplugin=") && isTfPlugin(A.drop_front(9)))
+        continue;
+      if (A.consume_front("-fplugin-arg-tf-")) {
+        if (!plugin::parseArgument(A, Opts)) {
+          errs() << "tf " << TO.Command << ": error: unknown tf plugin "
+                 << "argument '" << A << "' in the compile command; known "
+                 << "arguments: " << plugin::knownArguments() << '\n';
+          BadArgument = true;
+        }
+        continue;
+      }
+      Out.push_back(Arg);
+    }
+    Opts.DumpHir = TO.DumpHir;
+    Opts.DumpHirJson = TO.DumpHirJson;
+    Opts.Report = false;
+    Opts.SarifFile.clear();
+    if (!TO.TargetsDir.empty())
+      Opts.TargetsDir = TO.TargetsDir;
+    if (TO.Sink)
+      Opts.Sink = [&TO, File](ASTContext &Ctx, hir::Module &M,
+                              ArrayRef<const targets::MergedTarget *> T) {
+        TO.Sink(File, Ctx, M, T);
+      };
+    Factory.Opts = std::move(Opts);
+    return Out;
+  };
+}
+
+/// argv[0] becomes tf's clang++, and its resource directory is added unless
+/// the command names one (ClangTool would otherwise add one next to tf).
+CommandLineArguments useClangDriver(const CommandLineArguments &Args,
+                                    StringRef) {
+  CommandLineArguments Out = Args;
+  if (Out.empty())
+    return Out;
+  Out[0] = TF_CLANG_DRIVER;
+  bool HasResourceDir = false;
+  for (const std::string &Arg : Out)
+    HasResourceDir |= StringRef(Arg).starts_with("-resource-dir");
+  if (!HasResourceDir)
+    Out.insert(Out.begin() + 1, "-resource-dir=" TF_CLANG_RESOURCE_DIR);
+  return Out;
+}
+
+/// Runs the tool on one file; returns whether it compiled without errors.
+bool runOne(const ToolOptions &TO, const CompilationDatabase &DB,
+            const std::string &File, bool FixedFlags) {
+  TfActionFactory Factory;
+  bool BadArgument = false;
+  CountingPrinter Diagnostics("tf " + TO.Command);
+  ClangTool Tool(DB, {File});
+  Tool.setPrintErrorMessage(false);
+  Tool.setDiagnosticConsumer(&Diagnostics);
+  if (FixedFlags) {
+    // ClangTool names the file by its absolute path; give the compiler the
+    // spelling from the command line, as clang++ has it, so that positions
+    // in the output and in diagnostics read the same.
+    Tool.appendArgumentsAdjuster(
+        [&File](const CommandLineArguments &Args, StringRef AbsolutePath) {
+          CommandLineArguments Out = Args;
+          auto It = llvm::find(llvm::reverse(Out), AbsolutePath);
+          if (It != Out.rend())
+            *It = File;
+          return Out;
+        });
+  } else if (CompilerFlags) {
+    Tool.appendArgumentsAdjuster(
+        getInsertArgumentAdjuster(*CompilerFlags, ArgumentInsertPosition::END));
+  }
+  Tool.appendArgumentsAdjuster(takeTfArguments(TO, File, Factory, BadArgument));
+  Tool.appendArgumentsAdjuster(useClangDriver);
+  int RC = Tool.run(&Factory);
+  outs().flush();
+  return RC == 0 && Diagnostics.getNumErrors() == 0 && !BadArgument;
+}
+
+} // namespace
+
+int takeCompilerFlags(int Argc, const char *const *Argv) {
+  for (int I = 1; I < Argc; ++I)
+    if (StringRef(Argv[I]) == "--") {
+      CompilerFlags.emplace(Argv + I + 1, Argv + Argc);
+      return I;
+    }
+  return Argc;
+}
+
+const std::optional<std::vector<std::string>> &compilerFlags() {
+  return CompilerFlags;
+}
+
+int runOnFiles(const ToolOptions &Opts) {
+  if (Opts.Files.empty())
+    return fail(Opts, "no input files; see 'tf " + Opts.Command + " --help'");
+  for (const std::string &File : Opts.Files) {
+    sys::fs::file_status Status;
+    if (std::error_code EC = sys::fs::status(File, Status))
+      return fail(Opts, "cannot open '" + File + "': " + EC.message());
+    if (sys::fs::is_directory(Status))
+      return fail(Opts, "'" + File + "' is a directory, not a source file");
+  }
+
+  std::unique_ptr<CompilationDatabase> DB;
+  bool FixedFlags = Opts.BuildPath.empty();
+  if (FixedFlags) {
+    SmallString<256> Cwd;
+    if (std::error_code EC = sys::fs::current_path(Cwd))
+      return fail(Opts, "cannot read the working directory: " + EC.message());
+    std::vector<std::string> Flags =
+        CompilerFlags ? *CompilerFlags : std::vector<std::string>{"-std=c++20"};
+    DB = std::make_unique<FixedCompilationDatabase>(Cwd, Flags);
+  } else {
+    std::string Error;
+    DB = CompilationDatabase::loadFromDirectory(Opts.BuildPath, Error);
+    if (!DB) {
+      // One reason per kind of database tried, a line each: join them.
+      SmallVector<StringRef, 2> Reasons;
+      StringRef(Error).trim().split(Reasons, '\n');
+      return fail(Opts, "cannot load a compilation database from '" +
+                            Opts.BuildPath + "': " + join(Reasons, "; "));
+    }
+  }
+
+  bool OK = true;
+  for (const std::string &File : Opts.Files)
+    OK &= runOne(Opts, *DB, File, FixedFlags);
+  return OK ? 0 : 1;
+}
+
+} // namespace tf::cli

@@ -1,0 +1,159 @@
+//===- test/analysis/CandidatesTest.cpp - findCandidates on hand-built kernels -===//
+//
+// The optimal GEMM (GemmKernel.h) with its MMA undecided (a tf::matmul): on
+// the compute mesh WGMMA is accepted with the parameters the operands
+// decide and the derived repeat; on the CTA mesh every MMA is refused at the
+// mesh. Which contracts implement which op comes from the contract data.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GemmKernel.h"
+#include "Render.h"
+
+#include "analysis/Analysis.h"
+#include "analysis/Candidates.h"
+
+#include <algorithm>
+
+namespace tf::test {
+namespace {
+
+using namespace hir;
+using analysis::Candidate;
+using analysis::CandidateSite;
+
+std::vector<std::string> ids(const std::vector<const Contract *> &Cs) {
+  std::vector<std::string> Out;
+  for (const Contract *C : Cs)
+    Out.emplace_back(C->id.view());
+  return Out;
+}
+
+/// The GEMM of \p O with its MMA written as tf::matmul, inferred.
+GemmKernel undecidedMma(GemmOptions O = {}) {
+  GemmKernel G = buildGemm(O);
+  Stmt &Mma = G.K.Stmts[G.Mma];
+  Mma.Sched.reset();
+  Mma.OpName = "matmul";
+  analysis::infer(G.K);
+  return G;
+}
+
+std::string params(const Candidate &C) {
+  std::string Out;
+  for (const analysis::CandidateParam &P : C.Params)
+    Out += (Out.empty() ? "" : " ") + P.Name + "=" + P.Value;
+  return Out;
+}
+
+const Candidate *find(const CandidateSite &S, const std::string &Id) {
+  for (const Candidate &C : S.Candidates)
+    if (C.ContractId == Id)
+      return &C;
+  return nullptr;
+}
+
+TEST(Candidates, ContractsForEachOpComeFromTheContractData) {
+  EXPECT_EQ(ids(analysis::contractsFor("matmul")),
+            (std::vector<std::string>{"intel.amx.Tdpbf16ps", "nv.sm80.Mma",
+                                      "nv.sm89.Mma", "nv.sm90.Wgmma"}));
+  std::vector<std::string> Copies = ids(analysis::contractsFor("copy"));
+  EXPECT_EQ(Copies, ids(analysis::contractsFor("insert_slice")));
+  for (const char *Id : {"generic.Copy", "nv.sm80.CpAsync", "nv.sm80.Ldmatrix",
+                         "nv.sm90.CopyAsyncTensor", "nv.sm90.Stmatrix",
+                         "intel.amx.TileLoad", "intel.amx.TileStore"})
+    EXPECT_NE(std::find(Copies.begin(), Copies.end(), Id), Copies.end()) << Id;
+  EXPECT_EQ(ids(analysis::contractsFor("cast")),
+            (std::vector<std::string>{"generic.Cast"}));
+  for (const char *Op : {"add", "sub", "mul", "maximum", "minimum"})
+    EXPECT_EQ(ids(analysis::contractsFor(Op)),
+              (std::vector<std::string>{"generic.Binary"}))
+        << Op;
+  EXPECT_TRUE(analysis::contractsFor("exp").empty());
+  EXPECT_TRUE(analysis::contractsFor("zeros").empty());
+}
+
+TEST(Candidates, ScheduledOpsAndTheirFusedCastAreDecided) {
+  GemmKernel G = buildGemm();
+  analysis::infer(G.K);
+  for (StmtId S = 0; S < G.K.Stmts.size(); ++S)
+    EXPECT_FALSE(analysis::isUndecided(G.K, S)) << "statement " << S;
+  EXPECT_TRUE(
+      analysis::findCandidates(G.K, &target("nvidia.h200_sxm")).empty());
+}
+
+TEST(Candidates, WgmmaIsAcceptedOnTheComputeMesh) {
+  GemmKernel G = undecidedMma();
+  EXPECT_TRUE(analysis::isUndecided(G.K, G.Mma));
+  std::vector<CandidateSite> Sites =
+      analysis::findCandidates(G.K, &target("nvidia.h200_sxm"));
+  ASSERT_EQ(Sites.size(), 1u);
+  const CandidateSite &S = Sites[0];
+  EXPECT_EQ(S.Op, G.Mma);
+  EXPECT_EQ(S.OpName, "matmul");
+  EXPECT_EQ(S.MeshSpelling, "compute");
+  ASSERT_EQ(S.Operands.size(), 3u);
+  EXPECT_EQ(S.Operands[0].Access, "read-write");
+  const Candidate *W = find(S, "nv.sm90.Wgmma");
+  ASSERT_NE(W, nullptr);
+  EXPECT_TRUE(W->Accepted) << W->Reasons.size() << " reasons, first "
+                           << (W->Reasons.empty() ? "" : W->Reasons[0].Text);
+  EXPECT_EQ(params(*W), "n=256 dtype=bf16 form=SS a_major=K b_major=MN k=16");
+  EXPECT_EQ(W->Repeat, (std::vector<std::int64_t>{2, 1, 4}));
+  for (const analysis::CandidateParam &P : W->Params)
+    EXPECT_EQ(P.Source, P.Name == "k" ? "derived" : "operands") << P.Name;
+  // The warp-level MMAs need register operands: refused, with reasons.
+  const Candidate *M = find(S, "nv.sm80.Mma");
+  ASSERT_NE(M, nullptr);
+  EXPECT_FALSE(M->Accepted);
+  EXPECT_FALSE(M->Reasons.empty());
+  // AMX needs its capability, which the H200 lacks.
+  const Candidate *Amx = find(S, "intel.amx.Tdpbf16ps");
+  ASSERT_NE(Amx, nullptr);
+  EXPECT_FALSE(Amx->Accepted);
+  EXPECT_TRUE(std::any_of(Amx->Reasons.begin(), Amx->Reasons.end(),
+                          [](const analysis::CandidateReason &R) {
+                            return R.Kind == "capability";
+                          }));
+}
+
+TEST(Candidates, EveryMmaIsRefusedOnTheCtaMesh) {
+  GemmOptions O;
+  O.ComputeScopeOnMma = false;
+  GemmKernel G = undecidedMma(O);
+  std::vector<CandidateSite> Sites =
+      analysis::findCandidates(G.K, &target("nvidia.h200_sxm"));
+  ASSERT_EQ(Sites.size(), 1u);
+  EXPECT_EQ(Sites[0].MeshSpelling, "");
+  EXPECT_EQ(Sites[0].Mesh, "Mesh(cta, (132):(1))");
+  for (const char *Id : {"nv.sm90.Wgmma", "nv.sm80.Mma", "nv.sm89.Mma"}) {
+    const Candidate *C = find(Sites[0], Id);
+    ASSERT_NE(C, nullptr) << Id;
+    EXPECT_FALSE(C->Accepted) << Id;
+    ASSERT_FALSE(C->Reasons.empty()) << Id;
+    EXPECT_EQ(C->Reasons[0].Kind, "mesh") << Id;
+    EXPECT_NE(C->Reasons[0].Text.find("Mesh(cta, (132):(1)) does not match "
+                                      "Mesh(thread, "),
+              std::string::npos)
+        << C->Reasons[0].Text;
+  }
+}
+
+TEST(Candidates, SameKernelGivesTheSameCandidates) {
+  GemmKernel A = undecidedMma(), B = undecidedMma();
+  std::vector<CandidateSite> X =
+      analysis::findCandidates(A.K, &target("nvidia.h200_sxm"));
+  std::vector<CandidateSite> Y =
+      analysis::findCandidates(B.K, &target("nvidia.h200_sxm"));
+  ASSERT_EQ(X.size(), Y.size());
+  ASSERT_EQ(X[0].Candidates.size(), Y[0].Candidates.size());
+  for (std::size_t I = 0; I < X[0].Candidates.size(); ++I) {
+    EXPECT_EQ(X[0].Candidates[I].ContractId, Y[0].Candidates[I].ContractId);
+    EXPECT_EQ(params(X[0].Candidates[I]), params(Y[0].Candidates[I]));
+    EXPECT_EQ(X[0].Candidates[I].Reasons.size(),
+              Y[0].Candidates[I].Reasons.size());
+  }
+}
+
+} // namespace
+} // namespace tf::test
