@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""CI check of the GPU tests without a GPU: nvcc compiles every test/gpu/*.cu
+(and with them the runtime's device headers) for sm_90a, and ptxas' resource
+report must show no spills and no ignored setmaxnreg (warning C7508).
+
+    test/gpu/check_ptxas.py [--root DIR]
+
+Exits 77 (ctest's skip code) when nvcc is not installed.
+"""
+import argparse
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SKIP = 77
+SPILLS = re.compile(r"(\d+) bytes spill stores, (\d+) bytes spill loads")
+FUNCTION = re.compile(r"Function properties for (\S+)")
+REGISTERS = re.compile(r"Used (\d+) registers")
+
+
+def find_nvcc() -> str | None:
+    for candidate in (os.environ.get("NVCC"), shutil.which("nvcc"),
+                      "/usr/local/cuda/bin/nvcc"):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def check(nvcc: str, root: pathlib.Path, source: pathlib.Path, out: str) -> list[str]:
+    """Compiles `source`; returns the problems found (empty: it passed)."""
+    cmd = [nvcc, "-std=c++20", "-O3", "-gencode=arch=compute_90a,code=sm_90a",
+           f"-I{root / 'include'}", f"-I{root / 'runtime' / 'include'}",
+           "-Xptxas", "-v", "-c", str(source), "-o", out]
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    report = result.stdout + result.stderr
+    if result.returncode != 0:
+        return [f"nvcc failed:\n{report}"]
+    problems = []
+    function = "?"
+    for line in report.splitlines():
+        if m := FUNCTION.search(line):
+            function = m.group(1)
+        if (m := SPILLS.search(line)) and (int(m.group(1)) or int(m.group(2))):
+            problems.append(f"{function}: {m.group(0)}")
+        if "C7508" in line:
+            problems.append(f"setmaxnreg ignored: {line.strip()}")
+    registers = [int(r) for r in REGISTERS.findall(report)]
+    print(f"{source.name}: {len(registers)} kernels, max "
+          f"{max(registers, default=0)} registers, {len(problems)} problems")
+    return problems
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=pathlib.Path,
+                        default=pathlib.Path(__file__).resolve().parents[2])
+    args = parser.parse_args()
+    nvcc = find_nvcc()
+    if nvcc is None:
+        print("SKIP: nvcc not found (set NVCC or install CUDA)")
+        return SKIP
+    sources = sorted((args.root / "test" / "gpu").glob("*.cu")) + \
+        sorted((args.root / "test" / "gpu" / "gemm").glob("*.cu"))
+    failed = False
+    with tempfile.TemporaryDirectory() as tmp:
+        for source in sources:
+            problems = check(nvcc, args.root, source, os.path.join(tmp, "out.o"))
+            for p in problems:
+                print(f"FAIL {source.name}: {p}")
+            failed |= bool(problems)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
