@@ -2,6 +2,9 @@
 """CI check of the GPU tests without a GPU: nvcc compiles every test/gpu/*.cu
 (and with them the runtime's device headers) for sm_90a, and ptxas' resource
 report must show no spills and no ignored setmaxnreg (warning C7508).
+When cuobjdump (and the nvdisasm it runs) is on PATH -- pip's
+nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm provide them -- the SASS must
+also hold the instructions a source lists in a `// SASS: HGMMA UTMALDG` line.
 
     test/gpu/check_ptxas.py [--root DIR]
 
@@ -20,6 +23,7 @@ SKIP = 77
 SPILLS = re.compile(r"(\d+) bytes spill stores, (\d+) bytes spill loads")
 FUNCTION = re.compile(r"Function properties for (\S+)")
 REGISTERS = re.compile(r"Used (\d+) registers")
+SASS_EXPECTED = re.compile(r"^// SASS: (.+)$", re.MULTILINE)
 
 
 def find_nvcc() -> str | None:
@@ -48,6 +52,13 @@ def check(nvcc: str, root: pathlib.Path, source: pathlib.Path, out: str) -> list
             problems.append(f"{function}: {m.group(0)}")
         if "C7508" in line:
             problems.append(f"setmaxnreg ignored: {line.strip()}")
+    expected = [w for line in SASS_EXPECTED.findall(source.read_text())
+                for w in line.split()]
+    cuobjdump = shutil.which("cuobjdump")
+    if expected and cuobjdump and shutil.which("nvdisasm"):
+        sass = subprocess.run([cuobjdump, "-sass", out], capture_output=True,
+                              text=True).stdout
+        problems += [f"no {w} in the SASS" for w in expected if w not in sass]
     registers = [int(r) for r in REGISTERS.findall(report)]
     print(f"{source.name}: {len(registers)} kernels, max "
           f"{max(registers, default=0)} registers, {len(problems)} problems")

@@ -99,10 +99,11 @@ inline Comparison compare(const std::vector<float> &out,
 }
 
 /// Prints the verdict line run.sh collects and returns the exit code. Inputs
-/// are exact bf16 and both sides accumulate in at least f32, so the bound
-/// is f32 rounding over K terms, far under bf16's 1e-3.
+/// are exact bf16 and both sides accumulate in at least f32, so the error
+/// is f32 rounding over K terms: far under the tolerance, while one wrong
+/// element in a 64 x 64 tile already exceeds it.
 inline int verdict(const char *test, const Comparison &c, long guard_damage = 0,
-                   double tolerance = 1e-5) {
+                   double tolerance = 1e-4) {
   const bool pass = c.unwritten == 0 && c.non_finite == 0 &&
                     guard_damage == 0 && c.relative_error <= tolerance;
   std::printf("%s %s: rel_err=%.3g max_abs=%.3g unwritten=%ld non_finite=%ld "

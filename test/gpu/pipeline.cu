@@ -16,6 +16,7 @@
 // The output has a poisoned guard after it: the store must clip at N and M.
 //
 //===----------------------------------------------------------------------===//
+// SASS: HGMMA.64x256x16.F32.BF16 UTMALDG.2D UTMASTG.2D USETMAXREG
 #include "harness.hpp"
 
 #include "tf/runtime/host/check.hpp"

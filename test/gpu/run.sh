@@ -8,7 +8,8 @@
 # the tests exist for (HGMMA, UTMALDG, UTMASTG), and prints a summary table
 # last. Exit status 0 only if every step passed. Binaries and logs go to
 # $TF_GPU_BUILD (default build-gpu/); with $OUT set (the device tool), the
-# full log is copied there too. --cublas also times cuBLAS (through
+# full log is copied there too. $TF_COMMIT names the commit in the log when
+# the tree is a copy without git history. --cublas also times cuBLAS (through
 # PyTorch) on the GEMM shapes listed below, the baseline the generated GEMMs
 # are compared with.
 set -uo pipefail
@@ -33,7 +34,7 @@ record() { # step, verdict, detail
   [[ $2 == PASS || $2 == INFO ]] || FAILED=1
 }
 
-note "== $(date -u '+%Y-%m-%d %H:%M:%S UTC') commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+note "== $(date -u '+%Y-%m-%d %H:%M:%S UTC') commit ${TF_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo '?')}"
 note "== $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1)"
 note "== $("$NVCC" --version | tail -1)"
 
@@ -97,7 +98,7 @@ for t in "${TESTS[@]}"; do
       elif [[ $rc -eq 0 ]]; then
         record "run $t" FAIL "trapped, but the device message did not reach stdout"
       else
-        record "run $t" FAIL "exit $rc (124: hung until timeout)"
+        record "run $t" FAIL "exit $rc$([[ $rc -eq 124 ]] && echo ': hung until timeout')"
       fi ;;
   esac
 done

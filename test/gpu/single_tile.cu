@@ -12,6 +12,7 @@
 // any mismatch.
 //
 //===----------------------------------------------------------------------===//
+// SASS: HGMMA.64x64x16.F32.BF16 HGMMA.64x128x16.F32.BF16 HGMMA.64x256x16.F32.BF16 UTMALDG.2D
 #include "harness.hpp"
 
 #include "tf/runtime/host/check.hpp"
