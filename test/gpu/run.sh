@@ -40,8 +40,11 @@ note "== $("$NVCC" --version | tail -1)"
 
 # Hand-written tests: name -> how its run is judged ("verdict": its own
 # PASS/FAIL lines and exit code; "trap": it must end by a debug-wait trap).
-declare -A KIND=([single_tile]=verdict [pipeline]=verdict [debug_wait]=trap)
-TESTS=(single_tile pipeline debug_wait)
+# A test is test/gpu/NAME.cu, or a folder test/gpu/NAME/ whose build.sh
+# builds $BUILD/NAME from several files.
+declare -A KIND=([single_tile]=verdict [pipeline]=verdict [debug_wait]=trap
+                 [launch_gemm]=verdict)
+TESTS=(single_tile pipeline debug_wait launch_gemm)
 
 # --- Generated GEMM tests (issue 7, next part) -----------------------------
 # Each test/gpu/gemm/*.cu is a generated kernel plus its host check; it is
@@ -62,7 +65,11 @@ source_of() { [[ $1 == gemm_* ]] && echo "test/gpu/gemm/${1#gemm_}.cu" || echo "
 
 # Builds run in parallel: they are independent and the machine has cores.
 for t in "${TESTS[@]}"; do
-  "$NVCC" "${FLAGS[@]}" "$(source_of "$t")" -o "$BUILD/$t" >"$BUILD/$t.build.log" 2>&1 &
+  if [[ -x test/gpu/$t/build.sh ]]; then
+    NVCC=$NVCC test/gpu/$t/build.sh "$BUILD" >"$BUILD/$t.build.log" 2>&1 &
+  else
+    "$NVCC" "${FLAGS[@]}" "$(source_of "$t")" -o "$BUILD/$t" >"$BUILD/$t.build.log" 2>&1 &
+  fi
 done
 "$NVCC" "${FLAGS[@]}" -c test/gpu/static_checks.cu -o "$BUILD/static_checks.o" \
   >"$BUILD/static_checks.build.log" 2>&1 &
@@ -127,7 +134,8 @@ fi
 # The instructions the tests exist for must be in the machine code.
 sass_count() { cuobjdump -sass "$BUILD/$1" 2>/dev/null | grep -c "$2"; }
 for check in "single_tile HGMMA" "single_tile UTMALDG" "pipeline HGMMA" \
-             "pipeline UTMALDG" "pipeline UTMASTG"; do
+             "pipeline UTMALDG" "pipeline UTMASTG" "pipeline USETMAXREG" \
+             "launch_gemm HGMMA"; do
   set -- $check
   [[ -x $BUILD/$1 ]] || continue
   n=$(sass_count "$1" "$2")

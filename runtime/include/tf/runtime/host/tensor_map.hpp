@@ -13,7 +13,8 @@
 // the driver answer "invalid argument": a non-unit innermost stride, other
 // strides that are not multiples of 16 bytes (a bf16 matrix needs a row
 // length divisible by 8), a pointer not 16-byte aligned, a box extent
-// outside 1..256, a swizzled box row longer than its swizzle span.
+// outside 1..256, a swizzled box row longer than its swizzle span, memory
+// the GPU cannot read (a host pointer handed to a generated kernel).
 //
 // cuTensorMapEncodeTiled is a driver function; it is fetched through the
 // runtime's cudaGetDriverEntryPointByVersion, so nothing links libcuda.
@@ -152,6 +153,16 @@ inline CUtensorMap make_tensor_map(const TensorArg &t,
     check.fail("tensor map: a box row of %llu bytes does not fit the "
                "swizzle (at most %u bytes, a multiple of 16 unswizzled)",
                static_cast<unsigned long long>(row), swizzle_span(swizzle));
+
+  // Checked last: the checks above need no driver, so they are testable
+  // on machines without a GPU (test/runtime/tensor_map_test.cpp).
+  cudaPointerAttributes where{};
+  check(cudaPointerGetAttributes(&where, t.data), "cudaPointerGetAttributes");
+  if (where.type != cudaMemoryTypeDevice && where.type != cudaMemoryTypeManaged)
+    check.fail("tensor map: the tensor at %p is not in device memory; the "
+               "generated kernel reads it on the GPU (allocate it with "
+               "cudaMalloc)",
+               t.data);
 
   CUtensorMap map{};
   check(detail::encode_tiled_function(check)(
