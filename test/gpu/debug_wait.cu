@@ -1,4 +1,4 @@
-//===- test/gpu/debug_wait.cu - A bounded wait traps with the barrier name -===//
+//===- test/gpu/debug_wait.cu - A bounded wait traps, named ---------------===//
 //
 // A barrier nobody arrives at, waited on with trap_after(n): the kernel must
 // end (not hang) with the device printing
@@ -41,7 +41,8 @@ int main() {
     return 1;
   }
   if (finished == cudaSuccess) {
-    std::printf("FAIL debug_wait: the kernel finished; the wait did not trap\n");
+    std::printf(
+        "FAIL debug_wait: the kernel finished; the wait did not trap\n");
     return 1;
   }
   std::printf("PASS debug_wait: the kernel trapped (%s)\n",

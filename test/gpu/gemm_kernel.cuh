@@ -103,9 +103,9 @@ __global__ void __launch_bounds__(256, 1)
       s.full[slot].template wait<Waits>((k / STAGES) & 1, "gemm.full");
       const auto da = sm90::SmemDescriptor::make(
           sm90::smem_address(s.a[slot]), 16, 1024, sm90::SmemSwizzle::bytes128);
-      const auto db =
-          sm90::SmemDescriptor::make(sm90::smem_address(s.b[slot]), BK * panel * 2,
-                                     1024, sm90::SmemSwizzle::bytes128);
+      const auto db = sm90::SmemDescriptor::make(sm90::smem_address(s.b[slot]),
+                                                 BK * panel * 2, 1024,
+                                                 sm90::SmemSwizzle::bytes128);
       wgmma::fence();
 #pragma unroll
       for (int kk = 0; kk < BK / 16; ++kk)
@@ -141,7 +141,8 @@ __global__ void __launch_bounds__(256, 1)
 /// checked under `check`. @pre a is M x K and b K x N bf16, out M x N f32
 template <sm90::WaitPolicy Waits>
 void run(const tf::runtime::TensorArg &a, const tf::runtime::TensorArg &b,
-         const tf::runtime::TensorArg &out, const tf::runtime::CudaCheck &check) {
+         const tf::runtime::TensorArg &out,
+         const tf::runtime::CudaCheck &check) {
   using tf::runtime::TmaSwizzle;
   const std::uint32_t a_box[] = {BM, BK}, b_box[] = {BK, panel},
                       out_box[] = {BM, BN};
@@ -157,8 +158,8 @@ void run(const tf::runtime::TensorArg &a, const tf::runtime::TensorArg &b,
         "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
   const dim3 grid(static_cast<unsigned>((out.extents[1] + BN - 1) / BN),
                   static_cast<unsigned>((out.extents[0] + BM - 1) / BM));
-  kernel<Waits.max_polls><<<grid, 256, smem_bytes>>>(a_map, b_map, out_map,
-                                           static_cast<int>(a.extents[1]));
+  kernel<Waits.max_polls><<<grid, 256, smem_bytes>>>(
+      a_map, b_map, out_map, static_cast<int>(a.extents[1]));
   check.launch("gemm kernel<<<(N/256, M/64), 256>>>");
   check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 }

@@ -1,4 +1,4 @@
-//===- test/gpu/harness.hpp - Data, references and verdicts for GPU tests --===//
+//===- test/gpu/harness.hpp - Data, references, verdicts ------------------===//
 //
 // Host side shared by the hand-written GPU tests: random bf16 operands
 // (never zeros: they hide unwritten outputs and wrong indexing), a CPU GEMM
@@ -140,8 +140,9 @@ public:
 
   T *get() const { return p_; }
   void upload(const std::vector<T> &v) {
-    check_(cudaMemcpy(p_, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice),
-           "cudaMemcpy (upload)");
+    check_(
+        cudaMemcpy(p_, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice),
+        "cudaMemcpy (upload)");
   }
   std::vector<T> download() const {
     std::vector<T> v(n_);

@@ -43,7 +43,8 @@ template <tf::sm90::WaitPolicy Waits> int run(const char *mode) {
   for (int i = 0; i < guard; ++i)
     guard_damage += !is_poison(out[std::size_t{M} * N + i]);
   out.resize(std::size_t{M} * N);
-  return verdict(name, compare(out, reference_gemm(a, b, M, N, K)), guard_damage);
+  return verdict(name, compare(out, reference_gemm(a, b, M, N, K)),
+                 guard_damage);
 }
 
 } // namespace

@@ -12,7 +12,8 @@
 // any mismatch.
 //
 //===----------------------------------------------------------------------===//
-// SASS: HGMMA.64x64x16.F32.BF16 HGMMA.64x128x16.F32.BF16 HGMMA.64x256x16.F32.BF16 UTMALDG.2D
+// SASS: HGMMA.64x64x16.F32.BF16 HGMMA.64x128x16.F32.BF16
+// SASS: HGMMA.64x256x16.F32.BF16 UTMALDG.2D
 #include "harness.hpp"
 
 #include "tf/runtime/host/check.hpp"
@@ -30,8 +31,8 @@ namespace sm90 = tf::sm90;
 namespace tma = tf::sm90::tma;
 namespace wgmma = tf::sm90::wgmma;
 
-constexpr int M = 64, K = 64;  // one swizzle row of K: 64 bf16 = 128 bytes
-constexpr int panel = 64;      // N columns per 128-byte swizzled B panel
+constexpr int M = 64, K = 64; // one swizzle row of K: 64 bf16 = 128 bytes
+constexpr int panel = 64;     // N columns per 128-byte swizzled B panel
 constexpr sm90::WaitPolicy waits = sm90::trap_after(1 << 22);
 
 template <int N>
@@ -89,7 +90,8 @@ template <int N> int run(unsigned seed) {
 
   const auto a = gpu_test::random_bf16(M * K, seed);
   const auto b = gpu_test::random_bf16(K * N, seed + 1);
-  gpu_test::DeviceBuffer<__nv_bfloat16> da(a.size(), check), db(b.size(), check);
+  gpu_test::DeviceBuffer<__nv_bfloat16> da(a.size(), check),
+      db(b.size(), check);
   gpu_test::DeviceBuffer<float> dd(M * N, check);
   da.upload(a);
   db.upload(b);
@@ -107,8 +109,9 @@ template <int N> int run(unsigned seed) {
   check.launch("single_tile<<<1, 128>>>");
   check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 
-  return gpu_test::verdict(name, gpu_test::compare(dd.download(),
-                                                   gpu_test::reference_gemm(a, b, M, N, K)));
+  return gpu_test::verdict(
+      name, gpu_test::compare(dd.download(),
+                              gpu_test::reference_gemm(a, b, M, N, K)));
 }
 
 } // namespace

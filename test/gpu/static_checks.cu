@@ -1,4 +1,4 @@
-//===- test/gpu/static_checks.cu - Compile-time checks of the sm90 runtime -===//
+//===- test/gpu/static_checks.cu - sm90 runtime at compile time -----------===//
 //
 // The descriptor bit layout (PTX ISA, WGMMA "Matrix Descriptor Format") and
 // the accumulator fragment map, checked by the compiler: this file has no
@@ -20,7 +20,8 @@ constexpr SmemDescriptor k_major =
     SmemDescriptor::make(0x400, 16, 1024, SmemSwizzle::bytes128);
 static_assert(k_major.bits() == 0x4000'0040'0001'0040ull);
 static_assert(k_major.start() == 0x400 && k_major.leading_byte_offset() == 16 &&
-              k_major.stride_byte_offset() == 1024 && k_major.base_offset() == 0 &&
+              k_major.stride_byte_offset() == 1024 &&
+              k_major.base_offset() == 0 &&
               k_major.swizzle() == SmemSwizzle::bytes128);
 
 // Every field at its widest, and the base offset in bits 49..51.
@@ -42,10 +43,14 @@ static_assert(n_major.leading_byte_offset() == 8192 &&
 // The m64nNk16 accumulator: spot values, and for N = 64 every (row, col)
 // of the 64 x 64 tile is held by exactly one (thread, register).
 using tf::sm90::wgmma::accumulator_coord;
-static_assert(accumulator_coord(0, 0).row == 0 && accumulator_coord(0, 0).col == 0);
-static_assert(accumulator_coord(0, 2).row == 8 && accumulator_coord(0, 2).col == 0);
-static_assert(accumulator_coord(5, 1).row == 1 && accumulator_coord(5, 1).col == 3);
-static_assert(accumulator_coord(37, 6).row == 25 && accumulator_coord(37, 6).col == 10);
+static_assert(accumulator_coord(0, 0).row == 0 &&
+              accumulator_coord(0, 0).col == 0);
+static_assert(accumulator_coord(0, 2).row == 8 &&
+              accumulator_coord(0, 2).col == 0);
+static_assert(accumulator_coord(5, 1).row == 1 &&
+              accumulator_coord(5, 1).col == 3);
+static_assert(accumulator_coord(37, 6).row == 25 &&
+              accumulator_coord(37, 6).col == 10);
 constexpr bool covers_tile_once() {
   int hits[64][64] = {};
   for (int t = 0; t < 128; ++t)

@@ -29,7 +29,7 @@ void launch_counted(const tf::runtime::LaunchRequest &request) {
 }
 
 const tf::runtime::Registrar registrar{
-    reinterpret_cast<const void *>(&tf_generated::host_kernel), "tf_runtime_test::counted",
-    &launch_counted};
+    reinterpret_cast<const void *>(&tf_generated::host_kernel),
+    "tf_runtime_test::counted", &launch_counted};
 
 } // namespace

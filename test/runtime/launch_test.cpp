@@ -1,4 +1,4 @@
-//===- test/runtime/launch_test.cpp - tf::launch and the launcher registry ===//
+//===- test/runtime/launch_test.cpp - The launcher registry ---------------===//
 //
 // tf::launch runs a registered launcher when one is linked for the kernel's
 // address, with the arguments converted to the parameters' types and
@@ -59,8 +59,9 @@ void record(const tf::runtime::LaunchRequest &request) {
 }
 
 TEST(LaunchRegistry, WithoutALauncherTheKernelRunsOnTheCpu) {
-  EXPECT_EQ(tf::runtime::find_launcher(tf::runtime::kernel_address(&on_cpu_only)),
-            nullptr);
+  EXPECT_EQ(
+      tf::runtime::find_launcher(tf::runtime::kernel_address(&on_cpu_only)),
+      nullptr);
   std::atomic<int> runs{0};
   tf::launch(on_cpu_only, tf::grid(5), &runs);
   EXPECT_EQ(runs.load(), 5);

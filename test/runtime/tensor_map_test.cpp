@@ -1,4 +1,4 @@
-//===- test/runtime/tensor_map_test.cpp - make_tensor_map refuses clearly --===//
+//===- test/runtime/tensor_map_test.cpp - make_tensor_map refusals --------===//
 //
 // Arguments TMA cannot address stop the program with a message naming the
 // kernel and the problem, before any driver call (so this runs without a
@@ -17,7 +17,8 @@ using tf::runtime::TensorArg;
 using tf::runtime::TmaSwizzle;
 
 /// A row-major bf16 matrix at a 16-byte-aligned (never dereferenced) address.
-TensorArg matrix(std::int64_t rows, std::int64_t cols, std::int64_t row_stride) {
+TensorArg matrix(std::int64_t rows, std::int64_t cols,
+                 std::int64_t row_stride) {
   TensorArg t;
   t.data = reinterpret_cast<void *>(std::uintptr_t{1} << 20);
   t.rank = 2;
@@ -70,7 +71,8 @@ TEST(TensorMapDeathTest, PointersAre16ByteAligned) {
 TEST(TensorMapDeathTest, OnlyGlobalMemoryAndRanksOneToFive) {
   TensorArg t = matrix(64, 64, 64);
   t.storage = tf::Storage::smem;
-  EXPECT_DEATH(make(t, 64, 64), "the tensor is in smem, TMA reads global memory");
+  EXPECT_DEATH(make(t, 64, 64),
+               "the tensor is in smem, TMA reads global memory");
   TensorArg r = matrix(64, 64, 64);
   r.rank = 6;
   EXPECT_DEATH(make(r, 64, 64), "rank 6; TMA addresses ranks 1 to 5");

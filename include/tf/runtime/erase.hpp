@@ -39,9 +39,9 @@ template <class T> KernelArg erase(const T &v) {
   if constexpr (AffineTensorView<T>) {
     out.kind = KernelArg::Kind::tensor;
     TensorArg &t = out.tensor;
-    t.data = const_cast<std::remove_const_t<typename T::element_type> *>(
-                 v.data()) +
-             T::text.offset.value;
+    t.data =
+        const_cast<std::remove_const_t<typename T::element_type> *>(v.data()) +
+        T::text.offset.value;
     t.rank = T::leaves;
     t.dtype = dtype_of<std::remove_const_t<typename T::element_type>>;
     t.storage = T::storage;

@@ -43,7 +43,8 @@ int main() {
   const tf::runtime::CudaCheck check{"launch_gemm test"};
   const auto a = gpu_test::random_bf16(M * K, 3);
   const auto b = gpu_test::random_bf16(K * N, 4);
-  gpu_test::DeviceBuffer<__nv_bfloat16> da(a.size(), check), db(b.size(), check);
+  gpu_test::DeviceBuffer<__nv_bfloat16> da(a.size(), check),
+      db(b.size(), check);
   gpu_test::DeviceBuffer<float> dout(M * N, check);
   da.upload(a);
   db.upload(b);
@@ -61,6 +62,7 @@ int main() {
   std::snprintf(name, sizeof name, "launch_gemm M=%lld N=%lld K=%lld",
                 static_cast<long long>(M), static_cast<long long>(N),
                 static_cast<long long>(K));
-  return gpu_test::verdict(name, gpu_test::compare(dout.download(),
-                                                   gpu_test::reference_gemm(a, b, M, N, K)));
+  return gpu_test::verdict(
+      name, gpu_test::compare(dout.download(),
+                              gpu_test::reference_gemm(a, b, M, N, K)));
 }

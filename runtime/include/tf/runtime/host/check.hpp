@@ -49,9 +49,7 @@ public:
   }
 
   /// Checks the launch just made (`what` names it) and the errors it left.
-  void launch(const char *what) const {
-    (*this)(cudaGetLastError(), what);
-  }
+  void launch(const char *what) const { (*this)(cudaGetLastError(), what); }
 
   /// Stops the program with a printf-style message about this kernel.
   [[noreturn]] void fail(const char *format, ...) const

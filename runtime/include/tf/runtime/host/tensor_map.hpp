@@ -41,10 +41,14 @@ enum class TmaSwizzle { none, bytes32, bytes64, bytes128 };
 /// The span of bytes one swizzle pattern covers: the longest box row.
 constexpr std::uint32_t swizzle_span(TmaSwizzle s) {
   switch (s) {
-  case TmaSwizzle::none: return 0;
-  case TmaSwizzle::bytes32: return 32;
-  case TmaSwizzle::bytes64: return 64;
-  case TmaSwizzle::bytes128: return 128;
+  case TmaSwizzle::none:
+    return 0;
+  case TmaSwizzle::bytes32:
+    return 32;
+  case TmaSwizzle::bytes64:
+    return 64;
+  case TmaSwizzle::bytes128:
+    return 128;
   }
   return 0;
 }
@@ -53,27 +57,38 @@ namespace detail {
 
 inline CUtensorMapDataType tma_data_type(DType t, const CudaCheck &check) {
   switch (t) {
-  case DType::bf16: return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-  case DType::f16: return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-  case DType::f32: return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-  case DType::tf32: return CU_TENSOR_MAP_DATA_TYPE_TFLOAT32;
-  case DType::f64: return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
-  case DType::i32: return CU_TENSOR_MAP_DATA_TYPE_INT32;
+  case DType::bf16:
+    return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  case DType::f16:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  case DType::f32:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  case DType::tf32:
+    return CU_TENSOR_MAP_DATA_TYPE_TFLOAT32;
+  case DType::f64:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
+  case DType::i32:
+    return CU_TENSOR_MAP_DATA_TYPE_INT32;
   // TMA copies bytes; the 8-bit types need no conversion.
   case DType::fp8e4m3:
   case DType::fp8e5m2:
   case DType::i8:
-  case DType::u8: return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+  case DType::u8:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT8;
   }
   check.fail("tensor map: unknown element type %d", static_cast<int>(t));
 }
 
 inline CUtensorMapSwizzle tma_swizzle(TmaSwizzle s) {
   switch (s) {
-  case TmaSwizzle::none: return CU_TENSOR_MAP_SWIZZLE_NONE;
-  case TmaSwizzle::bytes32: return CU_TENSOR_MAP_SWIZZLE_32B;
-  case TmaSwizzle::bytes64: return CU_TENSOR_MAP_SWIZZLE_64B;
-  case TmaSwizzle::bytes128: return CU_TENSOR_MAP_SWIZZLE_128B;
+  case TmaSwizzle::none:
+    return CU_TENSOR_MAP_SWIZZLE_NONE;
+  case TmaSwizzle::bytes32:
+    return CU_TENSOR_MAP_SWIZZLE_32B;
+  case TmaSwizzle::bytes64:
+    return CU_TENSOR_MAP_SWIZZLE_64B;
+  case TmaSwizzle::bytes128:
+    return CU_TENSOR_MAP_SWIZZLE_128B;
   }
   return CU_TENSOR_MAP_SWIZZLE_NONE;
 }
@@ -84,8 +99,8 @@ encode_tiled_function(const CudaCheck &check) {
   static PFN_cuTensorMapEncodeTiled_v12000 fn = [&check] {
     void *p = nullptr;
     cudaDriverEntryPointQueryResult found{};
-    check(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p,
-                                           12000, cudaEnableDefault, &found),
+    check(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000,
+                                           cudaEnableDefault, &found),
           "cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled)");
     if (found != cudaDriverEntryPointSuccess || !p)
       check.fail("the driver has no cuTensorMapEncodeTiled (query result "
@@ -107,7 +122,8 @@ inline CUtensorMap make_tensor_map(const TensorArg &t,
                                    TmaSwizzle swizzle, const CudaCheck &check) {
   if (t.storage != Storage::gmem)
     check.fail("tensor map: the tensor is in %.*s, TMA reads global memory",
-               static_cast<int>(name(t.storage).size()), name(t.storage).data());
+               static_cast<int>(name(t.storage).size()),
+               name(t.storage).data());
   if (t.rank < 1 || t.rank > 5)
     check.fail("tensor map: rank %d; TMA addresses ranks 1 to 5", t.rank);
   if (static_cast<int>(box.size()) != t.rank)
@@ -140,7 +156,8 @@ inline CUtensorMap make_tensor_map(const TensorArg &t,
     boxes[d] = box[i];
     element_strides[d] = 1;
     if (d > 0) {
-      const std::uint64_t stride = static_cast<std::uint64_t>(t.strides[i]) * bytes;
+      const std::uint64_t stride =
+          static_cast<std::uint64_t>(t.strides[i]) * bytes;
       if (t.strides[i] < 1 || stride % 16 != 0)
         check.fail("tensor map: dimension %d has a stride of %lld bytes; "
                    "TMA needs a positive multiple of 16",

@@ -1,4 +1,4 @@
-//===- tf/runtime/sm90/mbarrier.cuh - mbarrier: arrive, expect_tx, wait ----===//
+//===- tf/runtime/sm90/mbarrier.cuh - mbarrier: arrive, expect_tx, wait ---===//
 //
 // The barrier that TMA loads complete and that rings of shared-memory slots
 // hand over with (full/empty pairs). Protocol, as the generated code uses it:
@@ -48,7 +48,9 @@ inline constexpr WaitPolicy wait_forever{};
 /// Waits that give up after `polls` unsuccessful polls, print which barrier
 /// hung and trap. Each poll may suspend the thread for a short,
 /// hardware-defined time, so `polls` bounds the time only loosely.
-__host__ __device__ constexpr WaitPolicy trap_after(std::uint64_t polls) { return {polls}; }
+__host__ __device__ constexpr WaitPolicy trap_after(std::uint64_t polls) {
+  return {polls};
+}
 
 /// A barrier object in shared memory: 8 bytes, 8-aligned, no constructor
 /// (so it can be declared `__shared__`); one thread calls init.
@@ -72,11 +74,10 @@ public:
   /// One arrival that also adds `bytes` to the transaction count of the
   /// current phase: the bytes the TMA loads issued for it will deliver.
   __device__ __forceinline__ void arrive_expect_tx(std::uint32_t bytes) {
-    asm volatile(
-        "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
-            address()),
-        "r"(bytes)
-        : "memory");
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
+                     address()),
+                 "r"(bytes)
+                 : "memory");
   }
 
   /// Whether the phase of parity `parity` has completed; may suspend the

@@ -1,4 +1,4 @@
-//===- tf/runtime/sm90/registers.cuh - Register reallocation (setmaxnreg) --===//
+//===- tf/runtime/sm90/registers.cuh - setmaxnreg -------------------------===//
 //
 // Warp-specialized kernels move registers from the producer warpgroup
 // (TMA needs few) to the consumers (WGMMA accumulators need many). Each

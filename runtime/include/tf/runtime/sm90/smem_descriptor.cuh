@@ -1,4 +1,4 @@
-//===- tf/runtime/sm90/smem_descriptor.cuh - WGMMA shared-memory operands --===//
+//===- tf/runtime/sm90/smem_descriptor.cuh - WGMMA smem operands ----------===//
 //
 // The 64-bit matrix descriptor through which WGMMA reads an operand from
 // shared memory (PTX ISA, "Matrix Descriptor Format" of the asynchronous
@@ -48,10 +48,10 @@ public:
        std::uint32_t stride_byte_offset, SmemSwizzle swizzle,
        std::uint32_t base_offset = 0) {
     SmemDescriptor d;
-    d.bits_ = field(start >> 4, 0, 14) | field(leading_byte_offset >> 4, 16, 14) |
-              field(stride_byte_offset >> 4, 32, 14) |
-              field(base_offset, 49, 3) |
-              field(static_cast<std::uint32_t>(swizzle), 62, 2);
+    d.bits_ =
+        field(start >> 4, 0, 14) | field(leading_byte_offset >> 4, 16, 14) |
+        field(stride_byte_offset >> 4, 32, 14) | field(base_offset, 49, 3) |
+        field(static_cast<std::uint32_t>(swizzle), 62, 2);
     return d;
   }
 
@@ -79,14 +79,16 @@ public:
   __host__ __device__ constexpr SmemDescriptor
   advanced(std::uint32_t bytes) const {
     SmemDescriptor d = *this;
-    d.bits_ = (bits_ & ~field(0x3fff, 0, 14)) | field((start() + bytes) >> 4, 0, 14);
+    d.bits_ =
+        (bits_ & ~field(0x3fff, 0, 14)) | field((start() + bytes) >> 4, 0, 14);
     return d;
   }
 
 private:
-  __host__ __device__ static constexpr std::uint64_t
-  field(std::uint32_t value, int low, int width) {
-    return (static_cast<std::uint64_t>(value) & ((std::uint64_t{1} << width) - 1))
+  __host__ __device__ static constexpr std::uint64_t field(std::uint32_t value,
+                                                           int low, int width) {
+    return (static_cast<std::uint64_t>(value) &
+            ((std::uint64_t{1} << width) - 1))
            << low;
   }
   __host__ __device__ constexpr std::uint32_t get(int low, int width) const {

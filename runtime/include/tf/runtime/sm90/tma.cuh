@@ -11,7 +11,8 @@
 // outside with zeros and still count the whole box's bytes toward the
 // barrier's transaction count; stores skip it.
 //
-//   load:  full.arrive_expect_tx(box bytes...); tma::load(dst, map, full, m, k);
+//   load:  full.arrive_expect_tx(box bytes...);
+//          tma::load(dst, map, full, m, k);
 //   store: (writers) tma::fence_proxy_async_shared(); CTA or named barrier;
 //          (one thread) tma::store(map, src, m, n); tma::commit_group();
 //          tma::wait_group_read<0>() before src is overwritten,
@@ -62,18 +63,17 @@ __device__ __forceinline__ void load(void *dst, const CUtensorMap &map,
                  "l"(m), "r"(b), "r"(c[2]), "r"(c[1]), "r"(c[0])
                  : "memory");
   else if constexpr (rank == 4)
-    asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::"
-                 "complete_tx::bytes [%0], [%1, {%3, %4, %5, %6}], [%2];" ::"r"(
-                     d),
-                 "l"(m), "r"(b), "r"(c[3]), "r"(c[2]), "r"(c[1]), "r"(c[0])
-                 : "memory");
+    asm volatile(
+        "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::"
+        "complete_tx::bytes [%0], [%1, {%3, %4, %5, %6}], [%2];" ::"r"(d),
+        "l"(m), "r"(b), "r"(c[3]), "r"(c[2]), "r"(c[1]), "r"(c[0])
+        : "memory");
   else
-    asm volatile("cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::"
-                 "complete_tx::bytes [%0], [%1, {%3, %4, %5, %6, %7}], [%2];" ::
-                     "r"(d),
-                 "l"(m), "r"(b), "r"(c[4]), "r"(c[3]), "r"(c[2]), "r"(c[1]),
-                 "r"(c[0])
-                 : "memory");
+    asm volatile(
+        "cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::"
+        "complete_tx::bytes [%0], [%1, {%3, %4, %5, %6, %7}], [%2];" ::"r"(d),
+        "l"(m), "r"(b), "r"(c[4]), "r"(c[3]), "r"(c[2]), "r"(c[1]), "r"(c[0])
+        : "memory");
 }
 
 /// Copies shared memory at `src` to the box at `coords` (outermost first)

@@ -54,7 +54,9 @@ template <int Pending> __device__ __forceinline__ void wait_group() {
 }
 
 /// The N values of m64nNk16 this library has wrappers for.
-__host__ __device__ constexpr bool has_bf16_wrapper(int n) { return n == 64 || n == 128 || n == 256; }
+__host__ __device__ constexpr bool has_bf16_wrapper(int n) {
+  return n == 64 || n == 128 || n == 256;
+}
 
 /// Issues wgmma.mma_async m64nNk16 f32 += bf16 * bf16 from shared memory.
 /// ScaleA/ScaleB (1 or -1) negate an operand; `scale_d` is a run-time value
@@ -70,11 +72,14 @@ __device__ __forceinline__ void mma_bf16(float (&d)[N / 2], SmemDescriptor a,
   constexpr int ta = static_cast<int>(MajorA), tb = static_cast<int>(MajorB);
   const auto sd = static_cast<std::uint32_t>(scale_d);
   if constexpr (N == 64)
-    detail::mma_m64n64k16_f32_bf16_bf16<ta, tb, ScaleA, ScaleB>(d, a.bits(), b.bits(), sd);
+    detail::mma_m64n64k16_f32_bf16_bf16<ta, tb, ScaleA, ScaleB>(d, a.bits(),
+                                                                b.bits(), sd);
   else if constexpr (N == 128)
-    detail::mma_m64n128k16_f32_bf16_bf16<ta, tb, ScaleA, ScaleB>(d, a.bits(), b.bits(), sd);
+    detail::mma_m64n128k16_f32_bf16_bf16<ta, tb, ScaleA, ScaleB>(d, a.bits(),
+                                                                 b.bits(), sd);
   else
-    detail::mma_m64n256k16_f32_bf16_bf16<ta, tb, ScaleA, ScaleB>(d, a.bits(), b.bits(), sd);
+    detail::mma_m64n256k16_f32_bf16_bf16<ta, tb, ScaleA, ScaleB>(d, a.bits(),
+                                                                 b.bits(), sd);
 }
 
 /// Where register `i` of thread `t` (0..127) of a m64nNk16 accumulator
