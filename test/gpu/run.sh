@@ -42,13 +42,18 @@ note "== $("$NVCC" --version | tail -1)"
 # PASS/FAIL lines and exit code; "trap": it must end by a debug-wait trap).
 # A test is test/gpu/NAME.cu, or a folder test/gpu/NAME/ whose build.sh
 # builds $BUILD/NAME from several files.
-declare -A KIND=([single_tile]=verdict [pipeline]=verdict [debug_wait]=trap
-                 [launch_gemm]=verdict)
-TESTS=(single_tile pipeline debug_wait launch_gemm)
+declare -A KIND=([single_tile]=verdict [pipeline]=verdict [debug_wait]=trap)
+TESTS=(single_tile pipeline debug_wait)
+for f in test/gpu/*/build.sh; do
+  t=$(basename "$(dirname "$f")")
+  KIND[$t]=verdict
+  TESTS+=("$t")
+done
 
 # --- Generated GEMM tests (issue 7, next part) -----------------------------
 # Each test/gpu/gemm/*.cu is a generated kernel plus its host check; it is
-# built and judged like a "verdict" test. Its output should include a line
+# built and judged like a "verdict" test. A generated kernel linked with a
+# user's program is a folder with a build.sh, like launch_gemm/ (above). Its output should include a line
 #   PERF <shape M,N,K> <TFLOP/s>
 # which the summary shows next to cuBLAS's rate for the same shape when
 # --cublas is given (CUBLAS_SHAPES below).
