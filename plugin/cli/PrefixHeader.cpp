@@ -152,13 +152,27 @@ private:
   std::vector<clang::FileEntryRef> Direct;
 };
 
-Error writeFile(StringRef Path, StringRef Contents) {
-  std::error_code EC;
-  raw_fd_ostream OS(Path, EC);
-  if (EC)
-    return createStringError(EC, "cannot write '%s': %s", Path.str().c_str(),
+/// Creates \p Path with \p Contents unless it exists. It is never rewritten:
+/// a PCH records its source's modification time, and a query running at the
+/// same time may be building one from it.
+Error createOnce(const std::string &Path, const std::string &Tmp,
+                 StringRef Contents) {
+  if (sys::fs::exists(Path))
+    return Error::success();
+  {
+    std::error_code EC;
+    raw_fd_ostream OS(Tmp, EC);
+    if (EC)
+      return createStringError(EC, "cannot write '%s': %s", Tmp.c_str(),
+                               EC.message().c_str());
+    OS << Contents;
+  }
+  // A hard link fails where the name exists: of two queries, one creates it.
+  std::error_code EC = sys::fs::create_hard_link(Tmp, Path);
+  sys::fs::remove(Tmp);
+  if (EC && !sys::fs::exists(Path))
+    return createStringError(EC, "cannot write '%s': %s", Path.c_str(),
                              EC.message().c_str());
-  OS << Contents;
   return Error::success();
 }
 
@@ -227,11 +241,11 @@ Expected<std::string> preparePrefixHeader(StringRef CacheDir,
   if (std::error_code EC = sys::fs::create_directories(CacheDir))
     return createStringError(EC, "cannot create the cache directory '%s': %s",
                              CacheDir.str().c_str(), EC.message().c_str());
-  if (Error E = writeFile(Source, Header))
-    return std::move(E);
-  // Built under names of this process, renamed into place: a reader sees a
+  // Built under names of this process, moved into place: a reader sees a
   // whole header and its dependencies, or none.
   std::string Suffix = ".tmp" + std::to_string(sys::Process::getProcessId());
+  if (Error E = createOnce(Source, Source + Suffix, Header))
+    return std::move(E);
   std::string TmpPch = Pch + Suffix, TmpDeps = Deps + Suffix;
   std::vector<std::string> Args(CommandLine.begin(), CommandLine.end());
   Args.insert(Args.end(), {"-x", "c++-header", Source, "-o", TmpPch, "-MD",

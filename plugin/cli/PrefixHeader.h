@@ -1,4 +1,4 @@
-//===- plugin/cli/PrefixHeader.h - Precompiled tf headers for queries -*- C++ -*-===//
+//===- plugin/cli/PrefixHeader.h - Precompiled headers, queries -*- C++ -*-===//
 //
 // Nearly all of a query's time is Clang parsing tf's headers and the standard
 // library under them (1.7 s of 1.8 s CPU for the GEMM examples on the 2-core

@@ -1,4 +1,4 @@
-//===- plugin/cli/QueryOutput.h - What the queries print in common -*- C++ -*-===//
+//===- plugin/cli/QueryOutput.h - What queries print alike ------*- C++ -*-===//
 //
 // `tf candidates` and `tf analyze` answer per file and per kernel, in text
 // and in one JSON document of the same frame: {"version", "files": [{"file",

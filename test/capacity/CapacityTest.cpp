@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GemmKernel.h"
+#include "RealFacts.h"
 
 #include "analysis/Analysis.h"
 #include "targets/TargetFacts.h"
@@ -22,31 +23,11 @@ using namespace tf_test;
 using tf::analysis::checkCapacity;
 using tf::analysis::Finding;
 using tf::plugin::DiagId;
-using tf::targets::FactDatabase;
 using tf::targets::MergedTarget;
 
 namespace {
 
-/// The real fact tree, loaded once.
-const FactDatabase &database() {
-  static std::unique_ptr<FactDatabase> DB = [] {
-    llvm::Expected<FactDatabase> R =
-        FactDatabase::loadDirectory(TF_CAPACITY_TARGETS_DIR);
-    if (!R) {
-      ADD_FAILURE() << llvm::toString(R.takeError());
-      return std::make_unique<FactDatabase>(
-          llvm::cantFail(FactDatabase::loadBuffers({})));
-    }
-    return std::make_unique<FactDatabase>(std::move(*R));
-  }();
-  return *DB;
-}
-
-MergedTarget h200() {
-  const tf::targets::TargetDocument *D = database().find("nvidia.h200_sxm");
-  EXPECT_NE(D, nullptr);
-  return D ? database().merge(*D) : MergedTarget{};
-}
+MergedTarget h200() { return realTarget("nvidia.h200_sxm"); }
 
 /// \p T with the integer fact \p Key set to \p Value (the Fact lives in
 /// \p Storage).

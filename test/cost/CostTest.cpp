@@ -9,13 +9,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "GemmKernel.h"
+#include "RealFacts.h"
 
 #include "analysis/Cost.h"
 #include "targets/TargetFacts.h"
 
 #include <gtest/gtest.h>
-
-#include <memory>
 
 using namespace tf_test;
 using tf::analysis::analyzeCost;
@@ -23,33 +22,12 @@ using tf::analysis::Bindings;
 using tf::analysis::BufferReport;
 using tf::analysis::KernelCost;
 using tf::analysis::Precision;
-using tf::targets::FactDatabase;
 using tf::targets::MergedTarget;
 
 namespace {
 
 constexpr std::int64_t M = 8192, N = 17408, Kd = 5120;
 constexpr std::int64_t KiB = 1024, MiB = 1024 * 1024;
-
-const FactDatabase &database() {
-  static std::unique_ptr<FactDatabase> DB = [] {
-    llvm::Expected<FactDatabase> R =
-        FactDatabase::loadDirectory(TF_COST_TARGETS_DIR);
-    if (!R) {
-      ADD_FAILURE() << llvm::toString(R.takeError());
-      return std::make_unique<FactDatabase>(
-          llvm::cantFail(FactDatabase::loadBuffers({})));
-    }
-    return std::make_unique<FactDatabase>(std::move(*R));
-  }();
-  return *DB;
-}
-
-MergedTarget target(const char *Id) {
-  const tf::targets::TargetDocument *D = database().find(Id);
-  EXPECT_NE(D, nullptr) << Id;
-  return D ? database().merge(*D) : MergedTarget{};
-}
 
 Access access(ValueId V, AccessKind Kind, std::vector<unsigned> Map) {
   Access A;
@@ -133,7 +111,7 @@ TEST(Cost, PrecisionNames) {
 
 TEST(Cost, OptimalWavesAtTheSeedShape) {
   Gemm G = optimalGemm();
-  MergedTarget T = target("nvidia.h200_sxm");
+  MergedTarget T = realTarget("nvidia.h200_sxm");
   KernelCost C = analyzeCost(G.B.K, T, seedShape(G));
   EXPECT_TRUE(C.Symbolic.empty());
   ASSERT_TRUE(C.Waves.Grid);
@@ -163,7 +141,8 @@ TEST(Cost, OptimalWavesAtTheSeedShape) {
 
 TEST(Cost, OptimalCapacitiesAtTheSeedShape) {
   Gemm G = optimalGemm();
-  KernelCost C = analyzeCost(G.B.K, target("nvidia.h200_sxm"), seedShape(G));
+  KernelCost C =
+      analyzeCost(G.B.K, realTarget("nvidia.h200_sxm"), seedShape(G));
   // 3 stages x (16 + 32) KiB of A and B + 64 KiB staged output.
   EXPECT_EQ(C.Smem.Peak, 208 * KiB);
   EXPECT_EQ(C.Smem.Capacity, 227 * KiB);
@@ -184,7 +163,8 @@ TEST(Cost, OptimalCapacitiesAtTheSeedShape) {
 
 TEST(Cost, OptimalFlopAndBytesAtTheSeedShape) {
   Gemm G = optimalGemm();
-  KernelCost C = analyzeCost(G.B.K, target("nvidia.h200_sxm"), seedShape(G));
+  KernelCost C =
+      analyzeCost(G.B.K, realTarget("nvidia.h200_sxm"), seedShape(G));
   ASSERT_EQ(C.Compute.size(), 1u);
   EXPECT_EQ(C.Compute[0].Domain, (std::vector<std::int64_t>{128, 256, 64}));
   EXPECT_EQ(C.Compute[0].Trips, 4352 * 80);
@@ -225,7 +205,8 @@ TEST(Cost, OptimalFlopAndBytesAtTheSeedShape) {
 
 TEST(Cost, OptimalReuseWindows) {
   Gemm G = optimalGemm();
-  KernelCost C = analyzeCost(G.B.K, target("nvidia.h200_sxm"), seedShape(G));
+  KernelCost C =
+      analyzeCost(G.B.K, realTarget("nvidia.h200_sxm"), seedShape(G));
   const BufferReport *A = buffer(C, "a");
   ASSERT_NE(A, nullptr);
   EXPECT_EQ(A->Holds, 10 * MiB);
@@ -265,7 +246,7 @@ TEST(Cost, OptimalReuseWindows) {
 
 TEST(Cost, WithoutShapeWhatDependsOnExtentsIsUnknown) {
   Gemm G = optimalGemm();
-  KernelCost C = analyzeCost(G.B.K, target("nvidia.h200_sxm"), Bindings{});
+  KernelCost C = analyzeCost(G.B.K, realTarget("nvidia.h200_sxm"), Bindings{});
   EXPECT_EQ(C.Symbolic, (std::vector<std::string>{"a", "b", "out"}));
   EXPECT_FALSE(C.Waves.Grid);
   // The persistent grid is static: one wave whatever the shape.
@@ -288,7 +269,8 @@ TEST(Cost, UngroupedTilesOverflowTheL2) {
   // Row-major, one row of tiles after another: the first 132 tiles span all
   // 68 columns, i.e. the whole of B (170 MiB).
   Gemm G = optimalGemm(/*GroupM=*/1);
-  KernelCost C = analyzeCost(G.B.K, target("nvidia.h200_sxm"), seedShape(G));
+  KernelCost C =
+      analyzeCost(G.B.K, realTarget("nvidia.h200_sxm"), seedShape(G));
   EXPECT_EQ(C.Memory.ReuseFits, false);
   EXPECT_EQ(buffer(C, "b")->Holds, 170 * MiB);
   EXPECT_EQ(buffer(C, "b")->Fits, false);
@@ -302,7 +284,8 @@ TEST(Cost, OneCtaPerTileTakes33Waves) {
   Loop.Loop = LoopKind::GridTiles;
   Loop.LoopMesh = tf::mesh("cta", tf::IntTuple{tf::Int::dynamic()}, "tile");
   G.B.K.Topologies[0].extent = tf::Int::dynamic();
-  KernelCost C = analyzeCost(G.B.K, target("nvidia.h200_sxm"), seedShape(G));
+  KernelCost C =
+      analyzeCost(G.B.K, realTarget("nvidia.h200_sxm"), seedShape(G));
   EXPECT_EQ(C.Waves.Kernel.What, "one CTA per tile");
   EXPECT_EQ(C.Waves.Kernel.CTAs, 4352);
   EXPECT_EQ(C.Waves.Kernel.Waves, 33);
