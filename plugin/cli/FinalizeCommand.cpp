@@ -22,6 +22,7 @@
 #include "lower/Printer.h"
 #include "lower/Verify.h"
 
+#include "clang/AST/ASTContext.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
@@ -86,8 +87,11 @@ int runFinalizeCommand() {
   Opts.Files = Files;
   Opts.BuildPath = BuildPath;
   Opts.TargetsDir = TargetsDir;
-  Opts.Sink = [&](StringRef, clang::ASTContext &, hir::Module &M,
+  Opts.Sink = [&](StringRef, clang::ASTContext &Ctx, hir::Module &M,
                   ArrayRef<const targets::MergedTarget *> Targets) {
+    // A kernel the checks refused is not lowered: its errors are the answer.
+    if (Ctx.getDiagnostics().hasErrorOccurred())
+      return;
     for (std::size_t I = 0; I < M.Kernels.size(); ++I) {
       llvm::Expected<lower::Kernel> K = lower::lowerKernel(M.Kernels[I], Targets[I]);
       if (!K) {

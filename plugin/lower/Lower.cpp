@@ -35,6 +35,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace tf::lower {
 
@@ -52,12 +53,13 @@ struct RoleInfo {
   std::int64_t threads() const { return End - Begin; }
 };
 
-/// The loops enclosing the statement being lowered, for the clock.
+/// The loops enclosing the statement being lowered, for the clocks.
 struct LoopContext {
-  /// Tiles this CTA ran before the current one.
-  ExprId LocalTile = None;
-  /// Inside a K loop: its index (k / step) and trip count.
-  ExprId KIndex = None, KTrips = None;
+  /// Inside a tile loop: the tiles this CTA ran before the current one
+  /// (`tiles_done`, or 0 for one tile per CTA).
+  ExprId TileClock = None;
+  /// Inside a K loop as well: the iterations before this one (`it`).
+  ExprId KClock = None;
 };
 
 class Lowering {
@@ -68,9 +70,14 @@ public:
   llvm::Expected<Kernel> run();
 
 private:
+  /// Records a problem once: a loop shared by several roles is lowered once
+  /// per role, but its problem is one.
   void fail(const hir::SourceRange &R, const llvm::Twine &Message) {
-    Errors = llvm::joinErrors(std::move(Errors), problemAt(R, Message));
     Failed = true;
+    std::string Text = "kernel " + H.Name + ": " + Message.str();
+    if (!Reported.insert({R.Begin, Text}).second)
+      return;
+    Errors = llvm::joinErrors(std::move(Errors), problemAt(R, Text));
   }
   std::string opText(const hir::Stmt &S) const { return "tf." + S.OpName; }
 
@@ -123,6 +130,7 @@ private:
   Kernel L;
   llvm::Error Errors = llvm::Error::success();
   bool Failed = false;
+  std::set<std::pair<unsigned, std::string>> Reported;
 
   std::vector<RoleInfo> Roles;
   std::map<StmtId, int> ScopeRole;
@@ -160,8 +168,8 @@ bool Lowering::setUp() {
     return false;
 
   if (!Target) {
-    fail(H.Range, "kernel " + H.Name + " names no target; finalize lowers "
-                  "for a target's instructions and limits");
+    fail(H.Range, "no target named; finalize lowers for a target's "
+                  "instructions and limits");
     return false;
   }
   std::optional<std::int64_t> Limit =
@@ -174,8 +182,8 @@ bool Lowering::setUp() {
   }
   L.SharedLimit = *Limit;
   if (H.Topologies.size() != 2 || !H.Topologies.back().extent.is_constant()) {
-    fail(H.Range, "kernel " + H.Name + ": finalize lowers kernels with two "
-                  "topologies, CTAs and a static count of threads");
+    fail(H.Range, "finalize lowers kernels with two topologies, CTAs and "
+                  "a static count of threads");
     return false;
   }
   L.BlockThreads = H.Topologies.back().extent.value;
@@ -408,16 +416,16 @@ ExprId Lowering::expr(hir::ExprId E, const hir::SourceRange &At) {
 }
 
 ExprId Lowering::clock(const LoopContext &C, bool PerK) {
-  ExprId Tiles = C.LocalTile == None ? L.constant(0) : C.LocalTile;
-  if (!PerK || C.KIndex == None)
-    return Tiles;
-  return L.binary(ExprKind::Add, L.binary(ExprKind::Mul, Tiles, C.KTrips),
-                  C.KIndex);
+  if (PerK && C.KClock != None)
+    return C.KClock;
+  return C.TileClock == None ? L.constant(0) : C.TileClock;
 }
 
 /// The slot and phase of \p Clock in a ring of \p Stages: clock % stages and
-/// (clock / stages) & 1.
+/// (clock / stages) & 1; for one stage 0 and clock & 1.
 std::pair<ExprId, ExprId> slotAndPhase(Kernel &L, ExprId Clock, int Stages) {
+  if (Stages == 1)
+    return {L.constant(0), L.binary(ExprKind::And, Clock, L.constant(1))};
   ExprId N = L.constant(Stages);
   return {L.binary(ExprKind::Mod, Clock, N),
           L.binary(ExprKind::And, L.binary(ExprKind::Div, Clock, N),
@@ -481,16 +489,24 @@ void Lowering::lowerLoop(const hir::Stmt &S, int Role, const LoopContext &C,
     I.Start = L.constant(0);
     I.Bound = expr(S.Bounds[0], S.Range);
     I.Step = *Step;
-    Inner.KIndex = L.binary(ExprKind::Div, L.var(K), L.constant(*Step));
-    Inner.KTrips = L.binary(ExprKind::CeilDiv, expr(S.Bounds[0], S.Range),
-                            L.constant(*Step));
+    // it = tiles_done * ceil_div(extent, step) + k / step.
+    Inst Clock = inst(InstKind::Let, S, Role);
+    Clock.Vars = {"it"};
+    Clock.Value = L.binary(
+        ExprKind::Add,
+        L.binary(ExprKind::Mul, clock(C, false),
+                 L.binary(ExprKind::CeilDiv, expr(S.Bounds[0], S.Range),
+                          L.constant(*Step))),
+        L.binary(ExprKind::Div, L.var(K), L.constant(*Step)));
+    add(std::move(Clock), I.Body);
+    Inner.KClock = L.var("it");
     project(S.Body, Role, Inner, I.Body);
     add(std::move(I), Out);
     return;
   }
 
   // persistent_tiles / grid_tiles over a GM x GN grid of tiles.
-  if (C.LocalTile != None || S.Indices.size() != 2 || S.Bounds.size() != 2 ||
+  if (C.TileClock != None || S.Indices.size() != 2 || S.Bounds.size() != 2 ||
       S.Cluster != 1) {
     fail(S.Range, "finalize lowers one persistent_tiles or grid_tiles loop "
                   "over (m, n), outermost, without clusters");
@@ -514,12 +530,9 @@ void Lowering::lowerLoop(const hir::Stmt &S, int Role, const LoopContext &C,
       return;
     }
     I.Stride = L.constant(*CTAs);
-    Inner.LocalTile = L.binary(
-        ExprKind::Div, L.binary(ExprKind::Sub, L.var("task"), L.var("cta.x")),
-        L.constant(*CTAs));
   } else {
     I.Stride = I.Bound; // one tile per CTA
-    Inner.LocalTile = L.constant(0);
+    Inner.TileClock = L.constant(0);
   }
 
   // The L2-grouped order of tf::grouped_tile (tf/scheduler/tile.hpp): bands
@@ -546,6 +559,12 @@ void Lowering::lowerLoop(const hir::Stmt &S, int Role, const LoopContext &C,
   ExprId B = L.binary(ExprKind::Div, InBand, Rows);
   I.M = Let(M, S.ColumnMajor ? B : A);
   I.N = Let(N, S.ColumnMajor ? A : B);
+  if (Persistent)
+    Inner.TileClock = Let(
+        "tiles_done",
+        L.binary(ExprKind::Div,
+                 L.binary(ExprKind::Sub, L.var("task"), L.var("cta.x")),
+                 I.Stride));
 
   if (Role == 0) {
     L.Grid = Persistent ? I.Stride : I.Bound;
@@ -927,8 +946,8 @@ llvm::Expected<Kernel> Lowering::run() {
     layOutViews();
   }
   if (!Failed && Roles.empty())
-    fail(H.Range, "kernel " + H.Name + " has no mesh scope of threads; "
-                  "finalize lowers each scope as a role");
+    fail(H.Range, "no mesh scope of threads; finalize lowers each scope "
+                  "as a role");
   if (Failed)
     return std::move(Errors);
 
@@ -959,8 +978,8 @@ llvm::Expected<Kernel> Lowering::run() {
     RoleInsts.push_back(L.addInst(std::move(I)));
   }
   if (L.Grid == None)
-    fail(H.Range, "kernel " + H.Name + " has no persistent_tiles or "
-                  "grid_tiles loop; finalize derives the grid from it");
+    fail(H.Range, "no persistent_tiles or grid_tiles loop; finalize "
+                  "derives the grid from it");
   for (const Barrier &B : L.Barriers)
     if (B.Arrivals == 0)
       fail(H.Values[B.Guards].Range,

@@ -62,10 +62,14 @@ std::string text(const Kernel &K, ExprId E) {
     const int Q = precedence(K.Exprs[C].Kind);
     // Left-associative: a right operand of equal precedence needs
     // parentheses unless the operator is associative with it (+ after +).
-    const bool Paren = Q < P || (Right && Q == P &&
-                                 !(X.Kind == ExprKind::Add ||
-                                   (X.Kind == ExprKind::Mul &&
-                                    K.Exprs[C].Kind == ExprKind::Mul)));
+    // Bit operations parenthesise every infix operand: C's precedence of
+    // & and ^ below + surprises readers.
+    const bool Bits = X.Kind == ExprKind::And || X.Kind == ExprKind::Xor;
+    const bool Paren = (Bits && infix(K.Exprs[C].Kind)) || Q < P ||
+                       (Right && Q == P &&
+                        !(X.Kind == ExprKind::Add ||
+                          (X.Kind == ExprKind::Mul &&
+                           K.Exprs[C].Kind == ExprKind::Mul)));
     return Paren ? "(" + text(K, C) + ")" : text(K, C);
   };
   return Side(X.Lhs, false) + infix(X.Kind) + Side(X.Rhs, true);

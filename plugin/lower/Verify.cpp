@@ -17,11 +17,13 @@ namespace tf::lower {
 
 namespace {
 
-/// The loops around an instruction.
+/// The loops and lets around an instruction.
 struct Context {
   int Role = -1;
   bool Persistent = false;
   std::string KVar;
+  /// The lets in scope, by name.
+  std::map<std::string, ExprId> Lets;
 };
 
 /// Whether \p E mentions variable \p Name.
@@ -47,7 +49,7 @@ constexpr std::int64_t DescriptorFieldLimit = std::int64_t(1) << 18;
 
 class Verifier {
 public:
-  explicit Verifier(const Kernel &K) : K(K) {}
+  explicit Verifier(const Kernel &K) : K(K) { Scratch.Exprs = K.Exprs; }
 
   llvm::Error run();
 
@@ -57,7 +59,7 @@ private:
                               problemAt(R, "kernel " + K.Name + ": " + Message));
   }
   void checkMap();
-  void walk(const std::vector<InstId> &Body, const Context &C);
+  void walk(const std::vector<InstId> &Body, Context C);
   void checkClock(const Inst &I, const Context &C);
   void checkTx(const std::vector<InstId> &Body);
   void checkTma(const Inst &I);
@@ -65,15 +67,34 @@ private:
                        const SmemDescriptor &D, hir::ValueId Ring);
   void checkArrivals();
 
+  /// \p E with the lets of \p C substituted, built in Scratch.
+  ExprId expand(ExprId E, const Context &C, unsigned Depth = 0);
+
   const Kernel &K;
+  /// K's expressions and the expanded clocks (compared and printed).
+  Kernel Scratch;
   llvm::Error Errors = llvm::Error::success();
   /// Per barrier: the threads arriving per phase, by role.
   std::map<BarrierId, std::map<int, std::int64_t>> Arrivals;
   std::map<BarrierId, std::int64_t> Inits;
-  /// Per barrier: the first clock used with it and where.
-  std::map<BarrierId, InstId> FirstUse;
+  /// Per barrier: the first use's expanded clock (in Scratch).
+  std::map<BarrierId, ExprId> FirstClock;
   std::vector<std::pair<std::int64_t, std::int64_t>> RoleRanges;
 };
+
+ExprId Verifier::expand(ExprId E, const Context &C, unsigned Depth) {
+  if (E == None || Depth > 64)
+    return E;
+  const Expr X = Scratch.Exprs[E]; // a copy: binary() may reallocate
+  if (X.Kind == ExprKind::Var) {
+    auto It = C.Lets.find(X.Name);
+    return It == C.Lets.end() ? E : expand(It->second, C, Depth + 1);
+  }
+  if (X.Lhs == None)
+    return E;
+  ExprId L = expand(X.Lhs, C, Depth + 1);
+  return Scratch.binary(X.Kind, L, expand(X.Rhs, C, Depth + 1));
+}
 
 void Verifier::checkMap() {
   std::vector<RegionId> Order(K.Regions.size());
@@ -116,43 +137,54 @@ void Verifier::checkClock(const Inst &I, const Context &C) {
   const Barrier &B = K.Barriers[I.Bar];
   if (I.Kind == InstKind::BarrierInit)
     return;
-  // Slot and phase are the clock's, in the ring of B.Count objects.
-  if (!isOp(K, I.Slot, ExprKind::Mod, I.Clock, B.Count))
+  // Slot and phase are the clock's, in the ring of B.Count objects: slot
+  // clock % n and parity (clock / n) & 1; one object: slot 0, clock & 1.
+  const bool One = B.Count == 1;
+  const bool SlotOk =
+      One ? I.Slot != None && K.Exprs[I.Slot].Kind == ExprKind::Constant &&
+                K.Exprs[I.Slot].Value == 0
+          : isOp(K, I.Slot, ExprKind::Mod, I.Clock, B.Count);
+  if (!SlotOk)
     fail(I.Range, std::string(instName(I.Kind)) + " on " + B.Name +
                       " indexes slot " + exprText(K, I.Slot) +
-                      ", not its clock modulo " + std::to_string(B.Count));
+                      ", not its clock " + exprText(K, I.Clock) + " modulo " +
+                      std::to_string(B.Count));
   if (I.Kind == InstKind::Wait) {
     const Expr *P = I.Phase == None ? nullptr : &K.Exprs[I.Phase];
     ExprId Parity = I.Phase;
     if (I.ProducerParity && P && P->Kind == ExprKind::Xor)
       Parity = P->Lhs;
     ExprId Div = Parity == None ? None : K.Exprs[Parity].Lhs;
-    if (!isOp(K, Parity, ExprKind::And, Div, 1) ||
-        !isOp(K, Div, ExprKind::Div, I.Clock, B.Count) ||
-        (I.ProducerParity && !(P && P->Kind == ExprKind::Xor)))
+    const bool ParityOk =
+        isOp(K, Parity, ExprKind::And, Div, 1) &&
+        (One ? K.sameExpr(Div, I.Clock)
+             : isOp(K, Div, ExprKind::Div, I.Clock, B.Count)) &&
+        (!I.ProducerParity || (P && P->Kind == ExprKind::Xor));
+    if (!ParityOk)
       fail(I.Range, "the wait on " + B.Name + " uses parity " +
-                        exprText(K, I.Phase) + ", not (clock / " +
-                        std::to_string(B.Count) + ") & 1" +
+                        exprText(K, I.Phase) + ", not " +
+                        (One ? "clock & 1"
+                             : "(clock / " + std::to_string(B.Count) +
+                                   ") & 1") +
                         (I.ProducerParity ? " ^ 1" : ""));
   }
   // The clock counts every loop the barrier is used in.
-  if (C.Persistent && !mentions(K, I.Clock, "task"))
-    fail(I.Range, "the clock of " + B.Name + " (" + exprText(K, I.Clock) +
+  const ExprId Clock = expand(I.Clock, C);
+  if (C.Persistent && !mentions(Scratch, Clock, "task"))
+    fail(I.Range, "the clock of " + B.Name + " (" +
+                      exprText(Scratch, Clock) +
                       ") does not count the persistent tiles; every tile "
                       "would reuse the first tile's phases");
-  if (!C.KVar.empty() && B.Count > 1 && !mentions(K, I.Clock, C.KVar))
-    fail(I.Range, "the clock of " + B.Name + " (" + exprText(K, I.Clock) +
+  if (!C.KVar.empty() && !One && !mentions(Scratch, Clock, C.KVar))
+    fail(I.Range, "the clock of " + B.Name + " (" +
+                      exprText(Scratch, Clock) +
                       ") does not count the K iterations of loop " + C.KVar);
-  auto [It, New] = FirstUse.try_emplace(I.Bar, 0);
-  if (New) {
-    It->second = static_cast<InstId>(&I - K.Insts.data());
-    return;
-  }
-  const Inst &First = K.Insts[It->second];
-  if (!K.sameExpr(First.Clock, I.Clock))
+  auto [It, New] = FirstClock.try_emplace(I.Bar, Clock);
+  if (!New && !Scratch.sameExpr(It->second, Clock))
     fail(I.Range, "producer and consumer of " + B.Name +
-                      " use different clocks: " + exprText(K, First.Clock) +
-                      " and " + exprText(K, I.Clock));
+                      " use different clocks: " +
+                      exprText(Scratch, It->second) + " and " +
+                      exprText(Scratch, Clock));
 }
 
 void Verifier::checkTx(const std::vector<InstId> &Body) {
@@ -213,12 +245,15 @@ void Verifier::checkDescriptor(const Inst &I, const char *Which,
                       "view");
 }
 
-void Verifier::walk(const std::vector<InstId> &Body, const Context &C) {
+void Verifier::walk(const std::vector<InstId> &Body, Context C) {
   checkTx(Body);
   for (InstId Id : Body) {
     const Inst &I = K.Insts[Id];
     Context Inner = C;
     switch (I.Kind) {
+    case InstKind::Let:
+      C.Lets[I.Vars[0]] = I.Value;
+      break;
     case InstKind::Role: {
       if (I.Begin < 0 || I.End > K.BlockThreads || I.Begin >= I.End)
         fail(I.Range, "role " + I.RoleName + " runs threads [" +
@@ -288,7 +323,7 @@ void Verifier::checkArrivals() {
       fail(K.Range, "barrier " + X.Name + " expects " +
                         llvm::Twine(X.Arrivals) + " arrivals per phase but "
                         "the roles perform " + llvm::Twine(Performed));
-    if (!FirstUse.count(B))
+    if (!FirstClock.count(B))
       fail(K.Range, "barrier " + X.Name + " is never used");
   }
 }
