@@ -26,15 +26,15 @@ wgmmaDescriptor(const OperandFragment &F, DType Element,
   const std::int64_t Bytes = bytes(Element);
   std::optional<SwizzleMode> Mode = swizzleModeOf(F.layout.swizzle);
   if (!Mode)
-    return llvm::createStringError(
-        "operand " + std::string(F.name.view()) + ": swizzle " +
-        to_string(F.layout) + " is no WGMMA swizzle mode");
+    return llvm::createStringError(llvm::Twine("operand ") + F.name.view() +
+                                   ": swizzle " + to_string(F.layout) +
+                                   " is no WGMMA swizzle mode");
   SmemDescriptor D;
   D.Swizzle = *Mode;
 
   Result<std::int64_t> Sbo = F.bindings.value("sbo");
   if (!Sbo)
-    return llvm::createStringError("operand " + std::string(F.name.view()) +
+    return llvm::createStringError(llvm::Twine("operand ") + F.name.view() +
                                    ": the canonical layout binds no sbo");
   D.StrideBytes = *Sbo * Bytes;
   Result<std::int64_t> Lbo = F.bindings.value("lbo");
@@ -48,7 +48,7 @@ wgmmaDescriptor(const OperandFragment &F, DType Element,
   Result<std::int64_t> First = F.layout.offset.get();
   if (!Rest || !First)
     return llvm::createStringError(
-        "operand " + std::string(F.name.view()) +
+        llvm::Twine("operand ") + F.name.view() +
         ": the atom's start is not a compile-time constant");
   D.Start = (*First + *Rest) * Bytes;
   if (D.Swizzle != SwizzleMode::none)

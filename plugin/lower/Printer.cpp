@@ -70,16 +70,20 @@ std::string text(const Kernel &K, ExprId E) {
                         !(X.Kind == ExprKind::Add ||
                           (X.Kind == ExprKind::Mul &&
                            K.Exprs[C].Kind == ExprKind::Mul)));
-    return Paren ? "(" + text(K, C) + ")" : text(K, C);
+    std::string Operand = text(K, C);
+    return Paren ? ("(" + llvm::Twine(Operand) + ")").str() : Operand;
   };
   return Side(X.Lhs, false) + infix(X.Kind) + Side(X.Rhs, true);
 }
 
 std::string shapeText(const std::vector<std::int64_t> &S) {
-  std::string Out = "(";
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  OS << '(';
   for (std::size_t I = 0; I < S.size(); ++I)
-    Out += (I ? "," : "") + std::to_string(S[I]);
-  return Out + ")";
+    OS << (I ? "," : "") << S[I];
+  OS << ')';
+  return Out;
 }
 
 std::string position(const hir::SourceRange &R) {
