@@ -209,6 +209,8 @@ struct Inst {
   std::int64_t Bytes = 0;
   /// Threads that perform this instruction (arrivals it contributes).
   std::int64_t Threads = 0;
+  /// The one thread of the role that performs it (-1: all of them).
+  std::int64_t Elected = -1;
 
   // TMA: the tensor map, the box's coordinates (elements, outermost first),
   // the shared-memory view (a ring: which stage by Slot; a buffer) and the
@@ -256,6 +258,9 @@ struct Kernel {
   bool Persistent = false;
   std::int64_t BlockThreads = 0;
   std::int64_t SharedBytes = 0;
+  /// The alignment the map assumes of the dynamic shared memory's base (the
+  /// largest region alignment): the backend declares it so.
+  std::int64_t SharedAlign = 16;
   /// The target's limit (cta.shared_memory.max), for the printer and the
   /// verifier.
   std::int64_t SharedLimit = 0;

@@ -338,8 +338,10 @@ constexpr std::int64_t MbarrierBytes = 8;
 
 void Lowering::layOutBarriers() {
   std::int64_t Cursor = 0;
-  for (const Region &R : L.Regions)
+  for (const Region &R : L.Regions) {
     Cursor = std::max(Cursor, R.Offset + R.Bytes);
+    L.SharedAlign = std::max(L.SharedAlign, R.Align);
+  }
   for (Barrier &B : L.Barriers)
     for (int I = 0; I < B.Count; ++I) {
       Region R;
@@ -489,15 +491,19 @@ void Lowering::lowerLoop(const hir::Stmt &S, int Role, const LoopContext &C,
     I.Start = L.constant(0);
     I.Bound = expr(S.Bounds[0], S.Range);
     I.Step = *Step;
-    // it = tiles_done * ceil_div(extent, step) + k / step.
+    // it = tiles_done * ceil_div(extent, step) + k / step (k / step alone
+    // when every CTA runs one tile).
     Inst Clock = inst(InstKind::Let, S, Role);
     Clock.Vars = {"it"};
-    Clock.Value = L.binary(
-        ExprKind::Add,
-        L.binary(ExprKind::Mul, clock(C, false),
-                 L.binary(ExprKind::CeilDiv, expr(S.Bounds[0], S.Range),
-                          L.constant(*Step))),
-        L.binary(ExprKind::Div, L.var(K), L.constant(*Step)));
+    Clock.Value = L.binary(ExprKind::Div, L.var(K), L.constant(*Step));
+    const ExprId Tiles = clock(C, false);
+    if (L.Exprs[Tiles].Kind != ExprKind::Constant || L.Exprs[Tiles].Value != 0)
+      Clock.Value = L.binary(
+          ExprKind::Add,
+          L.binary(ExprKind::Mul, Tiles,
+                   L.binary(ExprKind::CeilDiv, expr(S.Bounds[0], S.Range),
+                            L.constant(*Step))),
+          Clock.Value);
     add(std::move(Clock), I.Body);
     Inner.KClock = L.var("it");
     project(S.Body, Role, Inner, I.Body);
@@ -535,8 +541,9 @@ void Lowering::lowerLoop(const hir::Stmt &S, int Role, const LoopContext &C,
     Inner.TileClock = L.constant(0);
   }
 
-  // The L2-grouped order of tf::grouped_tile (tf/scheduler/tile.hpp): bands
-  // of group_m rows (columns when column_major), the last band shorter.
+  // The order of tf::grouped_tile (tf/scheduler/tile.hpp): bands of
+  // group_m rows (columns when column_major), the last band shorter; with
+  // group_m = 1 plain row-major (column-major) order.
   ExprId Slow = S.ColumnMajor ? GN : GM, Fast = S.ColumnMajor ? GM : GN;
   auto Let = [&](std::string Name, ExprId Value) {
     Inst X = inst(InstKind::Let, S, Role);
@@ -545,18 +552,21 @@ void Lowering::lowerLoop(const hir::Stmt &S, int Role, const LoopContext &C,
     add(std::move(X), I.Body);
     return L.var(std::move(Name));
   };
-  ExprId G = L.constant(S.GroupM);
-  ExprId Band = Let("band", L.binary(ExprKind::Div, L.var("task"),
-                                     L.binary(ExprKind::Mul, G, Fast)));
-  ExprId First = Let("band_first", L.binary(ExprKind::Mul, Band, G));
-  ExprId Rows = Let("band_rows",
-                    L.binary(ExprKind::Min,
-                             L.binary(ExprKind::Sub, Slow, First), G));
-  ExprId InBand = Let("in_band", L.binary(ExprKind::Mod, L.var("task"),
-                                          L.binary(ExprKind::Mul, G, Fast)));
-  ExprId A = L.binary(ExprKind::Add, First,
-                      L.binary(ExprKind::Mod, InBand, Rows));
-  ExprId B = L.binary(ExprKind::Div, InBand, Rows);
+  ExprId A = L.binary(ExprKind::Div, L.var("task"), Fast);
+  ExprId B = L.binary(ExprKind::Mod, L.var("task"), Fast);
+  if (S.GroupM > 1) {
+    ExprId G = L.constant(S.GroupM);
+    ExprId Band = Let("band", L.binary(ExprKind::Div, L.var("task"),
+                                       L.binary(ExprKind::Mul, G, Fast)));
+    ExprId First = Let("band_first", L.binary(ExprKind::Mul, Band, G));
+    ExprId Rows = Let("band_rows",
+                      L.binary(ExprKind::Min,
+                               L.binary(ExprKind::Sub, Slow, First), G));
+    ExprId InBand = Let("in_band", L.binary(ExprKind::Mod, L.var("task"),
+                                            L.binary(ExprKind::Mul, G, Fast)));
+    A = L.binary(ExprKind::Add, First, L.binary(ExprKind::Mod, InBand, Rows));
+    B = L.binary(ExprKind::Div, InBand, Rows);
+  }
   I.M = Let(M, S.ColumnMajor ? B : A);
   I.N = Let(N, S.ColumnMajor ? A : B);
   if (Persistent)
@@ -889,7 +899,7 @@ void Lowering::lowerStaging(const hir::Stmt &S, int Role, const LoopContext &C,
   Arrive.Slot = SlotE;
   Arrive.Clock = Clock;
   Arrive.Threads = 1;
-  Arrive.Begin = Roles[Role].Begin; // the elected thread
+  Arrive.Elected = Roles[Role].Begin;
   L.Barriers[Full].Arrivals = 1;
   add(std::move(Arrive), Out);
 }

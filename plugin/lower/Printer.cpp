@@ -191,8 +191,8 @@ void Printer::inst(InstId Id, unsigned Indent) {
     return;
   case InstKind::Arrive:
     OS << instName(I.Kind) << " " << barrier(I);
-    if (I.Threads == 1 && I.Begin != 0)
-      OS << "  # by thread " << I.Begin;
+    if (I.Elected >= 0)
+      OS << "  # by thread " << I.Elected;
     OS << "\n";
     return;
   case InstKind::TmaLoad:
@@ -259,7 +259,8 @@ void Printer::run() {
   OS << "  launch grid=(" << e(K.Grid) << ")"
      << (K.Persistent ? " persistent" : "") << " block=(" << K.BlockThreads
      << ") dynamic_smem=" << K.SharedBytes << " of " << K.SharedLimit
-     << " (cta.shared_memory.max)\n";
+     << " (cta.shared_memory.max), base aligned to " << K.SharedAlign
+     << "\n";
   OS << "  tensor maps\n";
   for (std::size_t I = 0; I < K.Maps.size(); ++I) {
     const TensorMap &M = K.Maps[I];

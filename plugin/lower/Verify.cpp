@@ -106,11 +106,12 @@ void Verifier::checkMap() {
   std::int64_t End = 0;
   for (std::size_t I = 0; I < Order.size(); ++I) {
     const Region &R = K.Regions[Order[I]];
-    if (R.Align <= 0 || R.Offset % R.Align != 0)
+    if (R.Align <= 0 || R.Offset % R.Align != 0 || K.SharedAlign % R.Align)
       fail(K.Range, "shared-memory region " + R.Name + " at byte " +
                         llvm::Twine(R.Offset) + " is not aligned to " +
                         llvm::Twine(R.Align) + " bytes (" + R.AlignReason +
-                        ")");
+                        ") within a base aligned to " +
+                        llvm::Twine(K.SharedAlign));
     if (I > 0) {
       const Region &P = K.Regions[Order[I - 1]];
       if (P.Offset + P.Bytes > R.Offset)

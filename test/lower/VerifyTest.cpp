@@ -121,6 +121,7 @@ Pipeline build() {
   K.Barriers[P.Full].TxBytes = 16384;
   K.Barriers[P.Empty].Arrivals = 128;
   K.SharedBytes = 32768 + 32;
+  K.SharedAlign = 1024;
   TensorMap Map;
   Map.Tensor = "a";
   Map.Box = {128, 64};
