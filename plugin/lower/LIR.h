@@ -182,61 +182,70 @@ struct Inst {
   InstKind Kind = InstKind::Let;
   /// The HIR statement it comes from (messages).
   hir::SourceRange Range;
+  /// Role and loops: the statements they run, in order.
   std::vector<InstId> Body;
 
-  // Role: the mesh scope's spelling and mesh (printed), the thread range.
+  // Role: the mesh scope's spelling and mesh (printed), threads
+  // [Begin, End).
   std::string RoleName, Mesh;
   std::int64_t Begin = 0, End = 0;
 
-  // Loops and lets: variables and bounds.
-  /// TileLoop: task, m, n; KLoop and Let: one.
+  // Loops and lets.
+  /// TileLoop: task, m, n; KLoop and Let: the one variable.
   std::vector<std::string> Vars;
-  /// TileLoop: the CTA index, the tile count and the stride (CTA count);
-  /// m and n per tile. KLoop: the bound (extent) and Step. Let: Value.
+  /// TileLoop: task runs from Start (the CTA index) below Bound (the tile
+  /// count) by Stride (the CTA count; the tile count for one tile per CTA);
+  /// M and N are the tile's coordinates (lets of its body). KLoop: the
+  /// variable runs from Start below Bound (the extent) by Step. Let: Value.
   ExprId Start = None, Bound = None, Stride = None, M = None, N = None,
          Value = None;
   std::int64_t Step = 0;
   bool Persistent = false;
   std::int64_t GroupM = 1;
 
-  // Pipelines: the barrier, the slot and phase (from the ring's clock),
-  // the clock itself (Verify.cpp compares producers' and consumers').
+  // Barriers: the array, the slot and phase (from the guarded ring's or
+  // buffer's clock), the clock itself (Verify.cpp compares every use's).
   BarrierId Bar = None;
   ExprId Slot = None, Phase = None, Clock = None;
-  /// Wait: the producer's wait on an empty barrier starts at parity 1, so
-  /// that its first pass over fresh barriers does not block.
+  /// Wait: the producer's wait on an empty barrier, whose Phase is the
+  /// clock's ^ 1 so that its first pass over fresh barriers does not block.
   bool ProducerParity = false;
+  /// ArriveExpectTx: the bytes expected; TMA: the box's bytes.
   std::int64_t Bytes = 0;
-  /// Threads that perform this instruction (arrivals it contributes).
+  /// Threads that perform this instruction (the arrivals it contributes).
   std::int64_t Threads = 0;
   /// The one thread of the role that performs it (-1: all of them).
   std::int64_t Elected = -1;
+  /// BarrierInit: the arrival count; WgmmaWait: the groups left pending;
+  /// NamedBarrier: the participating threads.
+  std::int64_t Count = 0;
 
   // TMA: the tensor map, the box's coordinates (elements, outermost first),
-  // the shared-memory view (a ring: which stage by Slot; a buffer) and the
-  // box's byte offset in it.
+  // the shared-memory view (View: its first region; a ring's stage is
+  // Ring[Slot]) and the box's byte offset in it.
   unsigned Map = None;
   std::vector<ExprId> Coords;
   RegionId View = None;
   hir::ValueId Ring = hir::None;
   std::int64_t ViewOffset = 0;
 
-  // WGMMA: the instruction, the issuing group of the compute mesh (the
-  // value of its spatial M axis), the accumulator block, the operands'
-  // descriptors (relative to their views).
+  // WGMMA: the opcode; the issuing warpgroup (AxisValue of the compute
+  // mesh's spatial M axis Axis); the k-step; the accumulator block of the
+  // issuing group (the M-blocks it runs in turn); the operands' rings (their
+  // slots are Coords[0] and Coords[1]) and descriptors (relative to the
+  // slot); imm-trans-a / imm-trans-b (the operand is MN-major).
   std::string Opcode;
   std::string Axis;
   std::int64_t AxisValue = 0;
   std::int64_t KStep = 0;
-  SmemDescriptor A, B;
-  hir::ValueId RingA = hir::None, RingB = hir::None;
-  std::int64_t Count = 0;
-  /// The accumulator block of the issuing group (M-blocks it runs in turn).
   std::int64_t Block = 0;
-  /// imm-trans-a / imm-trans-b: the operand is MN-major.
+  hir::ValueId RingA = hir::None, RingB = hir::None;
+  SmemDescriptor A, B;
   bool TransA = false, TransB = false;
 
-  // Epilogue: the accumulator value, its shard, the destination view.
+  // ZeroAcc, Wgmma and StoreFragment: the accumulator. StoreFragment: its
+  // ShardLayout over the role's mesh (printed), the element type stored and
+  // the destination view (View). NamedBarrier: the barrier's id.
   hir::ValueId Acc = hir::None;
   std::string Shard;
   DType CastTo = DType::f32;
@@ -280,11 +289,6 @@ struct Kernel {
   ExprId binary(ExprKind K, ExprId L, ExprId R);
   /// Structural equality of two expressions.
   bool sameExpr(ExprId A, ExprId B) const;
-};
-
-struct Module {
-  std::string MainFile;
-  std::vector<Kernel> Kernels;
 };
 
 /// The name of \p K ("wgmma.fence").
