@@ -46,6 +46,12 @@ extern llvm::cl::SubCommand AnalyzeSubcommand;
 /// Runs `tf analyze`; returns the process exit code.
 int runAnalyzeCommand();
 
+/// `tf finalize FILE... [-o OUT] [-p BUILD_DIR] -- FLAGS`: the lowered form
+/// (LIR) of every kernel, verified; undecided sites are refused.
+extern llvm::cl::SubCommand FinalizeSubcommand;
+/// Runs `tf finalize`; returns the process exit code.
+int runFinalizeCommand();
+
 } // namespace tf::cli
 
 #endif // TF_CLI_COMMANDS_H

@@ -20,7 +20,7 @@ int main(int argc, char **argv) {
   // `tf hir FILE... -- FLAGS` (and the other commands that compile files):
   // the flags are the compiler's, not tf's.
   if (argc > 1 &&
-      is_contained({"hir", "candidates", "analyze"}, StringRef(argv[1])))
+      is_contained({"hir", "candidates", "analyze", "finalize"}, StringRef(argv[1])))
     argc = tf::cli::takeCompilerFlags(argc, argv);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -35,7 +35,10 @@ int main(int argc, char **argv) {
       "                           (tf candidates --help)\n"
       "  tf analyze FILE... [--memory] [--shape a=MxK,...] -- FLAGS\n"
       "                           waves, flop, bytes, capacities, roofline\n"
-      "                           (tf analyze --help)\n");
+      "                           (tf analyze --help)\n"
+      "  tf finalize FILE... [-o OUT] -- FLAGS\n"
+      "                           the lowered form of every kernel, verified\n"
+      "                           (tf finalize --help)\n");
   if (tf::cli::LayoutSubcommand)
     return tf::cli::runLayoutCommand();
   if (tf::cli::TargetsSubcommand)
@@ -48,6 +51,8 @@ int main(int argc, char **argv) {
     return tf::cli::runCandidatesCommand();
   if (tf::cli::AnalyzeSubcommand)
     return tf::cli::runAnalyzeCommand();
+  if (tf::cli::FinalizeSubcommand)
+    return tf::cli::runFinalizeCommand();
   errs() << "tf: error: no subcommand given; see 'tf --help'\n";
   return 1;
 }

@@ -1,0 +1,125 @@
+//===- plugin/cli/FinalizeCommand.cpp - `tf finalize` ---------------------===//
+//
+//   tf finalize FILE... [-o OUT] [--targets-dir DIR] -- COMPILER FLAGS
+//   tf finalize FILE... -p BUILD_DIR [-o OUT] [-- EXTRA FLAGS]
+//
+// Compiles each FILE as `tf hir` does (ToolRunner.h), lowers every kernel
+// to its LIR (lower/Lower.h), verifies it (lower/Verify.h) and prints it
+// (lower/Printer.h) to stdout, or with -o to OUT, written whole through a
+// temporary file and a rename, so OUT is never half-written and is left as
+// it was when anything fails. A kernel with undecided sites is refused with
+// one error per site; a construct finalize cannot lower and a failed check
+// are errors too. Errors go to stderr as `tf finalize: error: FILE:L:C:
+// ...`; the exit status is 1 then. docs/finalize.md describes the lowered
+// form, docs/cli.md the command; test/cli/finalize/ tests it.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+#include "ToolRunner.h"
+
+#include "hir/HIR.h"
+#include "lower/Lower.h"
+#include "lower/Printer.h"
+#include "lower/Verify.h"
+
+#include "clang/AST/ASTContext.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+using namespace llvm;
+
+namespace tf::cli {
+
+cl::SubCommand FinalizeSubcommand(
+    "finalize",
+    "The lowered form (LIR) of the kernels in C++ files: tf finalize FILE... "
+    "-- FLAGS\n\n"
+    "  tf finalize FILE... -- FLAGS        compile FILEs with these clang++ "
+    "flags\n"
+    "  tf finalize FILE... -p BUILD_DIR    use "
+    "BUILD_DIR/compile_commands.json\n"
+    "  tf finalize FILE... -o OUT -- FLAGS write the LIR to OUT (atomically)"
+    "\n\n"
+    "Lowers every kernel -- shared-memory map, mbarrier pipelines with their "
+    "clocks,\nroles over thread ranges, TMA boxes, unrolled WGMMA with "
+    "descriptors, the staged\nepilogue -- verifies it and prints it. A kernel "
+    "with undecided sites is refused,\nevery site listed with its location "
+    "(tf candidates shows their options); so is\na construct finalize cannot "
+    "lower or a failed check. Errors go to stderr and\nthe exit status is "
+    "1; OUT is then left as it was. See docs/finalize.md and\ndocs/cli.md");
+
+static cl::OptionCategory FinalizeCategory("tf finalize options");
+
+static cl::list<std::string> Files(cl::Positional, cl::sub(FinalizeSubcommand),
+                                   cl::desc("FILE..."),
+                                   cl::cat(FinalizeCategory));
+static cl::opt<std::string>
+    BuildPath("p", cl::sub(FinalizeSubcommand), cl::value_desc("BUILD_DIR"),
+              cl::desc("Take each file's compile command from "
+                       "BUILD_DIR/compile_commands.json"),
+              cl::cat(FinalizeCategory));
+static cl::opt<std::string>
+    Output("o", cl::sub(FinalizeSubcommand), cl::value_desc("OUT"),
+           cl::desc("Write the LIR to OUT (a temporary file renamed over "
+                    "it; untouched on failure) instead of stdout"),
+           cl::cat(FinalizeCategory));
+static cl::opt<std::string>
+    TargetsDir("targets-dir", cl::sub(FinalizeSubcommand),
+               cl::value_desc("DIR"),
+               cl::desc("Read the fact documents from DIR (default: "
+                        "$TF_TARGETS_DIR, else the built-in targets/)"),
+               cl::cat(FinalizeCategory));
+
+int runFinalizeCommand() {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  bool Failed = false;
+  auto Report = [&Failed](llvm::Error E) {
+    handleAllErrors(std::move(E), [&Failed](const ErrorInfoBase &Info) {
+      errs() << "tf finalize: error: " << Info.message() << '\n';
+      Failed = true;
+    });
+  };
+
+  ToolOptions Opts;
+  Opts.Command = "finalize";
+  Opts.Files = Files;
+  Opts.BuildPath = BuildPath;
+  Opts.TargetsDir = TargetsDir;
+  Opts.Sink = [&](StringRef, clang::ASTContext &Ctx, hir::Module &M,
+                  ArrayRef<const targets::MergedTarget *> Targets) {
+    // A kernel the checks refused is not lowered: its errors are the answer.
+    if (Ctx.getDiagnostics().hasErrorOccurred())
+      return;
+    for (std::size_t I = 0; I < M.Kernels.size(); ++I) {
+      llvm::Expected<lower::Kernel> K = lower::lowerKernel(M.Kernels[I], Targets[I]);
+      if (!K) {
+        Report(K.takeError());
+        continue;
+      }
+      if (llvm::Error E = lower::verify(*K)) {
+        Report(std::move(E));
+        continue;
+      }
+      lower::print(*K, OS);
+    }
+  };
+  if (runOnFiles(Opts) != 0 || Failed)
+    return 1;
+  if (Output.empty()) {
+    outs() << Text;
+    return 0;
+  }
+  if (llvm::Error E = writeToOutput(Output, [&Text](raw_ostream &Out) {
+        Out << Text;
+        return llvm::Error::success();
+      })) {
+    errs() << "tf finalize: error: cannot write '" << Output
+           << "': " << toString(std::move(E)) << '\n';
+    return 1;
+  }
+  return 0;
+}
+
+} // namespace tf::cli
