@@ -51,26 +51,12 @@ cl::SubCommand FinalizeSubcommand(
 
 static cl::OptionCategory FinalizeCategory("tf finalize options");
 
-static cl::list<std::string> Files(cl::Positional, cl::sub(FinalizeSubcommand),
-                                   cl::desc("FILE..."),
-                                   cl::cat(FinalizeCategory));
-static cl::opt<std::string>
-    BuildPath("p", cl::sub(FinalizeSubcommand), cl::value_desc("BUILD_DIR"),
-              cl::desc("Take each file's compile command from "
-                       "BUILD_DIR/compile_commands.json"),
-              cl::cat(FinalizeCategory));
+static FileOptions CommonOptions(FinalizeSubcommand, FinalizeCategory);
 static cl::opt<std::string>
     Output("o", cl::sub(FinalizeSubcommand), cl::value_desc("OUT"),
            cl::desc("Write the LIR to OUT (a temporary file renamed over "
                     "it; untouched on failure) instead of stdout"),
            cl::cat(FinalizeCategory));
-static cl::opt<std::string>
-    TargetsDir("targets-dir", cl::sub(FinalizeSubcommand),
-               cl::value_desc("DIR"),
-               cl::desc("Read the fact documents from DIR (default: "
-                        "$TF_TARGETS_DIR, else the built-in targets/)"),
-               cl::cat(FinalizeCategory));
-
 int runFinalizeCommand() {
   std::string Text;
   raw_string_ostream OS(Text);
@@ -82,11 +68,7 @@ int runFinalizeCommand() {
     });
   };
 
-  ToolOptions Opts;
-  Opts.Command = "finalize";
-  Opts.Files = Files;
-  Opts.BuildPath = BuildPath;
-  Opts.TargetsDir = TargetsDir;
+  ToolOptions Opts = CommonOptions.toolOptions("finalize");
   Opts.Sink = [&](StringRef, clang::ASTContext &Ctx, hir::Module &M,
                   ArrayRef<const targets::MergedTarget *> Targets) {
     // A kernel the checks refused is not lowered: its errors are the answer.
