@@ -260,7 +260,7 @@ public:
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     DiagnosticsEngine &Diags = Ctx.getDiagnostics();
-    std::vector<Site> Sites = collectSites(Ctx);
+    std::vector<Site> Sites = collectSites(Ctx, Opts.SkipPrecompiled);
     if (Opts.Report)
       printReport(Ctx, Sites, Out);
     // A translation unit Sema refused has no reliable AST to extract.

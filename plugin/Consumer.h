@@ -63,6 +63,10 @@ struct Options {
   /// The W* arguments for tf's warning groups (Diagnostics.def), in the
   /// order given: a later one wins; "capacity" names every capacity-* group.
   std::vector<std::pair<std::string, WarningArg>> Warnings;
+  /// Not a plugin argument: set by the tf tool when it reads the tf headers
+  /// precompiled (plugin/cli/PrefixHeader.h). Declarations read from a
+  /// precompiled header are then not searched for kernels.
+  bool SkipPrecompiled = false;
   /// Not a plugin argument: set by the tf tool. Called after the checks
   /// (and before the HIR dump) when Sema succeeded.
   ModuleSink Sink;

@@ -139,9 +139,16 @@ private:
 
 } // namespace
 
-std::vector<Site> collectSites(ASTContext &Ctx) {
+std::vector<Site> collectSites(ASTContext &Ctx, bool SkipPrecompiled) {
   SiteFinder Finder(Ctx);
-  Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
+  if (!SkipPrecompiled) {
+    Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
+  } else {
+    // Walking the precompiled declarations would deserialize them all.
+    for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+      if (!D->isFromASTFile())
+        Finder.TraverseDecl(D);
+  }
   std::vector<Site> Found = Finder.takeSites();
 
   // Sites of one function form a group, placed at its first site; groups

@@ -57,8 +57,10 @@ struct Site {
 /// arguments substituted by template instantiation, statement attributes
 /// written twice, a tf::mesh on a declaration without initializer. Problems
 /// are reported through \p Ctx's DiagnosticsEngine; such sites are left out.
+/// With \p SkipPrecompiled, declarations read from a precompiled header are
+/// not searched (nor deserialized).
 /// @pre Sema has finished the translation unit (HandleTranslationUnit).
-std::vector<Site> collectSites(clang::ASTContext &Ctx);
+std::vector<Site> collectSites(clang::ASTContext &Ctx, bool SkipPrecompiled);
 
 } // namespace tf::plugin
 

@@ -57,3 +57,7 @@ config.substitutions.insert(0, (
     "%clang_cc1 {} -std=c++20 -fgnuc-version=4.2.1 -fsyntax-only -load {} -add-plugin tf -I {}".format(
         cc1_system_includes(), config.tf_plugin, include_dir)))
 config.substitutions.append(("%tf ", config.tf_tool + " "))
+# The tool's precompiled prefix headers (plugin/cli/PrefixHeader.h) go to the
+# build tree, shared by the tests, never to the user's cache.
+config.environment["TF_CACHE_DIR"] = os.path.join(config.tf_obj_root, "test",
+                                                  "tf-cache")

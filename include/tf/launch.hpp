@@ -26,17 +26,24 @@
 // has run and every worker has been joined. A kernel that throws or aborts
 // ends the program (an exception leaving a worker calls std::terminate).
 //
-// Generated implementations (issue 7) will be found by the kernel's address
-// before falling back to the CPU: `launch` is the one entry point, and
-// `detail::launch_on_cpu` is the fallback it calls today.
+// A generated implementation takes over when one is linked: `launch` looks
+// the kernel's address up in the launcher registry (tf/runtime/registry.hpp)
+// and, when the plugin's backend registered a launcher for it, hands it the
+// grid and the arguments, each converted to its parameter's type and then
+// type-erased (tf/runtime/erase.hpp). Kernels given as lambdas or other
+// callables have no address to look up and always run on the CPU, as does
+// every kernel of a program that links no generated code.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "tf/layout/topology.hpp"
+#include "tf/runtime/erase.hpp"
+#include "tf/runtime/registry.hpp"
 #include "tf/support/error.hpp"
 #include "tf/support/name.hpp"
 
+#include <array>
 #include <atomic>
 #include <concepts>
 #include <cstdint>
@@ -45,6 +52,7 @@
 #include <functional>
 #include <string_view>
 #include <thread>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -182,6 +190,29 @@ void launch_on_cpu(Kernel &kernel, const Grid &grid, Args &...args) {
   run_grid(grid, body);
 }
 
+/// Runs the launcher registered for `kernel`, if any, and says whether there
+/// was one.
+template <class... P, class... Args>
+bool launch_generated(void (*kernel)(P...), const Grid &grid, Args &...args) {
+  const runtime::LauncherEntry *entry =
+      runtime::find_launcher(runtime::kernel_address(kernel));
+  if (!entry)
+    return false;
+  if (grid.extent <= 0)
+    (void)make_grid(grid.extent).value();
+  // The launcher reads each argument as the parameter type it was generated
+  // for, so convert first (a reference parameter binds the caller's object).
+  std::tuple<P...> params(args...);
+  std::apply(
+      [&](const auto &...p) {
+        const std::array<runtime::KernelArg, sizeof...(P)> erased{
+            runtime::erase(p)...};
+        entry->launch(runtime::LaunchRequest{grid.extent, erased});
+      },
+      params);
+  return true;
+}
+
 } // namespace detail
 
 /// Runs `kernel(args...)` once per coordinate of `grid` (see the file
@@ -198,8 +229,13 @@ void launch(Kernel &&kernel, Grid grid, Args &&...args) {
         std::is_void_v<std::invoke_result_t<Kernel &, Args &...>>,
         "tf::launch: a kernel returns void; write its results through its "
         "tensor arguments");
-    // A generated implementation registered for the kernel's address takes
-    // over here once the backends exist (issue 7).
+    if constexpr (std::is_pointer_v<std::decay_t<Kernel>> &&
+                  std::is_function_v<
+                      std::remove_pointer_t<std::decay_t<Kernel>>>) {
+      if (detail::launch_generated(static_cast<std::decay_t<Kernel>>(kernel),
+                                   grid, args...))
+        return;
+    }
     detail::launch_on_cpu(kernel, grid, args...);
   }
 }

@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "QueryOutput.h"
 #include "ToolRunner.h"
 
 #include "analysis/Cost.h"
@@ -59,19 +60,7 @@ cl::SubCommand AnalyzeSubcommand(
 
 static cl::OptionCategory AnalyzeCategory("tf analyze options");
 
-static cl::list<std::string> Files(cl::Positional, cl::sub(AnalyzeSubcommand),
-                                   cl::desc("FILE..."),
-                                   cl::cat(AnalyzeCategory));
-static cl::opt<std::string>
-    BuildPath("p", cl::sub(AnalyzeSubcommand), cl::value_desc("BUILD_DIR"),
-              cl::desc("Take each file's compile command from "
-                       "BUILD_DIR/compile_commands.json"),
-              cl::cat(AnalyzeCategory));
-static cl::opt<std::string>
-    TargetsDir("targets-dir", cl::sub(AnalyzeSubcommand), cl::value_desc("DIR"),
-               cl::desc("Read the fact documents from DIR (default: "
-                        "$TF_TARGETS_DIR, else the built-in targets/)"),
-               cl::cat(AnalyzeCategory));
+static FileOptions CommonOptions(AnalyzeSubcommand, AnalyzeCategory);
 static cl::list<std::string>
     Shapes("shape", cl::sub(AnalyzeSubcommand), cl::CommaSeparated,
            cl::value_desc("NAME=DxD...,..."),
@@ -92,17 +81,6 @@ namespace {
 constexpr int JsonVersion = 1;
 
 using analysis::Precision;
-
-std::string basename(StringRef Path) {
-  return sys::path::filename(Path).str();
-}
-
-std::string position(const hir::SourceRange &R) {
-  if (!R.valid() && R.File.empty())
-    return "<unknown>";
-  return basename(R.File) + ":" + std::to_string(R.Line) + ":" +
-         std::to_string(R.Column);
-}
 
 /// \p X with at most \p Digits decimals, trailing zeros dropped.
 std::string decimal(double X, int Digits = 2) {
@@ -525,14 +503,6 @@ void precisionJson(json::OStream &J, StringRef Key, Precision P) {
   J.attribute(Key, analysis::precisionName(P));
 }
 
-void positionJson(json::OStream &J, const hir::SourceRange &R) {
-  J.attributeObject("position", [&] {
-    J.attribute("file", basename(R.File));
-    J.attribute("line", static_cast<int64_t>(R.Line));
-    J.attribute("column", static_cast<int64_t>(R.Column));
-  });
-}
-
 void distributionJson(json::OStream &J, StringRef Key,
                       const analysis::Distribution &D) {
   if (D.What.empty()) {
@@ -719,47 +689,32 @@ void costJson(json::OStream &J, const analysis::KernelCost &C) {
   });
 }
 
-void printJson(const std::vector<FileResult> &Files, raw_ostream &OS) {
-  json::OStream J(OS, 2);
-  J.object([&] {
-    J.attribute("version", JsonVersion);
-    J.attributeArray("files", [&] {
-      for (const FileResult &F : Files)
-        J.object([&] {
-          J.attribute("file", F.File);
-          J.attributeArray("kernels", [&] {
-            for (const KernelResult &K : F.Kernels)
-              J.object([&] {
-                J.attribute("name", K.Name);
-                positionJson(J, K.Range);
-                optString(J, "target", K.Target);
-                J.attributeObject("shape", [&] {
-                  for (const auto &[Name, Extents] : K.Shape)
-                    J.attributeArray(Name, [&] {
-                      for (const std::optional<std::int64_t> &E : Extents)
-                        if (E)
-                          J.value(*E);
-                        else
-                          J.value(nullptr);
-                    });
-                });
-                if (!K.Cost) {
-                  J.attribute("analysis", nullptr);
-                  return;
-                }
-                J.attributeObject("analysis", [&] {
-                  J.attributeArray("symbolic", [&] {
-                    for (const std::string &S : K.Cost->Symbolic)
-                      J.value(S);
-                  });
-                  costJson(J, *K.Cost);
-                });
-              });
-          });
+void printJson(ArrayRef<FileResult> Files, raw_ostream &OS) {
+  printFilesJson(OS, JsonVersion, Files,
+                 [](json::OStream &J, const KernelResult &K) {
+    optString(J, "target", K.Target);
+    J.attributeObject("shape", [&] {
+      for (const auto &[Name, Extents] : K.Shape)
+        J.attributeArray(Name, [&] {
+          for (const std::optional<std::int64_t> &E : Extents)
+            if (E)
+              J.value(*E);
+            else
+              J.value(nullptr);
         });
     });
+    if (!K.Cost) {
+      J.attribute("analysis", nullptr);
+      return;
+    }
+    J.attributeObject("analysis", [&] {
+      J.attributeArray("symbolic", [&] {
+        for (const std::string &S : K.Cost->Symbolic)
+          J.value(S);
+      });
+      costJson(J, *K.Cost);
+    });
   });
-  OS << '\n';
 }
 
 } // namespace
@@ -770,11 +725,7 @@ int runAnalyzeCommand() {
     return 1;
   std::vector<FileResult> Results;
   bool First = true, BadShape = false;
-  ToolOptions Opts;
-  Opts.Command = "analyze";
-  Opts.Files = Files;
-  Opts.BuildPath = BuildPath;
-  Opts.TargetsDir = TargetsDir;
+  ToolOptions Opts = CommonOptions.toolOptions("analyze");
   Opts.Sink = [&](StringRef File, clang::ASTContext &, hir::Module &M,
                   ArrayRef<const targets::MergedTarget *> Targets) {
     FileResult R;

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "QueryOutput.h"
 #include "ToolRunner.h"
 
 #include "analysis/Candidates.h"
@@ -51,20 +52,7 @@ cl::SubCommand CandidatesSubcommand(
 
 static cl::OptionCategory CandidatesCategory("tf candidates options");
 
-static cl::list<std::string> Files(cl::Positional, cl::sub(CandidatesSubcommand),
-                                   cl::desc("FILE..."),
-                                   cl::cat(CandidatesCategory));
-static cl::opt<std::string>
-    BuildPath("p", cl::sub(CandidatesSubcommand), cl::value_desc("BUILD_DIR"),
-              cl::desc("Take each file's compile command from "
-                       "BUILD_DIR/compile_commands.json"),
-              cl::cat(CandidatesCategory));
-static cl::opt<std::string>
-    TargetsDir("targets-dir", cl::sub(CandidatesSubcommand),
-               cl::value_desc("DIR"),
-               cl::desc("Read the fact documents from DIR (default: "
-                        "$TF_TARGETS_DIR, else the built-in targets/)"),
-               cl::cat(CandidatesCategory));
+static FileOptions CommonOptions(CandidatesSubcommand, CandidatesCategory);
 static cl::opt<unsigned>
     SiteLine("site", cl::sub(CandidatesSubcommand), cl::value_desc("LINE"),
              cl::desc("Only the op sites on source line LINE"),
@@ -79,17 +67,6 @@ namespace {
 
 /// The version of the JSON form; bumped when a field changes meaning.
 constexpr int JsonVersion = 1;
-
-std::string basename(StringRef Path) {
-  return sys::path::filename(Path).str();
-}
-
-std::string position(const hir::SourceRange &R) {
-  if (!R.valid() && R.File.empty())
-    return "<unknown>";
-  return basename(R.File) + ":" + std::to_string(R.Line) + ":" +
-         std::to_string(R.Column);
-}
 
 /// An operand as the HIR printer prints it.
 struct OperandText {
@@ -211,14 +188,6 @@ void printText(const FileResult &F, raw_ostream &OS) {
   }
 }
 
-void positionJson(json::OStream &J, const hir::SourceRange &R) {
-  J.attributeObject("position", [&] {
-    J.attribute("file", basename(R.File));
-    J.attribute("line", static_cast<int64_t>(R.Line));
-    J.attribute("column", static_cast<int64_t>(R.Column));
-  });
-}
-
 void intsJson(json::OStream &J, StringRef Key,
               const std::vector<std::int64_t> &Xs) {
   J.attributeArray(Key, [&] {
@@ -285,30 +254,15 @@ void siteJson(json::OStream &J, const analysis::CandidateSite &S,
   });
 }
 
-void printJson(const std::vector<FileResult> &Files, raw_ostream &OS) {
-  json::OStream J(OS, 2);
-  J.object([&] {
-    J.attribute("version", JsonVersion);
-    J.attributeArray("files", [&] {
-      for (const FileResult &F : Files)
-        J.object([&] {
-          J.attribute("file", F.File);
-          J.attributeArray("kernels", [&] {
-            for (const KernelResult &K : F.Kernels)
-              J.object([&] {
-                J.attribute("name", K.Name);
-                positionJson(J, K.Range);
-                J.attribute("target", K.Target);
-                J.attributeArray("sites", [&] {
-                  for (std::size_t I = 0; I < K.Sites.size(); ++I)
-                    siteJson(J, K.Sites[I], K.Operands[I]);
-                });
-              });
-          });
-        });
+void printJson(ArrayRef<FileResult> Files, raw_ostream &OS) {
+  printFilesJson(OS, JsonVersion, Files,
+                 [](json::OStream &J, const KernelResult &K) {
+    J.attribute("target", K.Target);
+    J.attributeArray("sites", [&] {
+      for (std::size_t I = 0; I < K.Sites.size(); ++I)
+        siteJson(J, K.Sites[I], K.Operands[I]);
     });
   });
-  OS << '\n';
 }
 
 } // namespace
@@ -316,11 +270,7 @@ void printJson(const std::vector<FileResult> &Files, raw_ostream &OS) {
 int runCandidatesCommand() {
   std::vector<FileResult> Results;
   bool First = true;
-  ToolOptions Opts;
-  Opts.Command = "candidates";
-  Opts.Files = Files;
-  Opts.BuildPath = BuildPath;
-  Opts.TargetsDir = TargetsDir;
+  ToolOptions Opts = CommonOptions.toolOptions("candidates");
   Opts.Sink = [&](StringRef File, clang::ASTContext &, hir::Module &M,
                   ArrayRef<const targets::MergedTarget *> Targets) {
     FileResult R = collect(File, M, Targets);

@@ -52,31 +52,14 @@ cl::SubCommand HirSubcommand(
 
 static cl::OptionCategory HirCategory("tf hir options");
 
-static cl::list<std::string> HirFiles(cl::Positional, cl::sub(HirSubcommand),
-                                      cl::desc("FILE..."),
-                                      cl::cat(HirCategory));
-static cl::opt<std::string>
-    HirBuildPath("p", cl::sub(HirSubcommand), cl::value_desc("BUILD_DIR"),
-                 cl::desc("Take each file's compile command from "
-                          "BUILD_DIR/compile_commands.json"),
-                 cl::cat(HirCategory));
+static FileOptions HirFileOptions(HirSubcommand, HirCategory);
 static cl::opt<bool>
     HirJson("json", cl::sub(HirSubcommand),
             cl::desc("Print the HIR as JSON, one document per file "
                      "(docs/schemas/hir.schema.json)"),
             cl::cat(HirCategory));
-static cl::opt<std::string>
-    HirTargetsDir("targets-dir", cl::sub(HirSubcommand), cl::value_desc("DIR"),
-                  cl::desc("Read the fact documents from DIR (default: "
-                           "$TF_TARGETS_DIR, else the built-in targets/)"),
-                  cl::cat(HirCategory));
-
 int runHirCommand() {
-  ToolOptions Opts;
-  Opts.Command = "hir";
-  Opts.Files = HirFiles;
-  Opts.BuildPath = HirBuildPath;
-  Opts.TargetsDir = HirTargetsDir;
+  ToolOptions Opts = HirFileOptions.toolOptions("hir");
   Opts.DumpHir = true;
   Opts.DumpHirJson = HirJson;
   return runOnFiles(Opts);

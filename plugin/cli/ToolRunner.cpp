@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ToolRunner.h"
+#include "PrefixHeader.h"
 
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
@@ -17,6 +18,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -182,6 +184,48 @@ CommandLineArguments useClangDriver(const CommandLineArguments &Args,
   return Out;
 }
 
+/// Reads the tf headers at the top of the file precompiled, when the cache
+/// has or can build them; otherwise the command is left as it is (a slower
+/// query, with a note on stderr when the header could not be built).
+ArgumentsAdjuster usePrefixHeader(const ToolOptions &TO, StringRef File,
+                                  StringRef WorkingDir,
+                                  plugin::Options &Opts) {
+  return [&TO, File, WorkingDir, &Opts](const CommandLineArguments &Args,
+                                        StringRef AbsolutePath) {
+    if (TO.CacheDir.empty())
+      return Args;
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Source =
+        MemoryBuffer::getFile(AbsolutePath);
+    if (!Source)
+      return Args;
+    std::vector<std::string> Includes =
+        precompilableIncludes((*Source)->getBuffer());
+    if (Includes.empty())
+      return Args;
+    // The command without its input; one that includes files of its own
+    // before the source does is left alone.
+    CommandLineArguments Prefix;
+    for (const std::string &Arg : Args) {
+      StringRef A(Arg);
+      if (A == "-include" || A == "-imacros" || A.starts_with("-include-pch"))
+        return Args;
+      if (A != File && A != AbsolutePath && A != "-fsyntax-only")
+        Prefix.push_back(Arg);
+    }
+    Expected<std::string> Pch =
+        preparePrefixHeader(TO.CacheDir, Prefix, Includes, WorkingDir);
+    if (!Pch) {
+      errs() << "tf " << TO.Command << ": note: " << toString(Pch.takeError())
+             << "; parsing the headers instead\n";
+      return Args;
+    }
+    Opts.SkipPrecompiled = true;
+    CommandLineArguments Out = Args;
+    Out.insert(Out.begin() + 1, {"-include-pch", *Pch});
+    return Out;
+  };
+}
+
 /// Runs the tool on one file; returns whether it compiled without errors.
 bool runOne(const ToolOptions &TO, const CompilationDatabase &DB,
             const std::string &File, bool FixedFlags) {
@@ -209,12 +253,44 @@ bool runOne(const ToolOptions &TO, const CompilationDatabase &DB,
   }
   Tool.appendArgumentsAdjuster(takeTfArguments(TO, File, Factory, BadArgument));
   Tool.appendArgumentsAdjuster(useClangDriver);
+  // The directory the compiler runs in (its relative -I paths).
+  std::vector<CompileCommand> Commands = DB.getCompileCommands(File);
+  std::string WorkingDir = Commands.empty() ? "" : Commands.front().Directory;
+  if (!WorkingDir.empty())
+    Tool.appendArgumentsAdjuster(usePrefixHeader(TO, File, WorkingDir, Factory.Opts));
   int RC = Tool.run(&Factory);
   outs().flush();
   return RC == 0 && Diagnostics.getNumErrors() == 0 && !BadArgument;
 }
 
 } // namespace
+
+FileOptions::FileOptions(cl::SubCommand &Sub, cl::OptionCategory &Category)
+    : Files(cl::Positional, cl::sub(Sub), cl::desc("FILE..."), cl::cat(Category)),
+      BuildPath("p", cl::sub(Sub), cl::value_desc("BUILD_DIR"),
+                cl::desc("Take each file's compile command from "
+                         "BUILD_DIR/compile_commands.json"),
+                cl::cat(Category)),
+      TargetsDir("targets-dir", cl::sub(Sub), cl::value_desc("DIR"),
+                 cl::desc("Read the fact documents from DIR (default: "
+                          "$TF_TARGETS_DIR, else the built-in targets/)"),
+                 cl::cat(Category)),
+      NoPrefixCache("no-prefix-cache", cl::sub(Sub),
+                    cl::desc("Parse the tf headers instead of reading them "
+                             "precompiled from $TF_CACHE_DIR (default "
+                             "$XDG_CACHE_HOME/tf or ~/.cache/tf)"),
+                    cl::cat(Category)) {}
+
+ToolOptions FileOptions::toolOptions(StringRef Command) const {
+  ToolOptions Opts;
+  Opts.Command = Command.str();
+  Opts.Files.assign(Files.begin(), Files.end());
+  Opts.BuildPath = BuildPath;
+  Opts.TargetsDir = TargetsDir;
+  if (!NoPrefixCache)
+    Opts.CacheDir = defaultCacheDir();
+  return Opts;
+}
 
 int takeCompilerFlags(int Argc, const char *const *Argv) {
   for (int I = 1; I < Argc; ++I)

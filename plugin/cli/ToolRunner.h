@@ -9,7 +9,8 @@
 // the module to the command's sink. The compile commands come from the flags
 // after `--` (default -std=c++20) or from BUILD_DIR/compile_commands.json
 // (`-p`, flags after `--` appended). Clang's diagnostics go to stderr,
-// counted; a file with errors makes the run fail.
+// counted; a file with errors makes the run fail. The tf headers a file
+// includes first are read precompiled (PrefixHeader.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TF_CLI_TOOLRUNNER_H
@@ -18,6 +19,7 @@
 #include "Consumer.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
 
 #include <optional>
 #include <string>
@@ -34,6 +36,8 @@ struct ToolOptions {
   std::string BuildPath;
   /// --targets-dir DIR; wins over a compile command's targets-dir=.
   std::string TargetsDir;
+  /// Where precompiled prefix headers are kept; empty: none are used.
+  std::string CacheDir;
   /// Print the HIR of every kernel to stdout (what `tf hir` prints).
   bool DumpHir = false;
   /// With DumpHir: as JSON (`tf hir --json`, docs/schemas/hir.schema.json).
@@ -44,6 +48,20 @@ struct ToolOptions {
                      hir::Module &M,
                      llvm::ArrayRef<const targets::MergedTarget *> Targets)>
       Sink;
+};
+
+/// The options of every command that compiles files (FILE..., -p,
+/// --targets-dir, --no-prefix-cache), registered for one subcommand.
+struct FileOptions {
+  FileOptions(llvm::cl::SubCommand &Sub, llvm::cl::OptionCategory &Category);
+
+  /// ToolOptions for `tf Command` with these options filled in.
+  ToolOptions toolOptions(llvm::StringRef Command) const;
+
+  llvm::cl::list<std::string> Files;
+  llvm::cl::opt<std::string> BuildPath;
+  llvm::cl::opt<std::string> TargetsDir;
+  llvm::cl::opt<bool> NoPrefixCache;
 };
 
 /// Takes the compiler flags after the first `--` out of argv before option

@@ -1,0 +1,29 @@
+//===- plugin/cli/QueryOutput.cpp - What the queries print in common ------===//
+#include "QueryOutput.h"
+
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+
+namespace tf::cli {
+
+std::string basename(StringRef Path) {
+  return sys::path::filename(Path).str();
+}
+
+std::string position(const hir::SourceRange &R) {
+  if (!R.valid() && R.File.empty())
+    return "<unknown>";
+  return basename(R.File) + ":" + std::to_string(R.Line) + ":" +
+         std::to_string(R.Column);
+}
+
+void positionJson(json::OStream &J, const hir::SourceRange &R) {
+  J.attributeObject("position", [&] {
+    J.attribute("file", basename(R.File));
+    J.attribute("line", static_cast<int64_t>(R.Line));
+    J.attribute("column", static_cast<int64_t>(R.Column));
+  });
+}
+
+} // namespace tf::cli

@@ -1,0 +1,195 @@
+//===- tf/runtime/host/tensor_map.hpp - TMA descriptors for tensor args ---===//
+//
+// Builds the CUtensorMap a kernel's tma::load / tma::store use, from the
+// type-erased tensor a launcher receives (tf/runtime/kernel_args.hpp):
+//
+//   const std::uint32_t box[] = {128, 64};            // outermost first
+//   CUtensorMap a_map = tf::runtime::make_tensor_map(a, box,
+//       tf::runtime::TmaSwizzle::bytes128, check);
+//
+// Boxes reaching past the tensor's extents are zero-filled on load and
+// clipped on store, so M, N, K need not be multiples of the tile. What the
+// hardware cannot do is reported with the kernel's name instead of letting
+// the driver answer "invalid argument": a non-unit innermost stride, other
+// strides that are not multiples of 16 bytes (a bf16 matrix needs a row
+// length divisible by 8), a pointer not 16-byte aligned, a box extent
+// outside 1..256, a swizzled box row longer than its swizzle span, memory
+// the GPU cannot read (a host pointer handed to a generated kernel).
+//
+// cuTensorMapEncodeTiled is a driver function; it is fetched through the
+// runtime's cudaGetDriverEntryPointByVersion, so nothing links libcuda.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "tf/runtime/host/check.hpp"
+#include "tf/runtime/kernel_args.hpp"
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <span>
+
+namespace tf::runtime {
+
+/// How TMA swizzles a box in shared memory; bytes128 is the layout WGMMA's
+/// 128-byte swizzle mode reads (DESIGN.md: Swizzle(3,4,3) on bytes).
+enum class TmaSwizzle { none, bytes32, bytes64, bytes128 };
+
+/// The span of bytes one swizzle pattern covers: the longest box row.
+constexpr std::uint32_t swizzle_span(TmaSwizzle s) {
+  switch (s) {
+  case TmaSwizzle::none:
+    return 0;
+  case TmaSwizzle::bytes32:
+    return 32;
+  case TmaSwizzle::bytes64:
+    return 64;
+  case TmaSwizzle::bytes128:
+    return 128;
+  }
+  return 0;
+}
+
+namespace detail {
+
+inline CUtensorMapDataType tma_data_type(DType t, const CudaCheck &check) {
+  switch (t) {
+  case DType::bf16:
+    return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  case DType::f16:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  case DType::f32:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  case DType::tf32:
+    return CU_TENSOR_MAP_DATA_TYPE_TFLOAT32;
+  case DType::f64:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
+  case DType::i32:
+    return CU_TENSOR_MAP_DATA_TYPE_INT32;
+  // TMA copies bytes; the 8-bit types need no conversion.
+  case DType::fp8e4m3:
+  case DType::fp8e5m2:
+  case DType::i8:
+  case DType::u8:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+  }
+  check.fail("tensor map: unknown element type %d", static_cast<int>(t));
+}
+
+inline CUtensorMapSwizzle tma_swizzle(TmaSwizzle s) {
+  switch (s) {
+  case TmaSwizzle::none:
+    return CU_TENSOR_MAP_SWIZZLE_NONE;
+  case TmaSwizzle::bytes32:
+    return CU_TENSOR_MAP_SWIZZLE_32B;
+  case TmaSwizzle::bytes64:
+    return CU_TENSOR_MAP_SWIZZLE_64B;
+  case TmaSwizzle::bytes128:
+    return CU_TENSOR_MAP_SWIZZLE_128B;
+  }
+  return CU_TENSOR_MAP_SWIZZLE_NONE;
+}
+
+/// cuTensorMapEncodeTiled, looked up once per program.
+inline PFN_cuTensorMapEncodeTiled_v12000
+encode_tiled_function(const CudaCheck &check) {
+  static PFN_cuTensorMapEncodeTiled_v12000 fn = [&check] {
+    void *p = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    check(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000,
+                                           cudaEnableDefault, &found),
+          "cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled)");
+    if (found != cudaDriverEntryPointSuccess || !p)
+      check.fail("the driver has no cuTensorMapEncodeTiled (query result "
+                 "%d); TMA needs a CUDA 12 driver",
+                 static_cast<int>(found));
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
+  }();
+  return fn;
+}
+
+} // namespace detail
+
+/// The TMA descriptor for boxes of extents `box` (outermost first, one per
+/// dimension of `t`) of tensor `t` in global memory, OOB elements zero.
+/// Stops the program, naming the kernel and the argument's problem, when
+/// the hardware cannot address `t` this way.
+inline CUtensorMap make_tensor_map(const TensorArg &t,
+                                   std::span<const std::uint32_t> box,
+                                   TmaSwizzle swizzle, const CudaCheck &check) {
+  if (t.storage != Storage::gmem)
+    check.fail("tensor map: the tensor is in %.*s, TMA reads global memory",
+               static_cast<int>(name(t.storage).size()),
+               name(t.storage).data());
+  if (t.rank < 1 || t.rank > 5)
+    check.fail("tensor map: rank %d; TMA addresses ranks 1 to 5", t.rank);
+  if (static_cast<int>(box.size()) != t.rank)
+    check.fail("tensor map: %zu box extents for a rank-%d tensor", box.size(),
+               t.rank);
+  const std::uint64_t bytes = static_cast<std::uint64_t>(tf::bytes(t.dtype));
+  const auto address = reinterpret_cast<std::uintptr_t>(t.data);
+  if (address % 16 != 0)
+    check.fail("tensor map: the tensor's address %p is not 16-byte aligned",
+               t.data);
+  const int inner = t.rank - 1;
+  if (t.strides[inner] != 1)
+    check.fail("tensor map: the innermost dimension has stride %lld; TMA "
+               "needs it contiguous (stride 1)",
+               static_cast<long long>(t.strides[inner]));
+
+  // The driver lists dimensions innermost first; tf outermost first.
+  cuuint64_t extents[5], strides[4];
+  cuuint32_t boxes[5], element_strides[5];
+  for (int d = 0; d < t.rank; ++d) {
+    const int i = inner - d;
+    if (t.extents[i] < 1)
+      check.fail("tensor map: dimension %d has extent %lld; TMA needs at "
+                 "least 1",
+                 i, static_cast<long long>(t.extents[i]));
+    if (box[i] < 1 || box[i] > 256)
+      check.fail("tensor map: box extent %u of dimension %d is outside 1..256",
+                 box[i], i);
+    extents[d] = static_cast<cuuint64_t>(t.extents[i]);
+    boxes[d] = box[i];
+    element_strides[d] = 1;
+    if (d > 0) {
+      const std::uint64_t stride =
+          static_cast<std::uint64_t>(t.strides[i]) * bytes;
+      if (t.strides[i] < 1 || stride % 16 != 0)
+        check.fail("tensor map: dimension %d has a stride of %lld bytes; "
+                   "TMA needs a positive multiple of 16",
+                   i, static_cast<long long>(stride));
+      strides[d - 1] = stride;
+    }
+  }
+  const std::uint64_t row = box[inner] * bytes;
+  if (swizzle == TmaSwizzle::none ? row % 16 != 0 : row > swizzle_span(swizzle))
+    check.fail("tensor map: a box row of %llu bytes does not fit the "
+               "swizzle (at most %u bytes, a multiple of 16 unswizzled)",
+               static_cast<unsigned long long>(row), swizzle_span(swizzle));
+
+  // Checked last: the checks above need no driver, so they are testable
+  // on machines without a GPU (test/runtime/tensor_map_test.cpp).
+  cudaPointerAttributes where{};
+  check(cudaPointerGetAttributes(&where, t.data), "cudaPointerGetAttributes");
+  if (where.type != cudaMemoryTypeDevice && where.type != cudaMemoryTypeManaged)
+    check.fail("tensor map: the tensor at %p is not in device memory; the "
+               "generated kernel reads it on the GPU (allocate it with "
+               "cudaMalloc)",
+               t.data);
+
+  CUtensorMap map{};
+  check(detail::encode_tiled_function(check)(
+            &map, detail::tma_data_type(t.dtype, check),
+            static_cast<cuuint32_t>(t.rank), t.data, extents, strides, boxes,
+            element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+            detail::tma_swizzle(swizzle), CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+        "cuTensorMapEncodeTiled");
+  return map;
+}
+
+} // namespace tf::runtime

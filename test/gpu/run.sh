@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# test/gpu/run.sh - build and run every GPU test on a machine with an H200.
+#
+#   test/gpu/run.sh [--cublas]
+#
+# Builds each test with nvcc for sm_90a, runs it under `timeout`, runs
+# compute-sanitizer on the small test, checks the SASS for the instructions
+# the tests exist for (HGMMA, UTMALDG, UTMASTG), and prints a summary table
+# last. Exit status 0 only if every step passed. Binaries and logs go to
+# $TF_GPU_BUILD (default build-gpu/); with $OUT set (the device tool), the
+# full log is copied there too. $TF_COMMIT names the commit in the log when
+# the tree is a copy without git history. --cublas also times cuBLAS (through
+# PyTorch) on the GEMM shapes listed below, the baseline the generated GEMMs
+# are compared with.
+set -uo pipefail
+
+cd "$(dirname "$0")/../.."
+BUILD=${TF_GPU_BUILD:-build-gpu}
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+FLAGS=(-std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Iinclude
+       -Iruntime/include -Xptxas -v)
+RUN_TIMEOUT=60
+CUBLAS=0
+[[ ${1:-} == --cublas ]] && CUBLAS=1
+mkdir -p "$BUILD"
+LOG=$BUILD/run.log
+: >"$LOG"
+SUMMARY=()
+FAILED=0
+
+note() { printf '%s\n' "$*" | tee -a "$LOG"; }
+record() { # step, verdict, detail
+  SUMMARY+=("$(printf '%-34s %-5s %s' "$1" "$2" "$3")")
+  [[ $2 == PASS || $2 == INFO ]] || FAILED=1
+}
+
+note "== $(date -u '+%Y-%m-%d %H:%M:%S UTC') commit ${TF_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo '?')}"
+note "== $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1)"
+note "== $("$NVCC" --version | tail -1)"
+
+# Hand-written tests: name -> how its run is judged ("verdict": its own
+# PASS/FAIL lines and exit code; "trap": it must end by a debug-wait trap).
+# A test is test/gpu/NAME.cu, or a folder test/gpu/NAME/ whose build.sh
+# builds $BUILD/NAME from several files.
+declare -A KIND=([single_tile]=verdict [pipeline]=verdict [debug_wait]=trap)
+TESTS=(single_tile pipeline debug_wait)
+for f in test/gpu/*/build.sh; do
+  t=$(basename "$(dirname "$f")")
+  KIND[$t]=verdict
+  TESTS+=("$t")
+done
+
+# --- Generated GEMM tests (issue 7, next part) -----------------------------
+# Each test/gpu/gemm/*.cu is a generated kernel plus its host check; it is
+# built and judged like a "verdict" test. A generated kernel linked with a
+# user's program is a folder with a build.sh, like launch_gemm/ (above). Its output should include a line
+#   PERF <shape M,N,K> <TFLOP/s>
+# which the summary shows next to cuBLAS's rate for the same shape when
+# --cublas is given (CUBLAS_SHAPES below).
+for f in test/gpu/gemm/*.cu; do
+  [[ -e $f ]] || continue
+  t=gemm_$(basename "$f" .cu)
+  KIND[$t]=verdict
+  TESTS+=("$t")
+done
+CUBLAS_SHAPES=("8192,17408,5120")
+# ---------------------------------------------------------------------------
+
+source_of() { [[ $1 == gemm_* ]] && echo "test/gpu/gemm/${1#gemm_}.cu" || echo "test/gpu/$1.cu"; }
+
+# Builds run in parallel: they are independent and the machine has cores.
+for t in "${TESTS[@]}"; do
+  if [[ -x test/gpu/$t/build.sh ]]; then
+    NVCC=$NVCC test/gpu/$t/build.sh "$BUILD" >"$BUILD/$t.build.log" 2>&1 &
+  else
+    "$NVCC" "${FLAGS[@]}" "$(source_of "$t")" -o "$BUILD/$t" >"$BUILD/$t.build.log" 2>&1 &
+  fi
+done
+"$NVCC" "${FLAGS[@]}" -c test/gpu/static_checks.cu -o "$BUILD/static_checks.o" \
+  >"$BUILD/static_checks.build.log" 2>&1 &
+wait
+
+if [[ -s $BUILD/static_checks.o ]]; then record "build static_checks" PASS "compile-time checks hold"
+else record "build static_checks" FAIL "see $BUILD/static_checks.build.log"; fi
+
+for t in "${TESTS[@]}"; do
+  cat "$BUILD/$t.build.log" >>"$LOG"
+  if [[ ! -x $BUILD/$t ]]; then
+    record "build $t" FAIL "see $BUILD/$t.build.log"
+    continue
+  fi
+  spills=$(grep -o '[0-9]* bytes spill stores' "$BUILD/$t.build.log" | awk '{s += $1} END {print s + 0}')
+  regs=$(grep -o 'Used [0-9]* registers' "$BUILD/$t.build.log" | awk '{print $2}' | sort -n | tail -1)
+  record "build $t" PASS "max ${regs:-?} registers, ${spills} spill bytes"
+
+  note "== run $t"
+  out=$(timeout "$RUN_TIMEOUT" "$BUILD/$t" 2>&1)
+  rc=$?
+  printf '%s\n' "$out" | tee -a "$LOG"
+  case ${KIND[$t]} in
+    verdict)
+      if [[ $rc -eq 0 ]] && ! grep -q '^FAIL' <<<"$out" && grep -q '^PASS' <<<"$out"; then
+        record "run $t" PASS "$(grep -c '^PASS' <<<"$out") checks passed"
+      else
+        record "run $t" FAIL "exit $rc; $(grep -m1 '^FAIL\|error' <<<"$out")"
+      fi ;;
+    trap)
+      if [[ $rc -eq 0 ]] && grep -q "tf: barrier '" <<<"$out"; then
+        record "run $t" PASS "trapped, named: $(grep -m1 -o "barrier '[^']*'" <<<"$out")"
+      elif [[ $rc -eq 0 ]]; then
+        record "run $t" FAIL "trapped, but the device message did not reach stdout"
+      else
+        record "run $t" FAIL "exit $rc$([[ $rc -eq 124 ]] && echo ': hung until timeout')"
+      fi ;;
+  esac
+done
+
+# Memory errors on the small test gate the run; racecheck's view of
+# TMA/WGMMA (async-proxy) accesses to shared memory is informational.
+if [[ -x $BUILD/single_tile ]] && command -v compute-sanitizer >/dev/null; then
+  for tool in memcheck racecheck; do
+    note "== compute-sanitizer --tool $tool single_tile"
+    out=$(timeout 300 compute-sanitizer --tool "$tool" "$BUILD/single_tile" 2>&1)
+    rc=$?
+    printf '%s\n' "$out" | tail -4 | tee -a "$LOG"
+    summary=$(grep -m1 -o '[A-Z]* SUMMARY: .*' <<<"$out")
+    if [[ $rc -eq 0 ]] && grep -q 'SUMMARY: 0 ' <<<"$summary"; then
+      record "sanitizer $tool single_tile" PASS "$summary"
+    elif [[ $tool == memcheck ]]; then
+      record "sanitizer $tool single_tile" FAIL "exit $rc; $summary"
+    else
+      record "sanitizer $tool single_tile" INFO "exit $rc; $summary"
+    fi
+  done
+else
+  record "sanitizer single_tile" FAIL "compute-sanitizer or the binary is missing"
+fi
+
+# The instructions the tests exist for must be in the machine code.
+sass_count() { cuobjdump -sass "$BUILD/$1" 2>/dev/null | grep -c "$2"; }
+for check in "single_tile HGMMA" "single_tile UTMALDG" "pipeline HGMMA" \
+             "pipeline UTMALDG" "pipeline UTMASTG" "pipeline USETMAXREG" \
+             "launch_gemm HGMMA"; do
+  set -- $check
+  [[ -x $BUILD/$1 ]] || continue
+  n=$(sass_count "$1" "$2")
+  if [[ $n -gt 0 ]]; then record "sass $1 $2" PASS "$n instructions"
+  else record "sass $1 $2" FAIL "none in cuobjdump -sass"; fi
+done
+
+if [[ $CUBLAS -eq 1 ]]; then
+  note "== cuBLAS baseline (PyTorch)"
+  out=$(timeout 300 python3 test/gpu/cublas_baseline.py "${CUBLAS_SHAPES[@]}" 2>&1)
+  rc=$?
+  printf '%s\n' "$out" | tee -a "$LOG"
+  if [[ $rc -eq 0 ]]; then
+    while read -r line; do record "cublas ${line%% *}" PASS "${line#* }"; done < <(grep '^CUBLAS' <<<"$out" | cut -d' ' -f2-)
+  else
+    record "cublas baseline" FAIL "exit $rc"
+  fi
+fi
+
+note ""
+note "== summary"
+for line in "${SUMMARY[@]}"; do note "$line"; done
+[[ -n ${OUT:-} ]] && cp "$LOG" "$OUT/run.log"
+exit $FAILED

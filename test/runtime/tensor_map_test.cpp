@@ -1,0 +1,81 @@
+//===- test/runtime/tensor_map_test.cpp - make_tensor_map refusals --------===//
+//
+// Arguments TMA cannot address stop the program with a message naming the
+// kernel and the problem, before any driver call (so this runs without a
+// GPU). The encoding itself is exercised on the GPU by test/gpu.
+//
+//===----------------------------------------------------------------------===//
+#include "tf/runtime/host/tensor_map.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+namespace {
+
+using tf::runtime::TensorArg;
+using tf::runtime::TmaSwizzle;
+
+/// A row-major bf16 matrix at a 16-byte-aligned (never dereferenced) address.
+TensorArg matrix(std::int64_t rows, std::int64_t cols,
+                 std::int64_t row_stride) {
+  TensorArg t;
+  t.data = reinterpret_cast<void *>(std::uintptr_t{1} << 20);
+  t.rank = 2;
+  t.dtype = tf::DType::bf16;
+  t.extents[0] = rows;
+  t.extents[1] = cols;
+  t.strides[0] = row_stride;
+  t.strides[1] = 1;
+  return t;
+}
+
+void make(const TensorArg &t, std::uint32_t rows, std::uint32_t cols,
+          TmaSwizzle swizzle = TmaSwizzle::bytes128) {
+  const std::uint32_t box[] = {rows, cols};
+  (void)tf::runtime::make_tensor_map(t, box, swizzle,
+                                     tf::runtime::CudaCheck{"ex::gemm"});
+}
+
+TEST(TensorMapDeathTest, RowsMustBeMultiplesOf16Bytes) {
+  // N = 250 bf16: 500-byte rows. TMA needs a multiple of 16 (N % 8 == 0).
+  EXPECT_DEATH(make(matrix(64, 250, 250), 64, 64),
+               "tf: error: kernel 'ex::gemm': tensor map: dimension 0 has a "
+               "stride of 500 bytes; TMA needs a positive multiple of 16");
+}
+
+TEST(TensorMapDeathTest, TheInnermostDimensionMustBeContiguous) {
+  TensorArg t = matrix(64, 64, 64);
+  t.strides[0] = 1;
+  t.strides[1] = 64; // column-major
+  EXPECT_DEATH(make(t, 64, 64), "innermost dimension has stride 64");
+}
+
+TEST(TensorMapDeathTest, BoxesHaveAtMost256ElementsPerDimension) {
+  EXPECT_DEATH(make(matrix(512, 512, 512), 512, 64),
+               "box extent 512 of dimension 0 is outside 1..256");
+}
+
+TEST(TensorMapDeathTest, ASwizzledBoxRowFitsTheSwizzleSpan) {
+  // 128 bf16 = 256 bytes per box row; the 128B swizzle spans 128.
+  EXPECT_DEATH(make(matrix(64, 512, 512), 64, 128),
+               "a box row of 256 bytes does not fit the swizzle");
+}
+
+TEST(TensorMapDeathTest, PointersAre16ByteAligned) {
+  TensorArg t = matrix(64, 64, 64);
+  t.data = reinterpret_cast<void *>((std::uintptr_t{1} << 20) + 8);
+  EXPECT_DEATH(make(t, 64, 64), "is not 16-byte aligned");
+}
+
+TEST(TensorMapDeathTest, OnlyGlobalMemoryAndRanksOneToFive) {
+  TensorArg t = matrix(64, 64, 64);
+  t.storage = tf::Storage::smem;
+  EXPECT_DEATH(make(t, 64, 64),
+               "the tensor is in smem, TMA reads global memory");
+  TensorArg r = matrix(64, 64, 64);
+  r.rank = 6;
+  EXPECT_DEATH(make(r, 64, 64), "rank 6; TMA addresses ranks 1 to 5");
+}
+
+} // namespace
