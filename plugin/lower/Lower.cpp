@@ -112,6 +112,20 @@ private:
   void issueBoxes(const hir::Stmt &S, InstKind Kind, ValueId Tile,
                   unsigned Map, const Inst &Proto, std::vector<InstId> &Out);
 
+  /// The Let of HIR let \p S.
+  Inst let(const hir::Stmt &S) {
+    Inst I;
+    I.Kind = InstKind::Let;
+    I.Range = S.Range;
+    if (S.Defines == hir::None || S.Defines >= H.Values.size() ||
+        H.Values[S.Defines].Name.empty()) {
+      fail(S.Range, "a let defines no named value");
+      return I;
+    }
+    I.Vars = {H.Values[S.Defines].Name};
+    I.Value = expr(S.Init, S.Range);
+    return I;
+  }
   InstId add(Inst I, std::vector<InstId> &Out) {
     InstId Id = L.addInst(std::move(I));
     Out.push_back(Id);
@@ -274,13 +288,6 @@ bool Lowering::hasRole(StmtId S, int Role) const {
   return false;
 }
 
-/// The alignment a shared-memory view of type \p T needs: a TMA box's (128
-/// bytes, or the swizzle period when larger), which also puts every WGMMA
-/// operand on its swizzle pattern (base offset 0).
-std::int64_t viewAlignment(SwizzleMode Mode) {
-  return atoms::nv::sm90::tma_smem_alignment(Mode);
-}
-
 std::int64_t alignTo(std::int64_t X, std::int64_t A) {
   return (X + A - 1) / A * A;
 }
@@ -306,7 +313,9 @@ void Lowering::layOutViews() {
     IntTuple S = V.Type.shape();
     for (int I = 0; I < S.rank(); ++I)
       Shape.push_back(product(S.mode(I)).ok() ? *product(S.mode(I)) : -1);
-    const std::int64_t Align = viewAlignment(*Mode);
+    // A TMA box's alignment (128 bytes, or the swizzle period when larger)
+    // also starts every WGMMA operand on its swizzle pattern (base offset 0).
+    const std::int64_t Align = atoms::nv::sm90::tma_smem_alignment(*Mode);
     const int Stages = A.Stages > 0 ? A.Stages : 1;
     for (int Stage = 0; Stage < Stages; ++Stage) {
       Region R;
@@ -455,12 +464,8 @@ void Lowering::project(const std::vector<StmtId> &Stmts, int Role,
       break;
     case StmtKind::Let:
       // Kernel-level lets are computed once before the roles (run()).
-      if (S.Parent != H.Body) {
-        Inst I = inst(InstKind::Let, S, Role);
-        I.Vars = {H.Values[S.Defines].Name};
-        I.Value = expr(S.Init, S.Range);
-        add(std::move(I), Out);
-      }
+      if (S.Parent != H.Body)
+        add(let(S), Out);
       break;
     case StmtKind::Alloc:
       break;
@@ -964,15 +969,8 @@ llvm::Expected<Kernel> Lowering::run() {
   // Kernel-level lets (tile counts) first, computed by every thread.
   const hir::Stmt &Body = H.Stmts[H.Body];
   for (StmtId Id : Body.Body) {
-    const hir::Stmt &S = H.Stmts[Id];
-    if (S.Kind != StmtKind::Let)
-      continue;
-    Inst I;
-    I.Kind = InstKind::Let;
-    I.Range = S.Range;
-    I.Vars = {H.Values[S.Defines].Name};
-    I.Value = expr(S.Init, S.Range);
-    L.Body.push_back(L.addInst(std::move(I)));
+    if (H.Stmts[Id].Kind == StmtKind::Let)
+      L.Body.push_back(L.addInst(let(H.Stmts[Id])));
   }
   std::vector<InstId> RoleInsts;
   for (int Role = 0; Role < static_cast<int>(Roles.size()); ++Role) {

@@ -109,28 +109,21 @@ private:
   std::string barrier(const Inst &I) const {
     return K.Barriers[I.Bar].Name + "[" + e(I.Slot) + "]";
   }
-  std::string view(const Inst &I, hir::ValueId Ring, ExprId Slot,
-                   std::int64_t Offset) const;
+  /// A ring's stage `lhs_ring[it % 3]`, else the view region's name.
+  std::string view(const Inst &I, hir::ValueId Ring, ExprId Slot) const;
   std::string descriptor(const SmemDescriptor &D, const std::string &View) const;
 
   const Kernel &K;
   llvm::raw_ostream &OS;
 };
 
-std::string Printer::view(const Inst &I, hir::ValueId Ring, ExprId Slot,
-                          std::int64_t Offset) const {
-  std::string Base;
-  if (Ring != hir::None) {
-    // A ring's stages are its regions from the first one on.
+std::string Printer::view(const Inst &I, hir::ValueId Ring,
+                          ExprId Slot) const {
+  if (Ring != hir::None)
     for (const Region &R : K.Regions)
-      if (R.Kind == RegionKind::RingStage && R.Value == Ring) {
-        Base = R.Name.substr(0, R.Name.rfind('[')) + "[" + e(Slot) + "]";
-        break;
-      }
-  } else if (I.View != None) {
-    Base = K.Regions[I.View].Name;
-  }
-  return Base + " + " + std::to_string(Offset);
+      if (R.Kind == RegionKind::RingStage && R.Value == Ring)
+        return R.Name.substr(0, R.Name.rfind('[')) + "[" + e(Slot) + "]";
+  return I.View != None ? K.Regions[I.View].Name : "?";
 }
 
 std::string Printer::descriptor(const SmemDescriptor &D,
@@ -203,7 +196,8 @@ void Printer::inst(InstId Id, unsigned Indent) {
       Coords.push_back(e(C));
     const std::string Global =
         M.Tensor + "[" + llvm::join(Coords, ", ") + "]";
-    const std::string Shared = view(I, I.Ring, I.Slot, I.ViewOffset);
+    const std::string Shared =
+        view(I, I.Ring, I.Slot) + " + " + std::to_string(I.ViewOffset);
     OS << instName(I.Kind) << " map" << I.Map << " ";
     if (I.Kind == InstKind::TmaLoad)
       OS << Global << " -> " << Shared << ", " << barrier(I);
@@ -228,12 +222,10 @@ void Printer::inst(InstId Id, unsigned Indent) {
     OS << instName(I.Kind) << " acc\n";
     return;
   case InstKind::Wgmma: {
-    const std::string A = view(I, I.RingA, I.Coords[0], 0);
-    const std::string B = view(I, I.RingB, I.Coords[1], 0);
     OS << I.Opcode << " " << I.Axis << "=" << I.AxisValue << " k=" << I.KStep
        << " acc[" << I.Block << "], "
-       << descriptor(I.A, A.substr(0, A.rfind(" + "))) << ", "
-       << descriptor(I.B, B.substr(0, B.rfind(" + ")))
+       << descriptor(I.A, view(I, I.RingA, I.Coords[0])) << ", "
+       << descriptor(I.B, view(I, I.RingB, I.Coords[1]))
        << ", tnsp_a=" << I.TransA << ", tnsp_b=" << I.TransB << "\n";
     return;
   }

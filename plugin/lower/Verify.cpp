@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace tf::lower {
 
@@ -46,6 +47,11 @@ bool isOp(const Kernel &K, ExprId E, ExprKind Op, ExprId L, std::int64_t R) {
 
 /// The largest value an encoded descriptor field holds: 14 bits of bytes >> 4.
 constexpr std::int64_t DescriptorFieldLimit = std::int64_t(1) << 18;
+/// An mbarrier's pending transaction count is 20 bits (PTX ISA, "Contents of
+/// the mbarrier object": tx-count range -(2^20 - 1) .. 2^20 - 1).
+constexpr std::int64_t MaxTxBytes = std::int64_t(1) << 20;
+/// Named barriers per CTA (PTX ISA, bar.sync: ids 0..15).
+constexpr std::int64_t NamedBarriers = 16;
 
 class Verifier {
 public:
@@ -77,6 +83,8 @@ private:
   /// Per barrier: the threads arriving per phase, by role.
   std::map<BarrierId, std::map<int, std::int64_t>> Arrivals;
   std::map<BarrierId, std::int64_t> Inits;
+  /// Per barrier: the roles waiting on it.
+  std::map<BarrierId, std::set<int>> Waiters;
   /// Per barrier: the first use's expanded clock (in Scratch).
   std::map<BarrierId, ExprId> FirstClock;
   std::vector<std::pair<std::int64_t, std::int64_t>> RoleRanges;
@@ -288,7 +296,17 @@ void Verifier::walk(const std::vector<InstId> &Body, Context C) {
       checkClock(I, C);
       break;
     case InstKind::Wait:
+      Waiters[I.Bar].insert(C.Role);
       checkClock(I, C);
+      break;
+    case InstKind::NamedBarrier:
+      // bar.sync counts whole warps; ids 1..15 (0 is __syncthreads').
+      if (I.Count % 32 != 0 || I.Count > K.BlockThreads ||
+          I.BarrierIdNum < 1 || I.BarrierIdNum >= NamedBarriers)
+        fail(I.Range, "bar.sync " + llvm::Twine(I.BarrierIdNum) + ", " +
+                          llvm::Twine(I.Count) +
+                          " needs an id in [1, 16) and a multiple of 32 "
+                          "threads within the CTA");
       break;
     case InstKind::TmaLoad:
       checkClock(I, C);
@@ -326,6 +344,18 @@ void Verifier::checkArrivals() {
                         "the roles perform " + llvm::Twine(Performed));
     if (!FirstClock.count(B))
       fail(K.Range, "barrier " + X.Name + " is never used");
+    // A barrier hands something from the arriving roles to others.
+    bool Handoff = false;
+    for (int Role : Waiters[B])
+      Handoff |= !Arrivals[B].count(Role);
+    if (!Handoff)
+      fail(K.Range, "barrier " + X.Name + " is never waited on by a role "
+                    "that does not arrive on it");
+    if (X.TxBytes >= MaxTxBytes)
+      fail(K.Range, "barrier " + X.Name + " expects " +
+                        llvm::Twine(X.TxBytes) + " bytes per phase; an "
+                        "mbarrier's transaction count holds less than " +
+                        llvm::Twine(MaxTxBytes));
   }
 }
 

@@ -250,6 +250,40 @@ TEST(Verify, SharedMemoryLimit) {
             "stages or smaller tiles\n");
 }
 
+TEST(Verify, NeverWaited) {
+  // The consumer arrives on r.full instead of waiting on it.
+  Pipeline P = build();
+  Inst &W = P.K.Insts[P.ConsumerWait];
+  W.Kind = InstKind::Arrive;
+  W.Threads = 0;
+  EXPECT_EQ(errors(P.K), "kernel k: barrier r.full is never waited on by a "
+                         "role that does not arrive on it\n");
+}
+
+TEST(Verify, TransactionCount) {
+  Pipeline P = build();
+  P.K.Barriers[P.Full].TxBytes = P.K.Insts[P.ExpectTx].Bytes = 1 << 20;
+  for (Inst &I : P.K.Insts)
+    if (I.Kind == InstKind::TmaLoad)
+      I.Bytes = 1 << 20;
+  std::string E = errors(P.K);
+  EXPECT_NE(E.find("barrier r.full expects 1048576 bytes per phase; an "
+                   "mbarrier's transaction count holds less than 1048576"),
+            std::string::npos)
+      << E;
+}
+
+TEST(Verify, NamedBarrier) {
+  Pipeline P = build();
+  Inst Sync = make(InstKind::NamedBarrier);
+  Sync.BarrierIdNum = 1;
+  Sync.Count = 100;
+  InstId Id = P.K.addInst(Sync);
+  P.K.Insts[P.K.Body.back()].Body.push_back(Id);
+  EXPECT_EQ(errors(P.K), "kernel k: bar.sync 1, 100 needs an id in [1, 16) "
+                         "and a multiple of 32 threads within the CTA\n");
+}
+
 TEST(Verify, RoleOutsideCta) {
   Pipeline P = build();
   for (Inst &I : P.K.Insts)
