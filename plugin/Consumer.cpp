@@ -278,8 +278,11 @@ void emitCuda(DiagnosticsEngine &Diags, const Options &Opts, hir::Module &M,
     llvm::handleAllErrors(std::move(E), [&](const llvm::ErrorInfoBase &Info) {
       Why += "\n  " + Info.message();
     });
+    // At the kernel's name: the whole definition would be printed otherwise.
+    hir::SourceRange At = K.Range;
+    At.End = 0;
     emit(Diags, Opts,
-         inInstantiation({DiagId::err_tf_emit_refused, K.Range,
+         inInstantiation({DiagId::err_tf_emit_refused, At,
                           {K.Name, Path.str().str(), Why}},
                          K));
   };

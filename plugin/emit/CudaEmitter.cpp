@@ -13,8 +13,6 @@
 #include "emit/CudaEmitter.h"
 #include "emit/AccumulatorStore.h"
 
-#include "lower/Printer.h"
-
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
@@ -185,7 +183,6 @@ private:
   /// (the loader's tile coordinates in the compute role) is left out.
   std::set<std::string> Used;
   InstId CurrentRole = None;
-  const TensorMap *Map0 = nullptr;
   InstId TileLoop = None;
   llvm::Error Err = llvm::Error::success();
 };
