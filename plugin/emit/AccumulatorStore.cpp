@@ -23,9 +23,9 @@ llvm::Error fail(const lower::Region &View, const llvm::Twine &Why) {
 
 } // namespace
 
-llvm::Expected<AccumulatorStore>
-accumulatorStore(const lower::Region &View, std::int64_t N,
-                 std::int64_t Groups) {
+llvm::Expected<AccumulatorStore> accumulatorStore(const lower::Region &View,
+                                                  std::int64_t N,
+                                                  std::int64_t Groups) {
   Result<LayoutText> Text = parse_layout_text(View.Layout);
   if (!Text)
     return fail(View, "its layout '" + View.Layout + "' does not parse");

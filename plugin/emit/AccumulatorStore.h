@@ -1,4 +1,5 @@
-//===- plugin/emit/AccumulatorStore.h - Where accumulator registers go -*- C++ -*-===//
+//===- plugin/emit/AccumulatorStore.h - Accumulators to a view -*- C++ -*-===//
+//-*-===//
 //
 // The staged epilogue's store (LIR StoreFragment) as the CUDA backend emits
 // it: every thread converts pairs of its WGMMA accumulator registers and

@@ -49,27 +49,33 @@ std::string identifier(llvm::StringRef Name) {
 
 const char *smemSwizzle(SwizzleMode M) {
   switch (M) {
-  case SwizzleMode::none: return "sm90::SmemSwizzle::none";
-  case SwizzleMode::bytes32: return "sm90::SmemSwizzle::bytes32";
-  case SwizzleMode::bytes64: return "sm90::SmemSwizzle::bytes64";
-  case SwizzleMode::bytes128: return "sm90::SmemSwizzle::bytes128";
+  case SwizzleMode::none:
+    return "sm90::SmemSwizzle::none";
+  case SwizzleMode::bytes32:
+    return "sm90::SmemSwizzle::bytes32";
+  case SwizzleMode::bytes64:
+    return "sm90::SmemSwizzle::bytes64";
+  case SwizzleMode::bytes128:
+    return "sm90::SmemSwizzle::bytes128";
   }
   return "?";
 }
 
 const char *tmaSwizzle(SwizzleMode M) {
   switch (M) {
-  case SwizzleMode::none: return "tf::runtime::TmaSwizzle::none";
-  case SwizzleMode::bytes32: return "tf::runtime::TmaSwizzle::bytes32";
-  case SwizzleMode::bytes64: return "tf::runtime::TmaSwizzle::bytes64";
-  case SwizzleMode::bytes128: return "tf::runtime::TmaSwizzle::bytes128";
+  case SwizzleMode::none:
+    return "tf::runtime::TmaSwizzle::none";
+  case SwizzleMode::bytes32:
+    return "tf::runtime::TmaSwizzle::bytes32";
+  case SwizzleMode::bytes64:
+    return "tf::runtime::TmaSwizzle::bytes64";
+  case SwizzleMode::bytes128:
+    return "tf::runtime::TmaSwizzle::bytes128";
   }
   return "?";
 }
 
-std::string dtypeEnum(DType T) {
-  return "tf::DType::" + std::string(name(T));
-}
+std::string dtypeEnum(DType T) { return "tf::DType::" + std::string(name(T)); }
 
 std::string position(const hir::SourceRange &R) {
   if (R.File.empty())
@@ -94,10 +100,14 @@ std::optional<std::int64_t> bf16WgmmaN(llvm::StringRef Opcode) {
 /// type.
 std::optional<std::pair<const char *, const char *>> pairConversion(DType T) {
   switch (T) {
-  case DType::bf16: return std::pair{"__floats2bfloat162_rn", "__nv_bfloat162"};
-  case DType::f16: return std::pair{"__floats2half2_rn", "__half2"};
-  case DType::f32: return std::pair{"make_float2", "float2"};
-  default: return std::nullopt;
+  case DType::bf16:
+    return std::pair{"__floats2bfloat162_rn", "__nv_bfloat162"};
+  case DType::f16:
+    return std::pair{"__floats2half2_rn", "__half2"};
+  case DType::f32:
+    return std::pair{"make_float2", "float2"};
+  default:
+    return std::nullopt;
   }
 }
 
@@ -187,7 +197,8 @@ private:
   llvm::Error Err = llvm::Error::success();
 };
 
-//===- Analysis ------------------------------------------------------------===//
+//===- Analysis
+//------------------------------------------------------------===//
 
 const Region &KernelEmitter::firstStage(hir::ValueId Ring) const {
   for (const Region &R : K.Regions)
@@ -220,10 +231,9 @@ KernelEmitter::groupStrides(llvm::ArrayRef<InstId> Run) const {
         Strides = {DA, DB};
       SmemDescriptor AA = A.A, BA = B.A, AB = A.B, BB = B.B;
       AA.Start = BA.Start = AB.Start = BB.Start = 0;
-      Same = A.Opcode == B.Opcode && A.Block == B.Block &&
-             A.KStep == B.KStep && A.TransA == B.TransA &&
-             A.TransB == B.TransB && AA == BA && AB == BB &&
-             B.A.Start - A.A.Start == G * Strides.first &&
+      Same = A.Opcode == B.Opcode && A.Block == B.Block && A.KStep == B.KStep &&
+             A.TransA == B.TransA && A.TransB == B.TransB && AA == BA &&
+             AB == BB && B.A.Start - A.A.Start == G * Strides.first &&
              B.B.Start - A.B.Start == G * Strides.second;
     }
     if (!Same || ByGroup.begin()->first != 0)
@@ -272,7 +282,8 @@ void KernelEmitter::collectUses(const std::vector<InstId> &Body, InstId Role) {
       A.Groups = std::max(A.Groups, I.AxisValue + 1);
       RoleNeedsGroups[Role] = true;
       RoleAxis[Role] = I.Axis;
-      for (auto [Ring, D] : {std::pair{I.RingA, I.A}, std::pair{I.RingB, I.B}}) {
+      for (auto [Ring, D] :
+           {std::pair{I.RingA, I.A}, std::pair{I.RingB, I.B}}) {
         D.Start = 0;
         std::vector<SmemDescriptor> &List = Descriptors[Ring];
         if (!llvm::is_contained(List, D))
@@ -337,8 +348,9 @@ llvm::Error KernelEmitter::collect() {
       if (!S)
         return problem(I.Range, llvm::toString(S.takeError()));
       if (!pairConversion(K.Regions[I.View].Element))
-        return problem(I.Range, "cannot convert f32 to " +
-                                    llvm::Twine(name(K.Regions[I.View].Element)));
+        return problem(I.Range,
+                       "cannot convert f32 to " +
+                           llvm::Twine(name(K.Regions[I.View].Element)));
       Stores.emplace(InstId(&I - K.Insts.data()), *S);
     }
   return llvm::Error::success();
@@ -381,32 +393,44 @@ KernelEmitter::usedVariables(const std::vector<InstId> &Body) const {
   return Vars;
 }
 
-//===- Names and expressions -----------------------------------------------===//
+//===- Names and expressions
+//-----------------------------------------------===//
 
 int precedence(ExprKind K) {
   switch (K) {
-  case ExprKind::Xor: return 1;
-  case ExprKind::And: return 2;
+  case ExprKind::Xor:
+    return 1;
+  case ExprKind::And:
+    return 2;
   case ExprKind::Add:
-  case ExprKind::Sub: return 3;
+  case ExprKind::Sub:
+    return 3;
   case ExprKind::Mul:
   case ExprKind::Div:
-  case ExprKind::Mod: return 4;
-  default: return 5;
+  case ExprKind::Mod:
+    return 4;
+  default:
+    return 5;
   }
 }
 
 std::string KernelEmitter::expr(ExprId E) const {
   const Expr &X = K.Exprs[E];
   switch (X.Kind) {
-  case ExprKind::Constant: return std::to_string(X.Value);
-  case ExprKind::Var: return identifier(X.Name);
-  case ExprKind::Extent: return identifier(X.Name) + "_extent" + std::to_string(X.Dim);
+  case ExprKind::Constant:
+    return std::to_string(X.Value);
+  case ExprKind::Var:
+    return identifier(X.Name);
+  case ExprKind::Extent:
+    return identifier(X.Name) + "_extent" + std::to_string(X.Dim);
   case ExprKind::CeilDiv:
     return "ceil_div(" + expr(X.Lhs) + ", " + expr(X.Rhs) + ")";
-  case ExprKind::Min: return "imin(" + expr(X.Lhs) + ", " + expr(X.Rhs) + ")";
-  case ExprKind::Max: return "imax(" + expr(X.Lhs) + ", " + expr(X.Rhs) + ")";
-  default: break;
+  case ExprKind::Min:
+    return "imin(" + expr(X.Lhs) + ", " + expr(X.Rhs) + ")";
+  case ExprKind::Max:
+    return "imax(" + expr(X.Lhs) + ", " + expr(X.Rhs) + ")";
+  default:
+    break;
   }
   static const std::map<ExprKind, const char *> Infix = {
       {ExprKind::Add, " + "}, {ExprKind::Sub, " - "}, {ExprKind::Mul, " * "},
@@ -416,11 +440,10 @@ std::string KernelEmitter::expr(ExprId E) const {
   auto Side = [&](ExprId C, bool Right) {
     const ExprKind CK = K.Exprs[C].Kind;
     const bool Bits = X.Kind == ExprKind::And || X.Kind == ExprKind::Xor;
-    const bool Paren =
-        (Bits && Infix.count(CK)) || precedence(CK) < P ||
-        (Right && precedence(CK) == P &&
-         !(X.Kind == ExprKind::Add ||
-           (X.Kind == ExprKind::Mul && CK == ExprKind::Mul)));
+    const bool Paren = (Bits && Infix.count(CK)) || precedence(CK) < P ||
+                       (Right && precedence(CK) == P &&
+                        !(X.Kind == ExprKind::Add ||
+                          (X.Kind == ExprKind::Mul && CK == ExprKind::Mul)));
     return Paren ? "(" + expr(C) + ")" : expr(C);
   };
   return Side(X.Lhs, false) + Infix.at(X.Kind) + Side(X.Rhs, true);
@@ -428,16 +451,17 @@ std::string KernelEmitter::expr(ExprId E) const {
 
 std::string KernelEmitter::stageAddress(hir::ValueId Ring, ExprId Slot) const {
   const Region &First = firstStage(Ring);
-  const std::string Base = identifier(First.Name.substr(0, First.Name.rfind('[')));
+  const std::string Base =
+      identifier(First.Name.substr(0, First.Name.rfind('[')));
   return "smem + " + Base + "_offset + (" + expr(Slot) + ") * " + Base +
          "_stage_bytes";
 }
 
 std::string KernelEmitter::viewAddress(const Inst &I) const {
-  std::string Address = I.Ring != hir::None
-                            ? stageAddress(I.Ring, I.Slot)
-                            : "smem + " + identifier(K.Regions[I.View].Name) +
-                                  "_offset";
+  std::string Address =
+      I.Ring != hir::None
+          ? stageAddress(I.Ring, I.Slot)
+          : "smem + " + identifier(K.Regions[I.View].Name) + "_offset";
   if (I.ViewOffset)
     Address += " + " + std::to_string(I.ViewOffset);
   return Address;
@@ -457,7 +481,8 @@ std::string KernelEmitter::descName(hir::ValueId Ring,
   return Name;
 }
 
-//===- The file's pieces ---------------------------------------------------===//
+//===- The file's pieces
+//---------------------------------------------------===//
 
 void KernelEmitter::constants() {
   OS << "// Launch shape: " << K.BlockThreads << " threads";
@@ -490,11 +515,10 @@ void KernelEmitter::constants() {
     const std::string Name =
         identifier(Ring ? R.Name.substr(0, R.Name.rfind('[')) : R.Name);
     OS << "// " << Name << ": " << R.Layout << ", "
-       << llvm::join(llvm::map_range(R.Shape,
-                                     [](std::int64_t S) {
-                                       return std::to_string(S);
-                                     }),
-                     " x ")
+       << llvm::join(
+              llvm::map_range(R.Shape,
+                              [](std::int64_t S) { return std::to_string(S); }),
+              " x ")
        << " " << name(R.Element) << "\n";
     OS << "constexpr std::uint32_t " << Name << "_offset = " << R.Offset
        << ";\n";
@@ -504,7 +528,8 @@ void KernelEmitter::constants() {
   }
   for (const auto &[Ring, List] : Descriptors)
     for (const SmemDescriptor &D : List) {
-      OS << "// WGMMA descriptor of a " << firstStage(Ring).Name.substr(0, firstStage(Ring).Name.rfind('['))
+      OS << "// WGMMA descriptor of a "
+         << firstStage(Ring).Name.substr(0, firstStage(Ring).Name.rfind('['))
          << " operand; the start (the operand's shared address) is added "
             "per use.\n";
       OS << "__device__ constexpr sm90::SmemDescriptor " << descName(Ring, D)
@@ -521,7 +546,8 @@ void KernelEmitter::constants() {
        << K.Regions[I.View].Name
        << ", added to each thread's base (PTX's wgmma D fragment).\n";
     OS << "__device__ constexpr std::uint32_t "
-       << identifier(K.Regions[I.View].Name) << "_pairs[" << S.PairBytes.size() << "] = {";
+       << identifier(K.Regions[I.View].Name) << "_pairs[" << S.PairBytes.size()
+       << "] = {";
     for (std::size_t P = 0; P < S.PairBytes.size(); ++P)
       OS << (P % 8 ? " " : "\n    ") << S.PairBytes[P] << ",";
     OS << "\n};\n";
@@ -539,8 +565,7 @@ void KernelEmitter::deviceFunction() {
   for (auto [P, Dim] : Extents)
     Params.push_back("int " + identifier(K.Parameters[P].first) + "_extent" +
                      std::to_string(Dim));
-  OS << llvm::join(Params, ",\n" + std::string(Id.size() + 1, ' '))
-     << ") {\n";
+  OS << llvm::join(Params, ",\n" + std::string(Id.size() + 1, ' ')) << ") {\n";
   OS << "  extern __shared__ __align__(shared_align) std::uint8_t smem[];\n";
   Used = usedVariables(K.Body);
   OS << "  const int cta_x = blockIdx.x;\n";
@@ -614,7 +639,8 @@ void KernelEmitter::wgmmaRun(const std::vector<InstId> &Body, std::size_t &At,
     ++End;
   const Inst &First = K.Insts[Body[At]];
   const auto [StrideA, StrideB] = GroupStrides.at(Body[At]);
-  const std::string Axis = identifier(First.Axis.empty() ? "group" : First.Axis);
+  const std::string Axis =
+      identifier(First.Axis.empty() ? "group" : First.Axis);
   auto Slot = [&](const char *Name, hir::ValueId Ring, ExprId SlotE,
                   std::int64_t Stride) {
     OS.indent(Indent + 2) << "const std::uint32_t " << Name
@@ -800,8 +826,9 @@ void KernelEmitter::launcher() {
   // The rank of each parameter: its tensor maps' box rank.
   for (std::size_t P = 0; P < K.Parameters.size(); ++P) {
     const auto &[Name, Type] = K.Parameters[P];
-    auto Map = llvm::find_if(
-        K.Maps, [&, &Name = Name](const TensorMap &M) { return M.Tensor == Name; });
+    auto Map = llvm::find_if(K.Maps, [&, &Name = Name](const TensorMap &M) {
+      return M.Tensor == Name;
+    });
     if (Map == K.Maps.end())
       continue;
     OS << "  const tf::runtime::TensorArg &" << identifier(Name)
@@ -810,8 +837,8 @@ void KernelEmitter::launcher() {
   }
   for (auto [P, Dim] : Extents) {
     const std::string Name = identifier(K.Parameters[P].first);
-    OS << "  const int " << Name << "_extent" << Dim
-       << " = static_cast<int>(" << Name << ".extents[" << Dim << "]);\n";
+    OS << "  const int " << Name << "_extent" << Dim << " = static_cast<int>("
+       << Name << ".extents[" << Dim << "]);\n";
   }
   // The kernel-level lets (tile counts) the grid needs.
   for (InstId Id : K.Body)
@@ -834,11 +861,10 @@ void KernelEmitter::launcher() {
   for (std::size_t M = 0; M < K.Maps.size(); ++M) {
     const TensorMap &T = K.Maps[M];
     OS << "  const std::uint32_t " << MapNames[M] << "_box[] = {"
-       << llvm::join(llvm::map_range(T.Box,
-                                     [](std::int64_t B) {
-                                       return std::to_string(B);
-                                     }),
-                     ", ")
+       << llvm::join(
+              llvm::map_range(T.Box,
+                              [](std::int64_t B) { return std::to_string(B); }),
+              ", ")
        << "};\n";
     OS << "  const CUtensorMap " << MapNames[M]
        << " = tf::runtime::make_tensor_map(" << identifier(T.Tensor) << ", "
@@ -874,7 +900,8 @@ llvm::Error KernelEmitter::run() {
   if (TileLoop == None)
     return problem(K.Range, "needs a tile loop to size the grid");
   OS << "namespace tf_generated::user {\n";
-  OS << "// " << K.Name << ", the host function the launcher is registered "
+  OS << "// " << K.Name
+     << ", the host function the launcher is registered "
         "under.\n";
   OS << "void " << Id << "() __asm__(\"" << K.MangledName << "\");\n";
   OS << "} // namespace tf_generated::user\n\n";

@@ -43,16 +43,16 @@ TEST(AccumulatorStore, SwizzledPanels) {
   EXPECT_EQ(S->QuadBytes, 4);
   ASSERT_EQ(S->PairBytes.size(), 64u);
   EXPECT_EQ(S->PairBytes[0], 0);
-  EXPECT_EQ(S->PairBytes[1], 8 * 128);     // rows + 8
-  EXPECT_EQ(S->PairBytes[2], 16);          // columns + 8
-  EXPECT_EQ(S->PairBytes[16], 16384);      // column 64: the second panel
+  EXPECT_EQ(S->PairBytes[1], 8 * 128); // rows + 8
+  EXPECT_EQ(S->PairBytes[2], 16);      // columns + 8
+  EXPECT_EQ(S->PairBytes[16], 16384);  // column 64: the second panel
   EXPECT_EQ(S->PairBytes[63], 3 * 16384 + 8 * 128 + 7 * 16);
   EXPECT_EQ(S->Sw, (tf::Swizzle{3, 4, 3}));
 }
 
 TEST(AccumulatorStore, RowMajor) {
-  auto S = tf::emit::accumulatorStore(view("(128,256):(256,1)", 128, 256),
-                                      256, 2);
+  auto S =
+      tf::emit::accumulatorStore(view("(128,256):(256,1)", 128, 256), 256, 2);
   ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
   EXPECT_EQ(S->RowBytes, 512);
   EXPECT_EQ(S->GroupBytes, 64 * 512);
@@ -63,14 +63,14 @@ TEST(AccumulatorStore, RowMajor) {
 TEST(AccumulatorStore, RefusesSplitPairs) {
   // Column-major: columns e = 0 and 1 of a pair are 256 bytes apart.
   EXPECT_NE(refusal(tf::emit::accumulatorStore(
-                view("(128,256):(1,128)", 128, 256), 256, 2))
+                        view("(128,256):(1,128)", 128, 256), 256, 2))
                 .find("not a thread base plus a constant"),
             std::string::npos);
 }
 
 TEST(AccumulatorStore, RefusesOtherShapes) {
   EXPECT_NE(refusal(tf::emit::accumulatorStore(
-                view("(64,256):(256,1)", 64, 256), 256, 2))
+                        view("(64,256):(256,1)", 64, 256), 256, 2))
                 .find("is not the 128 x 256 accumulator tile"),
             std::string::npos);
 }

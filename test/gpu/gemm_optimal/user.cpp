@@ -1,4 +1,4 @@
-//===- test/gpu/gemm_optimal/user.cpp - The generated optimal GEMM on the H200 -===//
+//===- test/gpu/gemm_optimal/user.cpp - The generated GEMM on the H200 ----===//
 //
 // The user's program is examples/gemm/optimal.cpp itself (its kernel, types
 // and CPU main, renamed here so this test can have its own): tf::launch of
@@ -65,8 +65,8 @@ int run_shape(cublasHandle_t handle, std::int64_t M, std::int64_t N,
               std::int64_t K, int runs) {
   const auto a = gpu_test::random_bf16(M * K, 11);
   const auto b = gpu_test::random_bf16(K * N, 12);
-  gpu_test::DeviceBuffer<__nv_bfloat16> da(a.size(), check), db(b.size(), check),
-      dout(M * N, check), dref16(M * N, check);
+  gpu_test::DeviceBuffer<__nv_bfloat16> da(a.size(), check),
+      db(b.size(), check), dout(M * N, check), dref16(M * N, check);
   gpu_test::DeviceBuffer<float> dref(M * N, check);
   da.upload(a);
   db.upload(b);
