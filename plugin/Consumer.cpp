@@ -5,21 +5,27 @@
 //===----------------------------------------------------------------------===//
 
 #include "Consumer.h"
+#include "AtomicFile.h"
 #include "BuildHIR.h"
 #include "ConstantValue.h"
 #include "Diagnostics.h"
 #include "Sites.h"
 #include "analysis/Analysis.h"
+#include "emit/CudaEmitter.h"
 #include "hir/Printer.h"
+#include "lower/Lower.h"
+#include "lower/Verify.h"
 
 #include "targets/TargetFacts.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
+#include "clang/Basic/DiagnosticFrontend.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/Path.h"
 
 #include <map>
 #include <optional>
@@ -253,6 +259,61 @@ private:
   bool Failed = false;
 };
 
+/// emit=DIR: the CUDA backend's file for \p M, written only when every kernel
+/// with a target lowers, verifies and emits; otherwise one error per kernel
+/// at the kernel, listing why.
+void emitCuda(DiagnosticsEngine &Diags, const Options &Opts, hir::Module &M,
+              llvm::ArrayRef<const targets::MergedTarget *> Targets) {
+  const SourceManager &SM = Diags.getSourceManager();
+  const OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+  const std::string Source = Main ? Main->getName().str() : "<stdin>";
+  llvm::SmallString<256> Path(Opts.EmitDir);
+  llvm::sys::path::append(Path, llvm::sys::path::stem(Source) + ".tf.cu");
+
+  std::vector<lower::Kernel> Lowered;
+  bool Failed = false;
+  auto Refuse = [&](const hir::Kernel &K, llvm::Error E) {
+    Failed = true;
+    std::string Why;
+    llvm::handleAllErrors(std::move(E), [&](const llvm::ErrorInfoBase &Info) {
+      Why += "\n  " + Info.message();
+    });
+    // At the kernel's name: the whole definition would be printed otherwise.
+    hir::SourceRange At = K.Range;
+    At.End = 0;
+    emit(Diags, Opts,
+         inInstantiation({DiagId::err_tf_emit_refused, At,
+                          {K.Name, Path.str().str(), Why}},
+                         K));
+  };
+  for (std::size_t I = 0; I < M.Kernels.size(); ++I) {
+    const hir::Kernel &K = M.Kernels[I];
+    if (K.Target.empty())
+      continue; // a CPU-only kernel: tf::launch runs its body
+    llvm::Expected<lower::Kernel> L = lower::lowerKernel(K, Targets[I]);
+    if (!L) {
+      Refuse(K, L.takeError());
+      continue;
+    }
+    if (llvm::Error E = lower::verify(*L)) {
+      Refuse(K, std::move(E));
+      continue;
+    }
+    Lowered.push_back(std::move(*L));
+  }
+  if (Failed)
+    return;
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  if (llvm::Error E = emit::emitCuda(
+          Lowered, {Source, Opts.EmitDebugWaits}, OS)) {
+    Refuse(M.Kernels.front(), std::move(E));
+    return;
+  }
+  if (std::error_code EC = writeFileAtomically(Path, Text))
+    Diags.Report(diag::err_fe_unable_to_open_output) << Path << EC.message();
+}
+
 class TfConsumer : public ASTConsumer {
 public:
   TfConsumer(Options Opts, llvm::raw_ostream &Out)
@@ -279,6 +340,8 @@ public:
       for (const analysis::Finding &F : analysis::check(K, Target))
         emit(Diags, Opts, inInstantiation(F, K));
     }
+    if (!Opts.EmitDir.empty() && !Diags.hasErrorOccurred())
+      emitCuda(Diags, Opts, M, KernelTargets);
     if (Opts.Sink)
       Opts.Sink(Ctx, M, KernelTargets);
     if (Opts.DumpHir && Opts.DumpHirJson)
@@ -316,7 +379,7 @@ std::string knownArguments() {
   for (llvm::StringRef G : tfGroups())
     Groups += (Groups.empty() ? "" : ", ") + G.str();
   return (llvm::Twine("report, dump-hir, dump-hir=json, targets-dir=DIR, "
-                      "sarif=FILE, W<group>, Wno-<group>, Werror=<group>, "
+                      "sarif=FILE, emit=DIR, emit-debug-waits, W<group>, Wno-<group>, Werror=<group>, "
                       "Wno-error=<group> with <group> one of ") +
           Groups)
       .str();
@@ -330,6 +393,10 @@ bool parseArgument(llvm::StringRef Arg, Options &Opts) {
     Opts.DumpHirJson = Arg == "dump-hir=json";
   } else if (Arg.consume_front("sarif=") && !Arg.empty()) {
     Opts.SarifFile = Arg.str();
+  } else if (Arg.consume_front("emit=") && !Arg.empty()) {
+    Opts.EmitDir = Arg.str();
+  } else if (Arg == "emit-debug-waits") {
+    Opts.EmitDebugWaits = true;
   } else if (Arg.consume_front("targets-dir=")) {
     Opts.TargetsDir = Arg.str();
   } else if (Arg.consume_front("W")) {

@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Sarif.h"
+#include "AtomicFile.h"
 #include "Diagnostics.h"
 
 #include "clang/Basic/DiagnosticFrontend.h"
@@ -435,33 +436,9 @@ private:
     llvm::raw_string_ostream OS(Log);
     print(OS);
     OS << '\n';
-    llvm::SmallString<256> Model(Path);
-    Model += ".tmp-%%%%%%%%";
-    int FD = -1;
-    llvm::SmallString<256> Temporary;
     Writing = true;
-    if (std::error_code EC =
-            llvm::sys::fs::createUniqueFile(Model, FD, Temporary)) {
+    if (std::error_code EC = writeFileAtomically(Path, Log))
       Diags.Report(diag::err_fe_unable_to_open_output) << Path << EC.message();
-      Writing = false;
-      return;
-    }
-    std::error_code EC;
-    {
-      llvm::raw_fd_ostream File(FD, /*shouldClose=*/true);
-      File << Log;
-      File.close();
-      if (File.has_error()) {
-        EC = File.error();
-        File.clear_error();
-      }
-    }
-    if (!EC)
-      EC = llvm::sys::fs::rename(Temporary, Path);
-    if (EC) {
-      llvm::sys::fs::remove(Temporary);
-      Diags.Report(diag::err_fe_unable_to_open_output) << Path << EC.message();
-    }
     Writing = false;
   }
 

@@ -61,3 +61,16 @@ config.substitutions.append(("%tf ", config.tf_tool + " "))
 # build tree, shared by the tests, never to the user's cache.
 config.environment["TF_CACHE_DIR"] = os.path.join(config.tf_obj_root, "test",
                                                   "tf-cache")
+
+# nvcc (CUDA 13 at /usr/local/cuda on the development and CI machines): the
+# emitted CUDA is compiled for sm_90a where it exists (REQUIRES: nvcc) and
+# those tests are unsupported elsewhere.
+nvcc = os.environ.get("NVCC") or next(
+    (p for p in ("/usr/local/cuda/bin/nvcc",) if os.access(p, os.X_OK)), None)
+if nvcc:
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", nvcc))
+config.substitutions.append(("%tf_runtime_include",
+                             os.path.join(config.tf_src_root, "runtime",
+                                          "include")))
+config.substitutions.append(("%tf_src", config.tf_src_root))

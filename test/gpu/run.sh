@@ -140,7 +140,8 @@ fi
 sass_count() { cuobjdump -sass "$BUILD/$1" 2>/dev/null | grep -c "$2"; }
 for check in "single_tile HGMMA" "single_tile UTMALDG" "pipeline HGMMA" \
              "pipeline UTMALDG" "pipeline UTMASTG" "pipeline USETMAXREG" \
-             "launch_gemm HGMMA"; do
+             "launch_gemm HGMMA" "gemm_optimal HGMMA" "gemm_optimal UTMALDG" \
+             "gemm_optimal UTMASTG"; do
   set -- $check
   [[ -x $BUILD/$1 ]] || continue
   n=$(sass_count "$1" "$2")

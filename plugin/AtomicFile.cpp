@@ -1,0 +1,40 @@
+//===- AtomicFile.cpp - Files written whole or not at all -----------------===//
+//
+// See AtomicFile.h.
+//
+//===----------------------------------------------------------------------===//
+#include "AtomicFile.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace tf::plugin {
+
+std::error_code writeFileAtomically(llvm::StringRef Path,
+                                    llvm::StringRef Contents) {
+  llvm::SmallString<256> Model(Path);
+  Model += ".tmp-%%%%%%%%";
+  int FD = -1;
+  llvm::SmallString<256> Temporary;
+  if (std::error_code EC =
+          llvm::sys::fs::createUniqueFile(Model, FD, Temporary))
+    return EC;
+  std::error_code EC;
+  {
+    llvm::raw_fd_ostream File(FD, /*shouldClose=*/true);
+    File << Contents;
+    File.close();
+    if (File.has_error()) {
+      EC = File.error();
+      File.clear_error();
+    }
+  }
+  if (!EC)
+    EC = llvm::sys::fs::rename(Temporary, Path);
+  if (EC)
+    llvm::sys::fs::remove(Temporary);
+  return EC;
+}
+
+} // namespace tf::plugin

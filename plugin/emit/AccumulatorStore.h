@@ -1,0 +1,53 @@
+//===- plugin/emit/AccumulatorStore.h - Accumulators to a view -*- C++ -*-===//
+//-*-===//
+//
+// The staged epilogue's store (LIR StoreFragment) as the CUDA backend emits
+// it: every thread converts pairs of its WGMMA accumulator registers and
+// stores each pair as one 32-bit word into the staged shared-memory view.
+// The addresses are computed here, at compile time, from the view's layout:
+// the pre-swizzle byte offset of a pair is a per-thread base (a linear
+// function of the thread's coordinates in its warpgroup) plus a constant per
+// pair; the emitted code adds the two and applies the view's swizzle, so no
+// layout is evaluated on the GPU. CudaEmitter.cpp uses it;
+// test/emit/optimal.cpp checks its output.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TF_PLUGIN_EMIT_ACCUMULATORSTORE_H
+#define TF_PLUGIN_EMIT_ACCUMULATORSTORE_H
+
+#include "lower/LIR.h"
+
+#include "tf/layout/swizzle.hpp"
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace tf::emit {
+
+/// The store of one warpgroup's m64nN accumulator into a view.
+struct AccumulatorStore {
+  /// Bytes per unit of each coordinate of the thread: the warpgroup (the
+  /// spatial M axis: 64 rows each), the warp in it, lane / 4 and lane % 4.
+  std::int64_t GroupBytes = 0, WarpBytes = 0, RowBytes = 0, QuadBytes = 0;
+  /// Per register pair (registers 2p, 2p + 1): the offset added to the
+  /// thread's base, in bytes, before the swizzle.
+  std::vector<std::int64_t> PairBytes;
+  /// The view's swizzle on byte offsets (identity: none).
+  Swizzle Sw;
+};
+
+/// The store of accumulators of \p N columns (N / 2 f32 registers per
+/// thread, PTX's D fragment of wgmma .m64nNk16, registers d[4j + 2h + e])
+/// issued by \p Groups warpgroups, group g holding rows [64 g, 64 g + 64),
+/// converted to \p View's element type.
+/// Fails when the view's layout does not split into a thread base plus a
+/// pair constant, or splits a pair of columns across words.
+llvm::Expected<AccumulatorStore> accumulatorStore(const lower::Region &View,
+                                                  std::int64_t N,
+                                                  std::int64_t Groups);
+
+} // namespace tf::emit
+
+#endif // TF_PLUGIN_EMIT_ACCUMULATORSTORE_H

@@ -1,0 +1,981 @@
+//===- plugin/emit/CudaEmitter.cpp - The CUDA backend for sm_90a ----------===//
+//
+// See CudaEmitter.h. The emitter decides nothing the LIR does not say: each
+// LIR instruction becomes one call into the runtime's sm90 library (or a
+// short fixed sequence), each LIR expression the same expression in 32-bit
+// `int` arithmetic (extents are checked to fit by the launcher), each
+// structured statement the same C++ statement. What it adds is naming:
+// `lhs_ring.full` becomes the `lhs_ring_full` array of Mbarrier objects at
+// the constexpr offset `lhs_ring_full_offset`, tensor map N of parameter
+// `a` the kernel parameter `a_map`.
+//
+//===----------------------------------------------------------------------===//
+#include "emit/CudaEmitter.h"
+#include "emit/AccumulatorStore.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <utility>
+
+namespace tf::emit {
+
+using namespace lower;
+
+namespace {
+
+/// A C++ identifier for an LIR name: `lhs_ring.full` -> `lhs_ring_full`,
+/// `gemm::gemm` -> `gemm_gemm`.
+std::string identifier(llvm::StringRef Name) {
+  std::string Out;
+  for (char C : Name) {
+    const bool Keep = llvm::isAlnum(C) || C == '_';
+    if (Keep)
+      Out += C;
+    else if (!Out.empty() && Out.back() != '_')
+      Out += '_';
+  }
+  while (!Out.empty() && Out.back() == '_')
+    Out.pop_back();
+  if (Out.empty() || llvm::isDigit(Out.front()))
+    Out.insert(0, "_");
+  return Out;
+}
+
+const char *smemSwizzle(SwizzleMode M) {
+  switch (M) {
+  case SwizzleMode::none:
+    return "sm90::SmemSwizzle::none";
+  case SwizzleMode::bytes32:
+    return "sm90::SmemSwizzle::bytes32";
+  case SwizzleMode::bytes64:
+    return "sm90::SmemSwizzle::bytes64";
+  case SwizzleMode::bytes128:
+    return "sm90::SmemSwizzle::bytes128";
+  }
+  return "?";
+}
+
+const char *tmaSwizzle(SwizzleMode M) {
+  switch (M) {
+  case SwizzleMode::none:
+    return "tf::runtime::TmaSwizzle::none";
+  case SwizzleMode::bytes32:
+    return "tf::runtime::TmaSwizzle::bytes32";
+  case SwizzleMode::bytes64:
+    return "tf::runtime::TmaSwizzle::bytes64";
+  case SwizzleMode::bytes128:
+    return "tf::runtime::TmaSwizzle::bytes128";
+  }
+  return "?";
+}
+
+std::string dtypeEnum(DType T) { return "tf::DType::" + std::string(name(T)); }
+
+std::string position(const hir::SourceRange &R) {
+  if (R.File.empty())
+    return "<unknown>";
+  return R.File + ":" + std::to_string(R.Line) + ":" + std::to_string(R.Column);
+}
+
+/// The N of a `wgmma.mma_async.sync.aligned.m64nNk16.f32.bf16.bf16` opcode
+/// whose operands the runtime has a wrapper for; nullopt otherwise.
+std::optional<std::int64_t> bf16WgmmaN(llvm::StringRef Opcode) {
+  llvm::StringRef Rest = Opcode;
+  if (!Rest.consume_front("wgmma.mma_async.sync.aligned.m64n") ||
+      !Rest.consume_back("k16.f32.bf16.bf16"))
+    return std::nullopt;
+  std::int64_t N = 0;
+  if (Rest.getAsInteger(10, N) || (N != 64 && N != 128 && N != 256))
+    return std::nullopt;
+  return N;
+}
+
+/// The CUDA conversion of two f32 values into a word of \p T, and the word's
+/// type.
+std::optional<std::pair<const char *, const char *>> pairConversion(DType T) {
+  switch (T) {
+  case DType::bf16:
+    return std::pair{"__floats2bfloat162_rn", "__nv_bfloat162"};
+  case DType::f16:
+    return std::pair{"__floats2half2_rn", "__half2"};
+  case DType::f32:
+    return std::pair{"make_float2", "float2"};
+  default:
+    return std::nullopt;
+  }
+}
+
+/// One kernel's device function and launcher.
+class KernelEmitter {
+public:
+  KernelEmitter(const Kernel &K, const CudaOptions &Opts, llvm::raw_ostream &OS)
+      : K(K), Opts(Opts), OS(OS), Id(identifier(K.Name)) {}
+
+  llvm::Error run();
+
+private:
+  // Analysis before writing anything.
+  llvm::Error collect();
+  void collectUses(const std::vector<InstId> &Body, InstId Role);
+  std::set<std::string> usedVariables(const std::vector<InstId> &Body) const;
+  llvm::Expected<std::pair<std::int64_t, std::int64_t>>
+  groupStrides(llvm::ArrayRef<InstId> Run) const;
+
+  // Pieces of the file.
+  void constants();
+  void deviceFunction();
+  void launcher();
+  void registrar();
+
+  // Statements.
+  void body(const std::vector<InstId> &Body, unsigned Indent);
+  void inst(InstId Id, unsigned Indent);
+  void role(const Inst &I, unsigned Indent);
+  void wgmmaRun(const std::vector<InstId> &Body, std::size_t &At,
+                unsigned Indent);
+  void storeFragment(const Inst &I, unsigned Indent);
+  void origin(const Inst &I, unsigned Indent);
+
+  // Names and expressions.
+  std::string expr(ExprId E) const;
+  std::string barrier(const Inst &I) const {
+    return identifier(K.Barriers[I.Bar].Name) + "[" + expr(I.Slot) + "]";
+  }
+  std::string stageAddress(hir::ValueId Ring, ExprId Slot) const;
+  std::string viewAddress(const Inst &I) const;
+  std::string mapName(unsigned Map) const { return MapNames[Map]; }
+  std::string accName(hir::ValueId Acc) const {
+    return Accumulators.size() == 1 ? "acc" : "acc_" + std::to_string(Acc);
+  }
+  std::string descName(hir::ValueId Ring, const SmemDescriptor &D) const;
+  const Region &firstStage(hir::ValueId Ring) const;
+
+  llvm::Error problem(const hir::SourceRange &R, const llvm::Twine &What) {
+    return problemAt(R, "kernel " + K.Name + ": the CUDA backend " + What);
+  }
+
+  const Kernel &K;
+  const CudaOptions &Opts;
+  llvm::raw_ostream &OS;
+  const std::string Id;
+
+  std::vector<std::string> MapNames;
+  /// The run-time extents the device code reads: (parameter index, dim).
+  std::set<std::pair<unsigned, unsigned>> Extents;
+  /// Ring value -> bytes between stages.
+  std::map<hir::ValueId, std::int64_t> StageBytes;
+  /// Accumulator value -> (N, blocks per issuing warpgroup, warpgroups).
+  struct AccInfo {
+    std::int64_t N = 0, Blocks = 0, Groups = 0;
+  };
+  std::map<hir::ValueId, AccInfo> Accumulators;
+  /// Distinct descriptor templates (start 0) per ring, in first-use order.
+  std::map<hir::ValueId, std::vector<SmemDescriptor>> Descriptors;
+  /// StoreFragment instruction -> its address decomposition.
+  std::map<InstId, AccumulatorStore> Stores;
+  /// Role instruction -> whether its body issues per-warpgroup work
+  /// (WGMMA, fragment stores) and so needs the thread's coordinates.
+  std::map<InstId, bool> RoleNeedsGroups;
+  /// The spatial axis' name per role (`group`).
+  std::map<InstId, std::string> RoleAxis;
+  /// Per run of WGMMA instructions (by its first): the bytes by which warpgroup
+  /// g's A and B operands start after warpgroup 0's, divided by g.
+  std::map<InstId, std::pair<std::int64_t, std::int64_t>> GroupStrides;
+  /// The source line of the last origin comment written.
+  unsigned LastLine = 0;
+  /// The variables the statements being written read: a let nobody reads
+  /// (the loader's tile coordinates in the compute role) is left out.
+  std::set<std::string> Used;
+  InstId CurrentRole = None;
+  InstId TileLoop = None;
+  llvm::Error Err = llvm::Error::success();
+};
+
+//===- Analysis
+//------------------------------------------------------------===//
+
+const Region &KernelEmitter::firstStage(hir::ValueId Ring) const {
+  for (const Region &R : K.Regions)
+    if (R.Kind == RegionKind::RingStage && R.Value == Ring)
+      return R;
+  llvm_unreachable("a ring without stages passed the verifier");
+}
+
+/// The issuing warpgroups of a WGMMA run execute one sequence: warpgroup
+/// g's instructions are warpgroup 0's with the operand starts moved by g
+/// times a fixed number of bytes (its M block of A, its N block of B). The
+/// emitted code then has no branch around the WGMMAs, which ptxas would
+/// otherwise serialise (warning C7520).
+llvm::Expected<std::pair<std::int64_t, std::int64_t>>
+KernelEmitter::groupStrides(llvm::ArrayRef<InstId> Run) const {
+  std::map<std::int64_t, std::vector<const Inst *>> ByGroup;
+  for (InstId Id : Run)
+    ByGroup[K.Insts[Id].AxisValue].push_back(&K.Insts[Id]);
+  const std::vector<const Inst *> &First = ByGroup.begin()->second;
+  std::pair<std::int64_t, std::int64_t> Strides{0, 0};
+  for (const auto &[G, Insts] : ByGroup) {
+    if (G == 0)
+      continue;
+    bool Same = Insts.size() == First.size();
+    for (std::size_t J = 0; Same && J < Insts.size(); ++J) {
+      const Inst &A = *First[J], &B = *Insts[J];
+      const std::int64_t DA = (B.A.Start - A.A.Start) / G,
+                         DB = (B.B.Start - A.B.Start) / G;
+      if (G == 1 && J == 0)
+        Strides = {DA, DB};
+      SmemDescriptor AA = A.A, BA = B.A, AB = A.B, BB = B.B;
+      AA.Start = BA.Start = AB.Start = BB.Start = 0;
+      Same = A.Opcode == B.Opcode && A.Block == B.Block && A.KStep == B.KStep &&
+             A.TransA == B.TransA && A.TransB == B.TransB && AA == BA &&
+             AB == BB && B.A.Start - A.A.Start == G * Strides.first &&
+             B.B.Start - A.B.Start == G * Strides.second;
+    }
+    if (!Same || ByGroup.begin()->first != 0)
+      return problemAt(First.front()->Range,
+                       "kernel " + K.Name +
+                           ": the CUDA backend needs the warpgroups' WGMMA "
+                           "sequences to differ only by a per-warpgroup "
+                           "operand offset");
+  }
+  return Strides;
+}
+
+void KernelEmitter::collectUses(const std::vector<InstId> &Body, InstId Role) {
+  for (std::size_t At = 0; At < Body.size(); ++At) {
+    const InstId Id = Body[At];
+    const Inst &I = K.Insts[Id];
+    if (I.Kind == InstKind::Wgmma &&
+        (At == 0 || K.Insts[Body[At - 1]].Kind != InstKind::Wgmma)) {
+      std::size_t End = At;
+      while (End < Body.size() && K.Insts[Body[End]].Kind == InstKind::Wgmma)
+        ++End;
+      llvm::Expected<std::pair<std::int64_t, std::int64_t>> S =
+          groupStrides(llvm::ArrayRef(Body).slice(At, End - At));
+      if (S)
+        GroupStrides[Id] = *S;
+      else
+        Err = llvm::joinErrors(std::move(Err), S.takeError());
+    }
+    if (I.Kind == InstKind::Role)
+      Role = Id;
+    if (I.Kind == InstKind::TileLoop && TileLoop == None)
+      TileLoop = Id;
+    if (I.Kind == InstKind::Wgmma) {
+      const std::optional<std::int64_t> N = bf16WgmmaN(I.Opcode);
+      if (!N) {
+        Err = llvm::joinErrors(
+            std::move(Err),
+            problem(I.Range, "has no runtime wrapper for '" + I.Opcode +
+                                 "' (runtime/tools/gen_wgmma.py writes "
+                                 "m64nNk16 bf16 for N = 64, 128, 256)"));
+        continue;
+      }
+      AccInfo &A = Accumulators[I.Acc];
+      A.N = *N;
+      A.Blocks = std::max(A.Blocks, I.Block + 1);
+      A.Groups = std::max(A.Groups, I.AxisValue + 1);
+      RoleNeedsGroups[Role] = true;
+      RoleAxis[Role] = I.Axis;
+      for (auto [Ring, D] :
+           {std::pair{I.RingA, I.A}, std::pair{I.RingB, I.B}}) {
+        D.Start = 0;
+        std::vector<SmemDescriptor> &List = Descriptors[Ring];
+        if (!llvm::is_contained(List, D))
+          List.push_back(D);
+      }
+    }
+    if (I.Kind == InstKind::StoreFragment)
+      RoleNeedsGroups[Role] = true;
+    collectUses(I.Body, Role);
+  }
+}
+
+llvm::Error KernelEmitter::collect() {
+  // Tensor maps: `<param>_map`, numbered when one parameter has several.
+  for (const TensorMap &M : K.Maps) {
+    const auto Same = llvm::count_if(
+        K.Maps, [&](const TensorMap &O) { return O.Tensor == M.Tensor; });
+    std::string Name = identifier(M.Tensor) + "_map";
+    if (Same > 1)
+      Name += std::to_string(MapNames.size());
+    MapNames.push_back(Name);
+  }
+  for (const Expr &E : K.Exprs)
+    if (E.Kind == ExprKind::Extent) {
+      auto It = llvm::find_if(K.Parameters,
+                              [&](const auto &P) { return P.first == E.Name; });
+      if (It == K.Parameters.end())
+        return problem(K.Range, "found the extent of '" + E.Name +
+                                    "', which is no parameter");
+      Extents.insert({unsigned(It - K.Parameters.begin()), E.Dim});
+    }
+  // Ring stages must be evenly spaced: the slot's address is then one
+  // multiply-add of the clock's slot.
+  for (const Region &R : K.Regions) {
+    if (R.Kind != RegionKind::RingStage)
+      continue;
+    const Region &First = firstStage(R.Value);
+    if (R.Stage == 1)
+      StageBytes[R.Value] = R.Offset - First.Offset;
+    else if (R.Stage > 1 &&
+             R.Offset != First.Offset + R.Stage * StageBytes[R.Value])
+      return problem(K.Range, "needs evenly spaced ring stages; '" + R.Name +
+                                  "' is not");
+    else if (R.Stage == 0)
+      StageBytes.try_emplace(R.Value, R.Bytes);
+  }
+  collectUses(K.Body, None);
+  if (Err)
+    return std::move(Err);
+  for (const auto &[Acc, A] : Accumulators)
+    if (A.Blocks != 1)
+      return problem(K.Range, "emits one accumulator block per warpgroup; "
+                              "this kernel has " +
+                                  llvm::Twine(A.Blocks));
+  for (const Inst &I : K.Insts)
+    if (I.Kind == InstKind::StoreFragment) {
+      auto A = Accumulators.find(I.Acc);
+      if (A == Accumulators.end())
+        return problem(I.Range, "stores an accumulator no WGMMA computes");
+      llvm::Expected<AccumulatorStore> S =
+          accumulatorStore(K.Regions[I.View], A->second.N, A->second.Groups);
+      if (!S)
+        return problem(I.Range, llvm::toString(S.takeError()));
+      if (!pairConversion(K.Regions[I.View].Element))
+        return problem(I.Range,
+                       "cannot convert f32 to " +
+                           llvm::Twine(name(K.Regions[I.View].Element)));
+      Stores.emplace(InstId(&I - K.Insts.data()), *S);
+    }
+  return llvm::Error::success();
+}
+
+std::set<std::string>
+KernelEmitter::usedVariables(const std::vector<InstId> &Body) const {
+  std::vector<InstId> Order;
+  std::function<void(const std::vector<InstId> &)> Flatten =
+      [&](const std::vector<InstId> &B) {
+        for (InstId Id : B) {
+          Order.push_back(Id);
+          Flatten(K.Insts[Id].Body);
+        }
+      };
+  Flatten(Body);
+  std::set<std::string> Vars;
+  std::function<void(ExprId)> Read = [&](ExprId E) {
+    if (E == None)
+      return;
+    const Expr &X = K.Exprs[E];
+    if (X.Kind == ExprKind::Var)
+      Vars.insert(X.Name);
+    Read(X.Lhs);
+    Read(X.Rhs);
+  };
+  // Lets last to first: a let is read if a later statement reads it.
+  for (InstId Id : llvm::reverse(Order)) {
+    const Inst &I = K.Insts[Id];
+    if (I.Kind == InstKind::Let) {
+      if (Vars.count(I.Vars[0]))
+        Read(I.Value);
+      continue;
+    }
+    for (ExprId E : {I.Start, I.Bound, I.Stride, I.Slot, I.Phase})
+      Read(E);
+    for (ExprId E : I.Coords)
+      Read(E);
+  }
+  return Vars;
+}
+
+//===- Names and expressions
+//-----------------------------------------------===//
+
+int precedence(ExprKind K) {
+  switch (K) {
+  case ExprKind::Xor:
+    return 1;
+  case ExprKind::And:
+    return 2;
+  case ExprKind::Add:
+  case ExprKind::Sub:
+    return 3;
+  case ExprKind::Mul:
+  case ExprKind::Div:
+  case ExprKind::Mod:
+    return 4;
+  default:
+    return 5;
+  }
+}
+
+std::string KernelEmitter::expr(ExprId E) const {
+  const Expr &X = K.Exprs[E];
+  switch (X.Kind) {
+  case ExprKind::Constant:
+    return std::to_string(X.Value);
+  case ExprKind::Var:
+    return identifier(X.Name);
+  case ExprKind::Extent:
+    return identifier(X.Name) + "_extent" + std::to_string(X.Dim);
+  case ExprKind::CeilDiv:
+    return "ceil_div(" + expr(X.Lhs) + ", " + expr(X.Rhs) + ")";
+  case ExprKind::Min:
+    return "imin(" + expr(X.Lhs) + ", " + expr(X.Rhs) + ")";
+  case ExprKind::Max:
+    return "imax(" + expr(X.Lhs) + ", " + expr(X.Rhs) + ")";
+  default:
+    break;
+  }
+  static const std::map<ExprKind, const char *> Infix = {
+      {ExprKind::Add, " + "}, {ExprKind::Sub, " - "}, {ExprKind::Mul, " * "},
+      {ExprKind::Div, " / "}, {ExprKind::Mod, " % "}, {ExprKind::And, " & "},
+      {ExprKind::Xor, " ^ "}};
+  const int P = precedence(X.Kind);
+  auto Side = [&](ExprId C, bool Right) {
+    const ExprKind CK = K.Exprs[C].Kind;
+    const bool Bits = X.Kind == ExprKind::And || X.Kind == ExprKind::Xor;
+    const bool Paren = (Bits && Infix.count(CK)) || precedence(CK) < P ||
+                       (Right && precedence(CK) == P &&
+                        !(X.Kind == ExprKind::Add ||
+                          (X.Kind == ExprKind::Mul && CK == ExprKind::Mul)));
+    return Paren ? "(" + expr(C) + ")" : expr(C);
+  };
+  return Side(X.Lhs, false) + Infix.at(X.Kind) + Side(X.Rhs, true);
+}
+
+std::string KernelEmitter::stageAddress(hir::ValueId Ring, ExprId Slot) const {
+  const Region &First = firstStage(Ring);
+  const std::string Base =
+      identifier(First.Name.substr(0, First.Name.rfind('[')));
+  return "smem + " + Base + "_offset + (" + expr(Slot) + ") * " + Base +
+         "_stage_bytes";
+}
+
+std::string KernelEmitter::viewAddress(const Inst &I) const {
+  std::string Address =
+      I.Ring != hir::None
+          ? stageAddress(I.Ring, I.Slot)
+          : "smem + " + identifier(K.Regions[I.View].Name) + "_offset";
+  if (I.ViewOffset)
+    Address += " + " + std::to_string(I.ViewOffset);
+  return Address;
+}
+
+std::string KernelEmitter::descName(hir::ValueId Ring,
+                                    const SmemDescriptor &D) const {
+  const Region &First = firstStage(Ring);
+  std::string Name =
+      identifier(First.Name.substr(0, First.Name.rfind('['))) + "_desc";
+  const std::vector<SmemDescriptor> &List = Descriptors.at(Ring);
+  if (List.size() > 1) {
+    SmemDescriptor Template = D;
+    Template.Start = 0;
+    Name += std::to_string(llvm::find(List, Template) - List.begin());
+  }
+  return Name;
+}
+
+//===- The file's pieces
+//---------------------------------------------------===//
+
+void KernelEmitter::constants() {
+  OS << "// Launch shape: " << K.BlockThreads << " threads";
+  if (K.Persistent)
+    OS << ", at most " << expr(K.Grid) << " persistent CTAs";
+  OS << ".\n";
+  OS << "constexpr int block_threads = " << K.BlockThreads << ";\n";
+  OS << "// The shared-memory map (`tf finalize`): byte offsets from the "
+        "dynamic\n// shared memory's base, which is "
+     << K.SharedAlign << "-byte aligned.\n";
+  OS << "constexpr std::uint32_t shared_bytes = " << K.SharedBytes << ";\n";
+  OS << "constexpr std::uint32_t shared_align = " << K.SharedAlign << ";\n";
+  for (const Region &R : K.Regions) {
+    if (R.Kind == RegionKind::RingStage && R.Stage != 0)
+      continue;
+    if (R.Kind == RegionKind::Barrier) {
+      // One line per barrier array, at its first object.
+      for (const Barrier &B : K.Barriers)
+        if (B.Regions.front() == RegionId(&R - K.Regions.data())) {
+          OS << "constexpr std::uint32_t " << identifier(B.Name)
+             << "_offset = " << R.Offset << "; // " << B.Count
+             << " mbarrier(s), " << B.Arrivals << " arrival(s)";
+          if (B.TxBytes)
+            OS << " + " << B.TxBytes << " transaction bytes";
+          OS << " per phase\n";
+        }
+      continue;
+    }
+    const bool Ring = R.Kind == RegionKind::RingStage;
+    const std::string Name =
+        identifier(Ring ? R.Name.substr(0, R.Name.rfind('[')) : R.Name);
+    OS << "// " << Name << ": " << R.Layout << ", "
+       << llvm::join(
+              llvm::map_range(R.Shape,
+                              [](std::int64_t S) { return std::to_string(S); }),
+              " x ")
+       << " " << name(R.Element) << "\n";
+    OS << "constexpr std::uint32_t " << Name << "_offset = " << R.Offset
+       << ";\n";
+    if (Ring)
+      OS << "constexpr std::uint32_t " << Name
+         << "_stage_bytes = " << StageBytes.at(R.Value) << ";\n";
+  }
+  for (const auto &[Ring, List] : Descriptors)
+    for (const SmemDescriptor &D : List) {
+      OS << "// WGMMA descriptor of a "
+         << firstStage(Ring).Name.substr(0, firstStage(Ring).Name.rfind('['))
+         << " operand; the start (the operand's shared address) is added "
+            "per use.\n";
+      OS << "__device__ constexpr sm90::SmemDescriptor " << descName(Ring, D)
+         << " = sm90::SmemDescriptor::make(\n    0, "
+         << (D.LeadingUsed ? std::to_string(D.LeadingBytes)
+                           : "16 /* LBO unused by this layout */")
+         << ", " << D.StrideBytes << ", " << smemSwizzle(D.Swizzle) << ", "
+         << D.BaseOffset << ");\n";
+    }
+  for (const auto &[Id, S] : Stores) {
+    const Inst &I = K.Insts[Id];
+    OS << "// Pre-swizzle byte offsets of accumulator register pairs "
+          "(2p, 2p + 1) in\n// "
+       << K.Regions[I.View].Name
+       << ", added to each thread's base (PTX's wgmma D fragment).\n";
+    OS << "__device__ constexpr std::uint32_t "
+       << identifier(K.Regions[I.View].Name) << "_pairs[" << S.PairBytes.size()
+       << "] = {";
+    for (std::size_t P = 0; P < S.PairBytes.size(); ++P)
+      OS << (P % 8 ? " " : "\n    ") << S.PairBytes[P] << ",";
+    OS << "\n};\n";
+  }
+  OS << "\n";
+}
+
+void KernelEmitter::deviceFunction() {
+  OS << "// " << K.Name << " at " << position(K.Range) << ", lowered for "
+     << K.Target << ".\n";
+  OS << "__global__ void __launch_bounds__(block_threads, 1)\n" << Id << "(";
+  std::vector<std::string> Params;
+  for (std::size_t M = 0; M < K.Maps.size(); ++M)
+    Params.push_back("const __grid_constant__ CUtensorMap " + MapNames[M]);
+  for (auto [P, Dim] : Extents)
+    Params.push_back("int " + identifier(K.Parameters[P].first) + "_extent" +
+                     std::to_string(Dim));
+  OS << llvm::join(Params, ",\n" + std::string(Id.size() + 1, ' ')) << ") {\n";
+  OS << "  extern __shared__ __align__(shared_align) std::uint8_t smem[];\n";
+  Used = usedVariables(K.Body);
+  OS << "  const int cta_x = blockIdx.x;\n";
+  for (const Barrier &B : K.Barriers)
+    OS << "  sm90::Mbarrier *const " << identifier(B.Name)
+       << " = reinterpret_cast<sm90::Mbarrier *>(smem + " << identifier(B.Name)
+       << "_offset);\n";
+  body(K.Body, 2);
+  OS << "}\n\n";
+}
+
+void KernelEmitter::origin(const Inst &I, unsigned Indent) {
+  if (I.Range.valid() || !I.Range.File.empty())
+    OS.indent(Indent) << "// " << position(I.Range) << "\n";
+}
+
+void KernelEmitter::body(const std::vector<InstId> &Body, unsigned Indent) {
+  for (std::size_t At = 0; At < Body.size(); ++At) {
+    const Inst &I = K.Insts[Body[At]];
+    // A comment naming the source line each group of statements comes from.
+    if (I.Range.Line && I.Range.Line != LastLine && I.Kind != InstKind::Role) {
+      LastLine = I.Range.Line;
+      origin(I, Indent);
+    }
+    if (I.Kind == InstKind::Wgmma) {
+      wgmmaRun(Body, At, Indent);
+      continue;
+    }
+    inst(Body[At], Indent);
+  }
+}
+
+void KernelEmitter::role(const Inst &I, unsigned Indent) {
+  OS.indent(Indent) << "// " << I.RoleName;
+  if (!I.Mesh.empty())
+    OS << " = " << I.Mesh;
+  OS << "\n";
+  OS.indent(Indent);
+  if (I.End - I.Begin == 1)
+    OS << "if (threadIdx.x == " << I.Begin << ") {\n";
+  else
+    OS << "if (threadIdx.x >= " << I.Begin << " && threadIdx.x < " << I.End
+       << ") {\n";
+  const InstId Id = InstId(&I - K.Insts.data());
+  if (RoleNeedsGroups.count(Id)) {
+    // The thread's coordinates in its warpgroup (PTX's wgmma fragments).
+    const std::string Axis =
+        RoleAxis.count(Id) ? identifier(RoleAxis.at(Id)) : "group";
+    OS.indent(Indent + 2) << "const int " << Axis << " = (threadIdx.x - "
+                          << I.Begin << ") / 128;\n";
+    OS.indent(Indent + 2) << "const int warp = threadIdx.x / 32 % 4, lane8 = "
+                             "threadIdx.x % 32 / 4, lane4 = threadIdx.x % 4;\n";
+  }
+  const InstId Saved = CurrentRole;
+  std::set<std::string> SavedUsed = std::exchange(Used, usedVariables(I.Body));
+  CurrentRole = Id;
+  body(I.Body, Indent + 2);
+  CurrentRole = Saved;
+  Used = std::move(SavedUsed);
+  OS.indent(Indent) << "}\n";
+}
+
+/// A run of Wgmma instructions (one HIR mma site's unrolled sequence): the
+/// operands' shared addresses once, moved to the issuing warpgroup's blocks,
+/// then warpgroup 0's instructions with compile-time descriptor fields and
+/// start offsets.
+void KernelEmitter::wgmmaRun(const std::vector<InstId> &Body, std::size_t &At,
+                             unsigned Indent) {
+  std::size_t End = At;
+  while (End < Body.size() && K.Insts[Body[End]].Kind == InstKind::Wgmma)
+    ++End;
+  const Inst &First = K.Insts[Body[At]];
+  const auto [StrideA, StrideB] = GroupStrides.at(Body[At]);
+  const std::string Axis =
+      identifier(First.Axis.empty() ? "group" : First.Axis);
+  auto Slot = [&](const char *Name, hir::ValueId Ring, ExprId SlotE,
+                  std::int64_t Stride) {
+    OS.indent(Indent + 2) << "const std::uint32_t " << Name
+                          << " = sm90::smem_address("
+                          << stageAddress(Ring, SlotE) << ")";
+    if (Stride)
+      OS << " + " << Axis << " * " << Stride;
+    OS << ";\n";
+  };
+  OS.indent(Indent) << "{\n";
+  if (StrideA || StrideB)
+    OS.indent(Indent + 2) << "// The operands of this warpgroup's block.\n";
+  Slot("a_slot", First.RingA, First.Coords[0], StrideA);
+  Slot("b_slot", First.RingB, First.Coords[1], StrideB);
+  for (std::size_t I = At; I < End; ++I) {
+    const Inst &W = K.Insts[Body[I]];
+    if (W.AxisValue != 0)
+      continue;
+    OS.indent(Indent + 2) << "wgmma::mma_bf16<" << *bf16WgmmaN(W.Opcode)
+                          << ", wgmma::Major::" << (W.TransA ? "mn" : "k")
+                          << ", wgmma::Major::" << (W.TransB ? "mn" : "k")
+                          << ">( // k-step " << W.KStep << "\n";
+    OS.indent(Indent + 6) << accName(W.Acc) << "[" << W.Block << "], "
+                          << descName(W.RingA, W.A) << ".advanced(a_slot + "
+                          << W.A.Start << "),\n";
+    OS.indent(Indent + 6) << descName(W.RingB, W.B) << ".advanced(b_slot + "
+                          << W.B.Start << "), wgmma::ScaleD::accumulate);\n";
+  }
+  OS.indent(Indent) << "}\n";
+  At = End - 1;
+}
+
+void KernelEmitter::storeFragment(const Inst &I, unsigned Indent) {
+  const AccumulatorStore &S = Stores.at(InstId(&I - K.Insts.data()));
+  const Region &View = K.Regions[I.View];
+  const auto [Convert, Word] = *pairConversion(View.Element);
+  const std::string Name = identifier(View.Name);
+  const std::string Axis = RoleAxis.count(CurrentRole)
+                               ? identifier(RoleAxis.at(CurrentRole))
+                               : "group";
+  OS.indent(Indent) << "{\n";
+  OS.indent(Indent + 2) << "// cast to " << name(View.Element)
+                        << ", stored as the accumulator's shard " << I.Shard
+                        << " puts it\n";
+  OS.indent(Indent + 2) << "const std::uint32_t base = " << Axis << " * "
+                        << S.GroupBytes << " + warp * " << S.WarpBytes
+                        << " + lane8 * " << S.RowBytes << " + lane4 * "
+                        << S.QuadBytes << ";\n";
+  OS.indent(Indent + 2) << "#pragma unroll\n";
+  OS.indent(Indent + 2) << "for (int p = 0; p < " << S.PairBytes.size()
+                        << "; ++p) {\n";
+  std::string At = "base + " + Name + "_pairs[p]";
+  if (!S.Sw.is_identity())
+    At = "sm90::swizzle<" + std::to_string(S.Sw.bits) + ", " +
+         std::to_string(S.Sw.base) + ", " + std::to_string(S.Sw.shift) + ">(" +
+         At + ")";
+  OS.indent(Indent + 4) << "*reinterpret_cast<" << Word << " *>(smem + " << Name
+                        << "_offset + " << At << ") =\n";
+  OS.indent(Indent + 8) << Convert << "(" << accName(I.Acc) << "[0][2 * p], "
+                        << accName(I.Acc) << "[0][2 * p + 1]);\n";
+  OS.indent(Indent + 2) << "}\n";
+  OS.indent(Indent) << "}\n";
+}
+
+void KernelEmitter::inst(InstId Id, unsigned Indent) {
+  const Inst &I = K.Insts[Id];
+  auto Line = [&]() -> llvm::raw_ostream & { return OS.indent(Indent); };
+  auto Elected = [&]() {
+    if (I.Elected >= 0)
+      OS << "if (threadIdx.x == " << I.Elected << ") ";
+  };
+  switch (I.Kind) {
+  case InstKind::Role:
+    role(I, Indent);
+    return;
+  case InstKind::TileLoop:
+    Line() << "// " << (I.Persistent ? "persistent_tiles" : "grid_tiles")
+           << ", group_m = " << I.GroupM << "\n";
+    Line() << "for (int task = " << expr(I.Start) << "; task < "
+           << expr(I.Bound) << "; task += " << expr(I.Stride) << ") {\n";
+    body(I.Body, Indent + 2);
+    Line() << "}\n";
+    return;
+  case InstKind::KLoop:
+    Line() << "for (int " << identifier(I.Vars[0]) << " = " << expr(I.Start)
+           << "; " << identifier(I.Vars[0]) << " < " << expr(I.Bound) << "; "
+           << identifier(I.Vars[0]) << " += " << I.Step << ") {\n";
+    body(I.Body, Indent + 2);
+    Line() << "}\n";
+    return;
+  case InstKind::Let:
+    if (!Used.count(I.Vars[0]))
+      return;
+    Line() << "const int " << identifier(I.Vars[0]) << " = " << expr(I.Value)
+           << ";\n";
+    return;
+  case InstKind::BarrierInit: {
+    const Barrier &B = K.Barriers[I.Bar];
+    Line() << "for (int s = 0; s < " << B.Count << "; ++s)\n";
+    OS.indent(Indent + 2) << identifier(B.Name) << "[s].init(" << I.Count
+                          << ");\n";
+    return;
+  }
+  case InstKind::FenceBarrierInit:
+    Line() << "sm90::fence_barrier_init();\n";
+    Line() << "__syncthreads();\n";
+    return;
+  case InstKind::Wait:
+    Line() << barrier(I) << ".wait<waits>(" << expr(I.Phase) << ", \""
+           << K.Barriers[I.Bar].Name << "\");\n";
+    return;
+  case InstKind::ArriveExpectTx:
+    Line();
+    Elected();
+    OS << barrier(I) << ".arrive_expect_tx(" << I.Bytes << ");\n";
+    return;
+  case InstKind::Arrive:
+    Line();
+    Elected();
+    OS << barrier(I) << ".arrive();\n";
+    return;
+  case InstKind::TmaLoad:
+  case InstKind::TmaStore: {
+    std::vector<std::string> Coords;
+    for (ExprId C : I.Coords)
+      Coords.push_back(expr(C));
+    Line();
+    Elected();
+    if (I.Kind == InstKind::TmaLoad)
+      OS << "tma::load(" << viewAddress(I) << ", " << mapName(I.Map) << ", "
+         << barrier(I) << ", " << llvm::join(Coords, ", ") << ");";
+    else
+      OS << "tma::store(" << mapName(I.Map) << ", " << viewAddress(I) << ", "
+         << llvm::join(Coords, ", ") << ");";
+    OS << " // " << I.Bytes << " bytes\n";
+    return;
+  }
+  case InstKind::BulkCommit:
+    Line() << "tma::commit_group();\n";
+    return;
+  case InstKind::BulkWaitRead:
+    Line() << "tma::wait_group_read<0>();\n";
+    return;
+  case InstKind::ZeroAcc: {
+    const AccInfo &A = Accumulators.at(I.Acc);
+    Line() << "float " << accName(I.Acc) << "[" << A.Blocks << "][" << A.N / 2
+           << "];\n";
+    Line() << "#pragma unroll\n";
+    Line() << "for (int i = 0; i < " << A.N / 2 << "; ++i)\n";
+    OS.indent(Indent + 2) << accName(I.Acc) << "[0][i] = 0.0f;\n";
+    return;
+  }
+  case InstKind::WgmmaFence:
+    Line() << "wgmma::fence();\n";
+    return;
+  case InstKind::Wgmma:
+    llvm_unreachable("WGMMA runs are emitted by wgmmaRun");
+  case InstKind::WgmmaCommit:
+    Line() << "wgmma::commit_group();\n";
+    return;
+  case InstKind::WgmmaWait:
+    Line() << "wgmma::wait_group<" << I.Count << ">();\n";
+    return;
+  case InstKind::StoreFragment:
+    storeFragment(I, Indent);
+    return;
+  case InstKind::FenceProxyAsync:
+    Line() << "tma::fence_proxy_async_shared();\n";
+    return;
+  case InstKind::NamedBarrier:
+    Line() << "sm90::named_barrier_sync(" << I.BarrierIdNum << ", " << I.Count
+           << ");\n";
+    return;
+  }
+}
+
+void KernelEmitter::launcher() {
+  OS << "void launch(const tf::runtime::LaunchRequest &request) {\n";
+  OS << "  const tf::runtime::CudaCheck check{\"" << K.Name << "\"};\n";
+  OS << "  if (request.args.size() != " << K.Parameters.size() << ")\n";
+  OS << "    check.fail(\"launcher: %zu arguments given, the kernel has "
+     << K.Parameters.size() << "\", request.args.size());\n";
+  // The rank of each parameter: its tensor maps' box rank.
+  for (std::size_t P = 0; P < K.Parameters.size(); ++P) {
+    const auto &[Name, Type] = K.Parameters[P];
+    auto Map = llvm::find_if(K.Maps, [&, &Name = Name](const TensorMap &M) {
+      return M.Tensor == Name;
+    });
+    if (Map == K.Maps.end())
+      continue;
+    OS << "  const tf::runtime::TensorArg &" << identifier(Name)
+       << " = tf::runtime::device_tensor(request, " << P << ", \"" << Name
+       << "\", " << dtypeEnum(Type) << ", " << Map->Box.size() << ", check);\n";
+  }
+  for (auto [P, Dim] : Extents) {
+    const std::string Name = identifier(K.Parameters[P].first);
+    OS << "  const int " << Name << "_extent" << Dim << " = static_cast<int>("
+       << Name << ".extents[" << Dim << "]);\n";
+  }
+  // The kernel-level lets (tile counts) the grid needs.
+  for (InstId Id : K.Body)
+    if (K.Insts[Id].Kind == InstKind::Let)
+      OS << "  const int " << identifier(K.Insts[Id].Vars[0]) << " = "
+         << expr(K.Insts[Id].Value) << ";\n";
+  const Inst &Loop = K.Insts[TileLoop];
+  OS << "  const int tiles = " << expr(Loop.Bound) << ";\n";
+  OS << "  const int topology = " << expr(K.Grid) << ";\n";
+  OS << "  if (request.grid != topology)\n";
+  OS << "    check.fail(\"launcher: tf::grid(%lld) given, the kernel's CTA "
+        "topology has %d\",\n";
+  OS << "               static_cast<long long>(request.grid), topology);\n";
+  OS << "  if (tiles == 0)\n    return;\n";
+  if (K.Persistent)
+    OS << "  // Persistent: no more CTAs than tiles.\n"
+          "  const int grid = imin(topology, tiles);\n";
+  else
+    OS << "  const int grid = tiles;\n";
+  for (std::size_t M = 0; M < K.Maps.size(); ++M) {
+    const TensorMap &T = K.Maps[M];
+    OS << "  const std::uint32_t " << MapNames[M] << "_box[] = {"
+       << llvm::join(
+              llvm::map_range(T.Box,
+                              [](std::int64_t B) { return std::to_string(B); }),
+              ", ")
+       << "};\n";
+    OS << "  const CUtensorMap " << MapNames[M]
+       << " = tf::runtime::make_tensor_map(" << identifier(T.Tensor) << ", "
+       << MapNames[M] << "_box, " << tmaSwizzle(T.Swizzle) << ", check);\n";
+  }
+  OS << "  check(cudaFuncSetAttribute(" << Id
+     << ", cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes),\n"
+     << "        \"cudaFuncSetAttribute(MaxDynamicSharedMemorySize)\");\n";
+  std::vector<std::string> Args(MapNames);
+  for (auto [P, Dim] : Extents)
+    Args.push_back(identifier(K.Parameters[P].first) + "_extent" +
+                   std::to_string(Dim));
+  OS << "  " << Id << "<<<grid, block_threads, shared_bytes>>>("
+     << llvm::join(Args, ", ") << ");\n";
+  OS << "  check.launch(\"" << Id << "<<<grid, " << K.BlockThreads << ", "
+     << K.SharedBytes << ">>>\");\n";
+  if (Opts.DebugWaits)
+    OS << "  // Debug waits: a trapped wait is reported here, with the "
+          "kernel's name.\n"
+          "  check(cudaDeviceSynchronize(), \"cudaDeviceSynchronize\");\n";
+  OS << "}\n\n";
+}
+
+void KernelEmitter::registrar() {
+  OS << "const tf::runtime::Registrar registrar{\n"
+     << "    reinterpret_cast<const void *>(&tf_generated::user::" << Id
+     << "), \"" << K.Name << "\", &launch};\n";
+}
+
+llvm::Error KernelEmitter::run() {
+  if (llvm::Error E = collect())
+    return E;
+  if (TileLoop == None)
+    return problem(K.Range, "needs a tile loop to size the grid");
+  OS << "namespace tf_generated::user {\n";
+  OS << "// " << K.Name
+     << ", the host function the launcher is registered "
+        "under.\n";
+  OS << "void " << Id << "() __asm__(\"" << K.MangledName << "\");\n";
+  OS << "} // namespace tf_generated::user\n\n";
+  OS << "namespace tf_generated::" << Id << " {\n";
+  OS << "namespace {\n\n";
+  constants();
+  deviceFunction();
+  launcher();
+  registrar();
+  OS << "\n} // namespace\n";
+  OS << "} // namespace tf_generated::" << Id << "\n";
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Error emitCuda(llvm::ArrayRef<Kernel> Kernels, const CudaOptions &Opts,
+                     llvm::raw_ostream &OS) {
+  const std::string File = llvm::sys::path::stem(Opts.Source).str();
+  OS << "//===- " << File << ".tf.cu - generated by tf; do not edit ";
+  OS << "---===//\n";
+  OS << "//\n";
+  OS << "// The CUDA backend's output for " << Opts.Source
+     << " (docs/backend-cuda.md):\n";
+  OS << "// per kernel, the lowered form `tf finalize` prints as a "
+        "__global__ function\n";
+  OS << "// for sm_90a and a launcher that tf::launch finds by the kernel's "
+        "address.\n";
+  OS << "// Compile with nvcc -std=c++20 "
+        "-gencode=arch=compute_90a,code=sm_90a\n";
+  OS << "// -I<tf>/include -I<tf>/runtime/include and link with the "
+        "user's program.\n";
+  OS << "//\n";
+  OS << "//===------------------------------------------------------------"
+        "----------===//\n";
+  OS << "#include \"tf/runtime/host/arguments.hpp\"\n"
+     << "#include \"tf/runtime/host/check.hpp\"\n"
+     << "#include \"tf/runtime/host/tensor_map.hpp\"\n"
+     << "#include \"tf/runtime/kernel_args.hpp\"\n"
+     << "#include \"tf/runtime/registry.hpp\"\n"
+     << "#include \"tf/runtime/sm90/mbarrier.cuh\"\n"
+     << "#include \"tf/runtime/sm90/smem_descriptor.cuh\"\n"
+     << "#include \"tf/runtime/sm90/swizzle.cuh\"\n"
+     << "#include \"tf/runtime/sm90/sync.cuh\"\n"
+     << "#include \"tf/runtime/sm90/tma.cuh\"\n"
+     << "#include \"tf/runtime/sm90/wgmma.cuh\"\n\n"
+     << "#include <cuda_bf16.h>\n"
+     << "#include <cuda_fp16.h>\n\n"
+     << "#include <cstdint>\n\n";
+  OS << "namespace tf_generated {\n";
+  OS << "namespace sm90 = tf::sm90;\n";
+  OS << "namespace tma = tf::sm90::tma;\n";
+  OS << "namespace wgmma = tf::sm90::wgmma;\n\n";
+  if (Opts.DebugWaits)
+    OS << "// emit-debug-waits: a wait that polls this often traps with the "
+          "barrier's name.\n"
+          "constexpr sm90::WaitPolicy waits = sm90::trap_after(1u << 26);\n";
+  else
+    OS << "// Waits poll until the phase completes (emit-debug-waits bounds "
+          "them).\n"
+          "constexpr sm90::WaitPolicy waits = sm90::wait_forever;\n";
+  OS << "\n// The index arithmetic of the lowered form, on 32-bit "
+        "non-negative values.\n";
+  OS << "__host__ __device__ constexpr int ceil_div(int a, int b) { return "
+        "(a + b - 1) / b; }\n";
+  OS << "__host__ __device__ constexpr int imin(int a, int b) { return a < b "
+        "? a : b; }\n";
+  OS << "__host__ __device__ constexpr int imax(int a, int b) { return a < b "
+        "? b : a; }\n";
+  OS << "} // namespace tf_generated\n\n";
+  llvm::Error Err = llvm::Error::success();
+  for (const Kernel &K : Kernels)
+    Err = llvm::joinErrors(std::move(Err), KernelEmitter(K, Opts, OS).run());
+  return Err;
+}
+
+} // namespace tf::emit

@@ -1,0 +1,55 @@
+//===- tf/runtime/host/arguments.hpp - A launcher's argument checks -------===//
+//
+// What a generated launcher checks of the type-erased arguments before it
+// builds tensor maps: each tensor parameter gets a tensor of the dtype and
+// rank the kernel was generated for, in device memory (a host pointer
+// would make the TMA fault far from the cause), with extents that fit the
+// kernel's 32-bit index arithmetic. Failures name the kernel, the
+// parameter and what was given.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "tf/runtime/host/check.hpp"
+#include "tf/runtime/kernel_args.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <limits>
+
+namespace tf::runtime {
+
+/// The launch's argument `index`, parameter `name`: a device tensor of
+/// `dtype` and `rank`; fails through `check` otherwise.
+inline const TensorArg &device_tensor(const LaunchRequest &request, int index,
+                                      const char *name, DType dtype, int rank,
+                                      const CudaCheck &check) {
+  if (index >= static_cast<int>(request.args.size()))
+    check.fail("launcher: %zu arguments given, parameter '%s' is number %d",
+               request.args.size(), name, index + 1);
+  const KernelArg &arg = request.args[index];
+  if (arg.kind != KernelArg::Kind::tensor)
+    check.fail("launcher: parameter '%s' is a tensor, a value was given", name);
+  const TensorArg &t = arg.tensor;
+  if (t.dtype != dtype || t.rank != rank)
+    check.fail("launcher: parameter '%s' was generated for a rank-%d tensor "
+               "of %s, a rank-%d tensor of %s was given",
+               name, rank, tf::name(dtype).data(), t.rank,
+               tf::name(t.dtype).data());
+  cudaPointerAttributes where{};
+  check(cudaPointerGetAttributes(&where, t.data), "cudaPointerGetAttributes");
+  if (t.storage != Storage::gmem || (where.type != cudaMemoryTypeDevice &&
+                                     where.type != cudaMemoryTypeManaged))
+    check.fail("launcher: parameter '%s' is not in device memory; the GPU "
+               "kernel reads it with the TMA",
+               name);
+  for (int d = 0; d < rank; ++d)
+    if (t.extents[d] > std::numeric_limits<int>::max())
+      check.fail("launcher: parameter '%s' has extent %lld in dimension %d; "
+                 "the kernel indexes with 32-bit integers",
+                 name, static_cast<long long>(t.extents[d]), d);
+  return t;
+}
+
+} // namespace tf::runtime

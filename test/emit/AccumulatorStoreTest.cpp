@@ -1,0 +1,78 @@
+//===- test/emit/AccumulatorStoreTest.cpp - Accumulator pairs into a view -===//
+//
+// accumulatorStore (plugin/emit/AccumulatorStore.h) on staged tiles of two
+// warpgroups' m64n256 accumulators: the optimal GEMM's four 128 x 64 panels
+// with the 128-byte swizzle, a plain row-major tile, and layouts it must
+// refuse (a transposed tile that splits register pairs, a wrong shape).
+// Expected values follow from the layouts by hand: thread (group, warp,
+// lane8, lane4) starts at row 64 group + 16 warp + lane8, column 2 lane4;
+// pair p is rows + 8 (p % 2), columns + 8 (p / 2).
+//
+//===----------------------------------------------------------------------===//
+#include "emit/AccumulatorStore.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+/// The message of \p S's error ("" when it succeeded).
+std::string refusal(llvm::Expected<tf::emit::AccumulatorStore> S) {
+  return S ? "" : llvm::toString(S.takeError());
+}
+
+tf::lower::Region view(const char *Layout, std::int64_t Rows,
+                       std::int64_t Cols) {
+  tf::lower::Region R;
+  R.Kind = tf::lower::RegionKind::Buffer;
+  R.Name = "staged_tile";
+  R.Element = tf::DType::bf16;
+  R.Layout = Layout;
+  R.Shape = {Rows, Cols};
+  return R;
+}
+
+TEST(AccumulatorStore, SwizzledPanels) {
+  // Four 128 x 64 panels of 128-byte rows: a row is 128 bytes, a panel
+  // 16384; columns 64..127 are in the next panel.
+  auto S = tf::emit::accumulatorStore(
+      view("(128,(4,64)):(64,(8192,1)) | Swizzle(3,4,3)", 128, 256), 256, 2);
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  EXPECT_EQ(S->GroupBytes, 64 * 128);
+  EXPECT_EQ(S->WarpBytes, 16 * 128);
+  EXPECT_EQ(S->RowBytes, 128);
+  EXPECT_EQ(S->QuadBytes, 4);
+  ASSERT_EQ(S->PairBytes.size(), 64u);
+  EXPECT_EQ(S->PairBytes[0], 0);
+  EXPECT_EQ(S->PairBytes[1], 8 * 128); // rows + 8
+  EXPECT_EQ(S->PairBytes[2], 16);      // columns + 8
+  EXPECT_EQ(S->PairBytes[16], 16384);  // column 64: the second panel
+  EXPECT_EQ(S->PairBytes[63], 3 * 16384 + 8 * 128 + 7 * 16);
+  EXPECT_EQ(S->Sw, (tf::Swizzle{3, 4, 3}));
+}
+
+TEST(AccumulatorStore, RowMajor) {
+  auto S =
+      tf::emit::accumulatorStore(view("(128,256):(256,1)", 128, 256), 256, 2);
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  EXPECT_EQ(S->RowBytes, 512);
+  EXPECT_EQ(S->GroupBytes, 64 * 512);
+  EXPECT_EQ(S->PairBytes[1], 8 * 512);
+  EXPECT_TRUE(S->Sw.is_identity());
+}
+
+TEST(AccumulatorStore, RefusesSplitPairs) {
+  // Column-major: columns e = 0 and 1 of a pair are 256 bytes apart.
+  EXPECT_NE(refusal(tf::emit::accumulatorStore(
+                        view("(128,256):(1,128)", 128, 256), 256, 2))
+                .find("not a thread base plus a constant"),
+            std::string::npos);
+}
+
+TEST(AccumulatorStore, RefusesOtherShapes) {
+  EXPECT_NE(refusal(tf::emit::accumulatorStore(
+                        view("(64,256):(256,1)", 64, 256), 256, 2))
+                .find("is not the 128 x 256 accumulator tile"),
+            std::string::npos);
+}
+
+} // namespace
