@@ -122,7 +122,8 @@ public:
 private:
   // Analysis before writing anything.
   llvm::Error collect();
-  void collectUses(const std::vector<InstId> &Body, InstId Role);
+  void collectUses(const std::vector<InstId> &Body, InstId Role,
+                   llvm::Error &Err);
   std::set<std::string> usedVariables(const std::vector<InstId> &Body) const;
   llvm::Expected<std::pair<std::int64_t, std::int64_t>>
   groupStrides(llvm::ArrayRef<InstId> Run) const;
@@ -179,9 +180,9 @@ private:
   std::map<hir::ValueId, std::vector<SmemDescriptor>> Descriptors;
   /// StoreFragment instruction -> its address decomposition.
   std::map<InstId, AccumulatorStore> Stores;
-  /// Role instruction -> whether its body issues per-warpgroup work
-  /// (WGMMA, fragment stores) and so needs the thread's coordinates.
-  std::map<InstId, bool> RoleNeedsGroups;
+  /// The roles whose bodies issue per-warpgroup work (WGMMA, fragment
+  /// stores) and so need the thread's coordinates.
+  std::set<InstId> RoleNeedsGroups;
   /// The spatial axis' name per role (`group`).
   std::map<InstId, std::string> RoleAxis;
   /// Per run of WGMMA instructions (by its first): the bytes by which warpgroup
@@ -194,7 +195,6 @@ private:
   std::set<std::string> Used;
   InstId CurrentRole = None;
   InstId TileLoop = None;
-  llvm::Error Err = llvm::Error::success();
 };
 
 //===- Analysis
@@ -246,7 +246,8 @@ KernelEmitter::groupStrides(llvm::ArrayRef<InstId> Run) const {
   return Strides;
 }
 
-void KernelEmitter::collectUses(const std::vector<InstId> &Body, InstId Role) {
+void KernelEmitter::collectUses(const std::vector<InstId> &Body, InstId Role,
+                                llvm::Error &Err) {
   for (std::size_t At = 0; At < Body.size(); ++At) {
     const InstId Id = Body[At];
     const Inst &I = K.Insts[Id];
@@ -280,7 +281,7 @@ void KernelEmitter::collectUses(const std::vector<InstId> &Body, InstId Role) {
       A.N = *N;
       A.Blocks = std::max(A.Blocks, I.Block + 1);
       A.Groups = std::max(A.Groups, I.AxisValue + 1);
-      RoleNeedsGroups[Role] = true;
+      RoleNeedsGroups.insert(Role);
       RoleAxis[Role] = I.Axis;
       for (auto [Ring, D] :
            {std::pair{I.RingA, I.A}, std::pair{I.RingB, I.B}}) {
@@ -291,8 +292,8 @@ void KernelEmitter::collectUses(const std::vector<InstId> &Body, InstId Role) {
       }
     }
     if (I.Kind == InstKind::StoreFragment)
-      RoleNeedsGroups[Role] = true;
-    collectUses(I.Body, Role);
+      RoleNeedsGroups.insert(Role);
+    collectUses(I.Body, Role, Err);
   }
 }
 
@@ -330,9 +331,10 @@ llvm::Error KernelEmitter::collect() {
     else if (R.Stage == 0)
       StageBytes.try_emplace(R.Value, R.Bytes);
   }
-  collectUses(K.Body, None);
+  llvm::Error Err = llvm::Error::success();
+  collectUses(K.Body, None, Err);
   if (Err)
-    return std::move(Err);
+    return Err;
   for (const auto &[Acc, A] : Accumulators)
     if (A.Blocks != 1)
       return problem(K.Range, "emits one accumulator block per warpgroup; "
