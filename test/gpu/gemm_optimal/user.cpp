@@ -157,6 +157,7 @@ int main(int argc, char **argv) {
     int runs;
   };
   const std::vector<Shape> all = {
+      {128, 256, 64, 5},       // one tile: one working CTA, one K step
       {8192, 17408, 5120, 20}, // the seed's shape
       {1000, 1544, 1000, 5},   // no extent a multiple of its tile
       {64, 4096, 4096, 5},     // small M: half a tile, most CTAs idle
