@@ -115,25 +115,37 @@ for t in "${TESTS[@]}"; do
   esac
 done
 
-# Memory errors on the small test gate the run; racecheck's view of
-# TMA/WGMMA (async-proxy) accesses to shared memory is informational.
-if [[ -x $BUILD/single_tile ]] && command -v compute-sanitizer >/dev/null; then
-  for tool in memcheck racecheck; do
-    note "== compute-sanitizer --tool $tool single_tile"
-    out=$(timeout 300 compute-sanitizer --tool "$tool" "$BUILD/single_tile" 2>&1)
-    rc=$?
-    printf '%s\n' "$out" | tail -4 | tee -a "$LOG"
-    summary=$(grep -m1 -o '[A-Z]* SUMMARY: .*' <<<"$out")
-    if [[ $rc -eq 0 ]] && grep -q 'SUMMARY: 0 ' <<<"$summary"; then
-      record "sanitizer $tool single_tile" PASS "$summary"
-    elif [[ $tool == memcheck ]]; then
-      record "sanitizer $tool single_tile" FAIL "exit $rc; $summary"
+# Memory errors gate the run (single_tile, and the generated GEMM at its
+# small shape); racecheck's view of TMA/WGMMA (async-proxy) accesses to
+# shared memory is informational.
+sanitize() {  # TOOL TEST [ARGS...]
+  local tool=$1 test=$2 out rc summary
+  shift 2
+  note "== compute-sanitizer --tool $tool $test $*"
+  out=$(timeout 300 compute-sanitizer --tool "$tool" "$BUILD/$test" "$@" 2>&1)
+  rc=$?
+  printf '%s\n' "$out" | tail -4 | tee -a "$LOG"
+  summary=$(grep -m1 -o '[A-Z]* SUMMARY: .*' <<<"$out")
+  if [[ $rc -eq 0 ]] && grep -q 'SUMMARY: 0 ' <<<"$summary"; then
+    record "sanitizer $tool $test" PASS "$summary"
+  elif [[ $tool == memcheck ]]; then
+    record "sanitizer $tool $test" FAIL "exit $rc; $summary"
+  else
+    record "sanitizer $tool $test" INFO "exit $rc; $summary"
+  fi
+}
+if command -v compute-sanitizer >/dev/null; then
+  for run in "memcheck single_tile" "racecheck single_tile" \
+             "memcheck gemm_optimal --small"; do
+    read -r tool test args <<<"$run"
+    if [[ -x $BUILD/$test ]]; then
+      sanitize "$tool" "$test" $args
     else
-      record "sanitizer $tool single_tile" INFO "exit $rc; $summary"
+      record "sanitizer $tool $test" FAIL "the binary is missing"
     fi
   done
 else
-  record "sanitizer single_tile" FAIL "compute-sanitizer or the binary is missing"
+  record "sanitizer" FAIL "compute-sanitizer is missing"
 fi
 
 # The instructions the tests exist for must be in the machine code.
