@@ -138,6 +138,21 @@ private:
     I.Threads = Roles[Role].threads();
     return I;
   }
+  /// A wait on slot \p Slot of \p Bar for the phase \p Phase of \p Clock
+  /// names; a producer waits for the phase before it (the consumers freed
+  /// the slot), hence the flipped parity.
+  void addWait(BarrierId Bar, ExprId Slot, ExprId Phase, ExprId Clock,
+               bool Producer, const hir::Stmt &S, int Role,
+               std::vector<InstId> &Out) {
+    Inst Wait = inst(InstKind::Wait, S, Role);
+    Wait.Bar = Bar;
+    Wait.Slot = Slot;
+    Wait.Phase =
+        Producer ? L.binary(ExprKind::Xor, Phase, L.constant(1)) : Phase;
+    Wait.Clock = Clock;
+    Wait.ProducerParity = Producer;
+    add(std::move(Wait), Out);
+  }
 
   const hir::Kernel &H;
   const targets::MergedTarget *Target;
@@ -724,13 +739,7 @@ void Lowering::lowerLoad(const hir::Stmt &S, int Role, const LoopContext &C,
   const ExprId Clock = clock(C, true);
   auto [SlotE, Phase] = slotAndPhase(L, Clock, Ring.Stages);
 
-  Inst Wait = inst(InstKind::Wait, S, Role);
-  Wait.Bar = Empty;
-  Wait.Slot = SlotE;
-  Wait.Phase = L.binary(ExprKind::Xor, Phase, L.constant(1));
-  Wait.Clock = Clock;
-  Wait.ProducerParity = true;
-  add(std::move(Wait), Out);
+  addWait(Empty, SlotE, Phase, Clock, /*Producer=*/true, S, Role, Out);
 
   Inst Box = inst(InstKind::TmaLoad, S, Role);
   Box.Bar = Full;
@@ -787,12 +796,8 @@ void Lowering::lowerMma(StmtId Id, int Role, const LoopContext &C,
     Slots[I] = SlotE;
     if (I == 1 && Rings[1] == Rings[0])
       continue;
-    Inst Wait = inst(InstKind::Wait, S, Role);
-    Wait.Bar = barrier(Rings[I], "full", Ring.Stages);
-    Wait.Slot = SlotE;
-    Wait.Phase = Phase;
-    Wait.Clock = Clock;
-    add(std::move(Wait), Out);
+    addWait(barrier(Rings[I], "full", Ring.Stages), SlotE, Phase, Clock,
+            /*Producer=*/false, S, Role, Out);
   }
 
   add(inst(InstKind::WgmmaFence, S, Role), Out);
@@ -878,13 +883,7 @@ void Lowering::lowerStaging(const hir::Stmt &S, int Role, const LoopContext &C,
   auto [SlotE, Phase] = slotAndPhase(L, Clock, 1);
 
   // The previous tile's store must have read the buffer.
-  Inst Wait = inst(InstKind::Wait, S, Role);
-  Wait.Bar = Empty;
-  Wait.Slot = SlotE;
-  Wait.Phase = L.binary(ExprKind::Xor, Phase, L.constant(1));
-  Wait.Clock = Clock;
-  Wait.ProducerParity = true;
-  add(std::move(Wait), Out);
+  addWait(Empty, SlotE, Phase, Clock, /*Producer=*/true, S, Role, Out);
 
   Inst Store = inst(InstKind::StoreFragment, S, Role);
   Store.Acc = Src;
@@ -931,12 +930,7 @@ void Lowering::lowerStore(const hir::Stmt &S, int Role, const LoopContext &C,
   const ExprId Clock = clock(C, false);
   auto [SlotE, Phase] = slotAndPhase(L, Clock, 1);
 
-  Inst Wait = inst(InstKind::Wait, S, Role);
-  Wait.Bar = Full;
-  Wait.Slot = SlotE;
-  Wait.Phase = Phase;
-  Wait.Clock = Clock;
-  add(std::move(Wait), Out);
+  addWait(Full, SlotE, Phase, Clock, /*Producer=*/false, S, Role, Out);
   Inst Box = inst(InstKind::TmaStore, S, Role);
   Box.View = Views[Buffer];
   issueBoxes(S, InstKind::TmaStore, Tile, Map, Box, Out);
