@@ -600,6 +600,9 @@ std::optional<hir::Kernel> KernelBuilder::build() {
       V.Stages = TI->Stages;
     } else if (isIndexType(P->getType())) {
       V.Kind = hir::ValueKind::Index;
+      const QualType T = bare(P->getType());
+      V.ScalarType = (T->isUnsignedIntegerType() ? "std::uint" : "std::int") +
+                     std::to_string(Ctx.getTypeSize(T)) + "_t";
     } else if (isTensorLike(P->getType())) {
       error(P->getLocation(), DiagId::err_tf_hir_unsupported)
           << "this tensor parameter type"

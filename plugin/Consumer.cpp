@@ -1,33 +1,24 @@
 //===- Consumer.cpp - What tf does with a translation unit ----------------===//
 //
-// Sites -> HIR -> inference -> checks -> Clang diagnostics (Consumer.h).
+// Sites -> HIR -> the stages of Pipeline.h (Consumer.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Consumer.h"
-#include "AtomicFile.h"
 #include "BuildHIR.h"
 #include "ConstantValue.h"
 #include "Diagnostics.h"
+#include "Pipeline.h"
 #include "Sites.h"
-#include "analysis/Analysis.h"
-#include "emit/CudaEmitter.h"
 #include "hir/Printer.h"
-#include "lower/Lower.h"
-#include "lower/Verify.h"
-
-#include "targets/TargetFacts.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
-#include "clang/Basic/DiagnosticFrontend.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/Support/Path.h"
 
-#include <map>
 #include <optional>
 
 using namespace clang;
@@ -111,213 +102,10 @@ void printReport(const ASTContext &Ctx, llvm::ArrayRef<Site> Sites,
   OS.flush();
 }
 
-clang::SourceLocation toClang(unsigned Raw) {
-  return clang::SourceLocation::getFromRawEncoding(Raw);
-}
-
-CharSourceRange toClang(const hir::SourceRange &R) {
-  return CharSourceRange::getTokenRange(toClang(R.Begin),
-                                        toClang(R.End ? R.End : R.Begin));
-}
-
-/// The range a fix-it replaces. A template-id's range ends at its closing
-/// '>', which the lexer may have lexed as part of `>>`
-/// (`tf::schedule<A, tf::Repeat<2, 1, 2>>(...)`): as a token range that
-/// would swallow the enclosing template's '>' too, so such a range ends
-/// after its one '>'.
-CharSourceRange fixItRange(const SourceManager &SM, const hir::SourceRange &R) {
-  SourceLocation End = toClang(R.End ? R.End : R.Begin);
-  bool Invalid = false;
-  const char *At = SM.getCharacterData(SM.getSpellingLoc(End), &Invalid);
-  if (!Invalid && *At == '>')
-    return CharSourceRange::getCharRange(toClang(R.Begin),
-                                         End.getLocWithOffset(1));
-  return toClang(R);
-}
-
-/// Whether the warnings of tf group \p Group are on and promoted to errors,
-/// after the W* arguments in the order given.
-struct GroupSetting {
-  bool Enabled = true;
-  bool AsError = false;
-};
-
-GroupSetting resolveGroup(const Options &Opts, llvm::StringRef Group) {
-  GroupSetting S;
-  llvm::StringRef Parent = Group.split('-').first;
-  for (const auto &[Name, What] : Opts.Warnings) {
-    if (Name != Group && Name != Parent)
-      continue;
-    switch (What) {
-    case WarningArg::Enable:
-      S.Enabled = true;
-      break;
-    case WarningArg::Disable:
-      S.Enabled = false;
-      break;
-    case WarningArg::Error:
-      S.Enabled = S.AsError = true;
-      break;
-    case WarningArg::NoError:
-      S.AsError = false;
-      break;
-    }
-  }
-  return S;
-}
-
-/// \p F with a note saying which instantiation of a kernel template it is
-/// about (a finding points into the template's pattern).
-analysis::Finding inInstantiation(analysis::Finding F, const hir::Kernel &K) {
-  if (K.InstantiatedAt.valid())
-    F.Notes.push_back({DiagId::note_tf_in_instantiation,
-                       K.InstantiatedAt,
-                       {"'" + K.Name + "'"}});
-  return F;
-}
-
-/// Reports \p F and its notes through Clang.
-void emit(DiagnosticsEngine &Diags, const Options &Opts,
-          const analysis::Finding &F) {
-  GroupSetting Setting;
-  if (llvm::StringRef Group = tfGroup(F.Id); !Group.empty())
-    Setting = resolveGroup(Opts, Group);
-  if (!Setting.Enabled)
-    return;
-  {
-    DiagnosticBuilder B =
-        report(Diags, toClang(F.Range.Begin), F.Id, Setting.AsError);
-    for (const std::string &Arg : F.Args)
-      B << Arg;
-    if (F.Range.valid())
-      B << toClang(F.Range);
-    for (const analysis::FixIt &Fix : F.FixIts)
-      if (Fix.Range.valid())
-        B << FixItHint::CreateReplacement(
-            fixItRange(Diags.getSourceManager(), Fix.Range), Fix.Replacement);
-  }
-  for (const analysis::Finding &Note : F.Notes)
-    emit(Diags, Opts, Note);
-}
-
-const hir::SourceRange &targetRange(const hir::Kernel &K) {
-  return K.TargetRange.valid() ? K.TargetRange : K.Range;
-}
-
-/// The fact tree, loaded on first use; one error for the whole unit.
-class Targets {
-public:
-  explicit Targets(const Options &Opts) : Opts(Opts) {}
-
-  /// The merged view of target \p Id, or null after reporting why not.
-  const targets::MergedTarget *find(DiagnosticsEngine &Diags,
-                                    const hir::Kernel &K) {
-    if (!load(Diags, K))
-      return nullptr;
-    auto [It, New] = Merged.try_emplace(K.Target);
-    if (New) {
-      if (const targets::TargetDocument *Doc = Database->find(K.Target))
-        It->second = Database->merge(*Doc);
-    }
-    if (It->second.Doc)
-      return &It->second;
-    std::string Known;
-    for (const std::string &Id : Database->ids())
-      Known += (Known.empty() ? "" : ", ") + Id;
-    analysis::Finding F{DiagId::err_tf_kernel_target, targetRange(K),
-                        {K.Name, "unknown target '" + K.Target +
-                                     "'; the fact tree " +
-                                     Database->root().str() + " has " + Known}};
-    emit(Diags, Opts, F);
-    return nullptr;
-  }
-
-private:
-  bool load(DiagnosticsEngine &Diags, const hir::Kernel &K) {
-    if (Database)
-      return true;
-    if (Failed)
-      return false;
-    targets::TargetsDir Dir = targets::resolveTargetsDir(Opts.TargetsDir);
-    llvm::Expected<targets::FactDatabase> DB =
-        targets::FactDatabase::loadDirectory(Dir.Path);
-    if (!DB) {
-      Failed = true;
-      std::string Message = llvm::toString(DB.takeError());
-      llvm::StringRef First = llvm::StringRef(Message).split('\n').first;
-      emit(Diags, Opts,
-           {DiagId::err_tf_target_facts, targetRange(K), {K.Target, First.str()}});
-      return false;
-    }
-    Database = std::move(*DB);
-    return true;
-  }
-
-  const Options &Opts;
-  std::optional<targets::FactDatabase> Database;
-  std::map<std::string, targets::MergedTarget> Merged;
-  bool Failed = false;
-};
-
-/// emit=DIR: the CUDA backend's file for \p M, written only when every kernel
-/// with a target lowers, verifies and emits; otherwise one error per kernel
-/// at the kernel, listing why.
-void emitCuda(DiagnosticsEngine &Diags, const Options &Opts, hir::Module &M,
-              llvm::ArrayRef<const targets::MergedTarget *> Targets) {
-  const SourceManager &SM = Diags.getSourceManager();
-  const OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
-  const std::string Source = Main ? Main->getName().str() : "<stdin>";
-  llvm::SmallString<256> Path(Opts.EmitDir);
-  llvm::sys::path::append(Path, llvm::sys::path::stem(Source) + ".tf.cu");
-
-  std::vector<lower::Kernel> Lowered;
-  bool Failed = false;
-  auto Refuse = [&](const hir::Kernel &K, llvm::Error E) {
-    Failed = true;
-    std::string Why;
-    llvm::handleAllErrors(std::move(E), [&](const llvm::ErrorInfoBase &Info) {
-      Why += "\n  " + Info.message();
-    });
-    // At the kernel's name: the whole definition would be printed otherwise.
-    hir::SourceRange At = K.Range;
-    At.End = 0;
-    emit(Diags, Opts,
-         inInstantiation({DiagId::err_tf_emit_refused, At,
-                          {K.Name, Path.str().str(), Why}},
-                         K));
-  };
-  for (std::size_t I = 0; I < M.Kernels.size(); ++I) {
-    const hir::Kernel &K = M.Kernels[I];
-    if (K.Target.empty())
-      continue; // a CPU-only kernel: tf::launch runs its body
-    llvm::Expected<lower::Kernel> L = lower::lowerKernel(K, Targets[I]);
-    if (!L) {
-      Refuse(K, L.takeError());
-      continue;
-    }
-    if (llvm::Error E = lower::verify(*L)) {
-      Refuse(K, std::move(E));
-      continue;
-    }
-    Lowered.push_back(std::move(*L));
-  }
-  if (Failed)
-    return;
-  std::string Text;
-  llvm::raw_string_ostream OS(Text);
-  if (llvm::Error E = emit::emitCuda(
-          Lowered, {Source, Opts.EmitDebugWaits}, OS)) {
-    Refuse(M.Kernels.front(), std::move(E));
-    return;
-  }
-  if (std::error_code EC = writeFileAtomically(Path, Text))
-    Diags.Report(diag::err_fe_unable_to_open_output) << Path << EC.message();
-}
-
 class TfConsumer : public ASTConsumer {
 public:
   TfConsumer(Options Opts, llvm::raw_ostream &Out)
-      : Opts(std::move(Opts)), Out(Out), Facts(this->Opts) {}
+      : Opts(std::move(Opts)), Out(Out) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     DiagnosticsEngine &Diags = Ctx.getDiagnostics();
@@ -328,22 +116,19 @@ public:
     if (Diags.hasUncompilableErrorOccurred())
       return;
     hir::Module M = buildModule(Ctx, Sites);
-    std::vector<const targets::MergedTarget *> KernelTargets;
-    for (hir::Kernel &K : M.Kernels) {
-      for (const analysis::Finding &F : analysis::infer(K))
-        emit(Diags, Opts, inInstantiation(F, K));
-      const targets::MergedTarget *Target =
-          K.Target.empty() ? nullptr : Facts.find(Diags, K);
-      KernelTargets.push_back(Target);
-      if (!K.Target.empty() && !Target)
-        continue;
-      for (const analysis::Finding &F : analysis::check(K, Target))
-        emit(Diags, Opts, inInstantiation(F, K));
-    }
-    if (!Opts.EmitDir.empty() && !Diags.hasErrorOccurred())
-      emitCuda(Diags, Opts, M, KernelTargets);
+    Pipeline P(Opts, Diags);
+    std::vector<const targets::MergedTarget *> Targets = P.check(M);
+    const bool Lower = !Opts.EmitDir.empty() || Opts.LoweredSink;
+    if (Lower && !Diags.hasErrorOccurred())
+      if (std::optional<std::vector<LoweredKernel>> Kernels =
+              P.lower(M, Targets)) {
+        if (!Opts.EmitDir.empty())
+          P.emit(*Kernels, mainFile(Ctx.getSourceManager()), Opts.EmitDir);
+        if (Opts.LoweredSink)
+          Opts.LoweredSink(*Kernels);
+      }
     if (Opts.Sink)
-      Opts.Sink(Ctx, M, KernelTargets);
+      Opts.Sink(Ctx, M, Targets);
     if (Opts.DumpHir && Opts.DumpHirJson)
       hir::printJson(M, Out);
     else if (Opts.DumpHir)
@@ -352,9 +137,14 @@ public:
   }
 
 private:
+  /// The main file as the compiler was given it.
+  static std::string mainFile(const SourceManager &SM) {
+    const OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+    return Main ? Main->getName().str() : "<stdin>";
+  }
+
   Options Opts;
   llvm::raw_ostream &Out;
-  Targets Facts;
 };
 
 /// Wno-G, WG, Werror=G, Wno-error=G (after the W) for a known tf group G.

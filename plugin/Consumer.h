@@ -1,10 +1,11 @@
 //===- Consumer.h - What tf does with a translation unit -------*- C++ -*-===//
 //
-// The ASTConsumer behind the plugin action and `tf hir`: once Sema is done it
-// collects the tf attribute sites, builds the HIR of every kernel, infers,
-// checks each kernel against its target's contracts and facts, and reports
-// the findings as Clang diagnostics; the options add the site report and the
-// HIR dump. Without options it only diagnoses and writes nothing.
+// The ASTConsumer behind the plugin action and the `tf` commands: once Sema
+// is done it collects the tf attribute sites, builds the HIR of every
+// kernel and runs the stages of Pipeline.h on it (checks; lowering and
+// emission when asked), each finding a Clang diagnostic; the options add the
+// site report and the HIR dump. Without options it only diagnoses and
+// writes nothing.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TF_PLUGIN_CONSUMER_H
@@ -35,6 +36,8 @@ struct MergedTarget;
 } // namespace tf::targets
 
 namespace tf::plugin {
+
+struct LoweredKernel;
 
 /// What a tool (`tf candidates`, `tf analyze`) does with a translation
 /// unit's HIR once every kernel is inferred and checked: \p Targets is
@@ -78,6 +81,10 @@ struct Options {
   /// Not a plugin argument: set by the tf tool. Called after the checks
   /// (and before the HIR dump) when Sema succeeded.
   ModuleSink Sink;
+  /// Not a plugin argument: set by `tf finalize`. When set, the kernels are
+  /// lowered after the checks as for emit=DIR (Pipeline.h) and, when every
+  /// kernel lowered, passed to it in module order.
+  std::function<void(llvm::ArrayRef<LoweredKernel>)> LoweredSink;
 };
 
 /// The plugin arguments, for the message about an unknown one.

@@ -7,9 +7,10 @@
 //            fragments of every tf::schedule (from the contract; for a TMA
 //            copy the boxes it is issued as), extents (static, dynamic,
 //            symbolic) through index expressions;
-//   check  - every tf::schedule against its contract (tf's one matching
-//            engine, include/tf/contract/match.hpp) with the target's
-//            capabilities; the written Repeat against the derived one;
+//   check  - every tf::schedule against its contract: the reasons of the
+//            match inference recorded (tf's one matching engine,
+//            include/tf/contract/match.hpp, run once per site on the
+//            target); the written Repeat against the derived one;
 //            values used on meshes that do not hold them;
 //   capacity - shared memory per CTA, registers per thread, L2 reuse
 //            windows against the target's facts (warnings, never errors).
@@ -32,8 +33,11 @@ struct MergedTarget;
 namespace tf::analysis {
 
 /// Derives what follows from the kernel's decisions (see the file comment)
-/// into \p K; reports what cannot be derived.
-std::vector<Finding> infer(hir::Kernel &K);
+/// into \p K on \p Target (null: none named; capabilities are then not
+/// matched) and records every site's match (hir::Schedule::Match); reports
+/// what cannot be derived.
+std::vector<Finding> infer(hir::Kernel &K,
+                           const targets::MergedTarget *Target = nullptr);
 
 /// Checks the inferred kernel \p K on \p Target (null: the kernel names no
 /// target; capabilities and capacities are then not checked): the contract

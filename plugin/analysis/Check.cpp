@@ -201,8 +201,12 @@ public:
     Out.push_back(std::move(F));
   }
 
+  /// Reports the reasons of the match inference recorded on the op.
+  /// @pre infer(K, Target) ran on the same target.
   void run() {
-    MatchReport R = match(C, H.S);
+    if (!Op.Sched || !Op.Sched->Match)
+      return;
+    const MatchReport &R = *Op.Sched->Match;
     const std::size_t First = Out.size();
     bool ParamFixed[max_site_params] = {};
     for (const Reason &Why : R.reasons)

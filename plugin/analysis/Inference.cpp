@@ -105,7 +105,7 @@ Finding untypedOperand(const Kernel &K, const Stmt &Op, const Contract &C,
 
 } // namespace
 
-std::vector<Finding> infer(Kernel &K) {
+std::vector<Finding> infer(Kernel &K, const targets::MergedTarget *Target) {
   std::vector<Finding> Findings;
   // 1. Constant index expressions (extents of typed parameters are known
   // before any op runs).
@@ -128,7 +128,9 @@ std::vector<Finding> infer(Kernel &K) {
   for (Value &V : K.Values)
     V.Shard = registerShard(K, V);
 
-  // 4. Derived repeats; operands nothing types.
+  // 4. Every site's match on the target, recorded once (the checks report
+  // its reasons, lowering reads its decisions); derived repeats and TMA
+  // boxes from it; operands nothing types.
   for (StmtId S : Order) {
     Stmt &Op = K.Stmts[S];
     if (Op.Kind != StmtKind::Op || !Op.Sched)
@@ -136,8 +138,9 @@ std::vector<Finding> infer(Kernel &K) {
     Op.Sched->DerivedRepeat.clear();
     Op.Sched->BoxExtents.clear();
     Op.Sched->BoxOffsets = Layout{};
+    Op.Sched->Match.reset();
     HirSite Site;
-    if (!buildSite(K, S, nullptr, Site))
+    if (!buildSite(K, S, Target, Site))
       continue;
     for (const SiteOperandSource &O : Site.Operands)
       if (O.Untyped && O.Value != None && O.Value < K.Values.size())
@@ -147,15 +150,20 @@ std::vector<Finding> infer(Kernel &K) {
         Op.Sched->DerivedRepeat = Split->Count;
         Op.Sched->BoxExtents = Split->Extents;
         Op.Sched->BoxOffsets = Split->Offsets;
+        HirSite Box;
+        buildBoxSite(Site, *Split, Box);
+        Op.Sched->Match = match(*Box.C, Box.S);
+        continue;
       }
+      Op.Sched->Match = match(*Site.C, Site.S);
       continue;
     }
-    if (Site.C->atom_shape.is_leaf() || Site.C->atom_shape.rank() != 3)
-      continue;
     MatchReport R = match(*Site.C, Site.S);
-    if (R.repeat.derived)
+    if (!Site.C->atom_shape.is_leaf() && Site.C->atom_shape.rank() == 3 &&
+        R.repeat.derived)
       Op.Sched->DerivedRepeat.assign(std::begin(R.repeat.count),
                                      std::end(R.repeat.count));
+    Op.Sched->Match = std::move(R);
   }
   return Findings;
 }

@@ -3,9 +3,9 @@
 //   tf finalize FILE... [-o OUT] [--targets-dir DIR] -- COMPILER FLAGS
 //   tf finalize FILE... -p BUILD_DIR [-o OUT] [-- EXTRA FLAGS]
 //
-// Compiles each FILE as `tf hir` does (ToolRunner.h), lowers every kernel
-// to its LIR (lower/Lower.h), verifies it (lower/Verify.h) and prints it
-// (lower/Printer.h) to stdout, or with -o to OUT, written whole through a
+// Compiles each FILE as `tf hir` does (ToolRunner.h) and runs the plugin's
+// pipeline on it (Pipeline.h: checks, lowering as passes, verification), and
+// prints every kernel's LIR (lower/Printer.h) to stdout, or with -o to OUT, written whole through a
 // temporary file and a rename, so OUT is never half-written and is left as
 // it was when anything fails. A kernel with undecided sites is refused with
 // one error per site; a construct finalize cannot lower and a failed check
@@ -17,12 +17,9 @@
 #include "Commands.h"
 #include "ToolRunner.h"
 
-#include "hir/HIR.h"
-#include "lower/Lower.h"
+#include "Pipeline.h"
 #include "lower/Printer.h"
-#include "lower/Verify.h"
 
-#include "clang/AST/ASTContext.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
@@ -60,34 +57,14 @@ static cl::opt<std::string>
 int runFinalizeCommand() {
   std::string Text;
   raw_string_ostream OS(Text);
-  bool Failed = false;
-  auto Report = [&Failed](llvm::Error E) {
-    handleAllErrors(std::move(E), [&Failed](const ErrorInfoBase &Info) {
-      errs() << "tf finalize: error: " << Info.message() << '\n';
-      Failed = true;
-    });
-  };
-
   ToolOptions Opts = CommonOptions.toolOptions("finalize");
-  Opts.Sink = [&](StringRef, clang::ASTContext &Ctx, hir::Module &M,
-                  ArrayRef<const targets::MergedTarget *> Targets) {
-    // A kernel the checks refused is not lowered: its errors are the answer.
-    if (Ctx.getDiagnostics().hasErrorOccurred())
-      return;
-    for (std::size_t I = 0; I < M.Kernels.size(); ++I) {
-      llvm::Expected<lower::Kernel> K = lower::lowerKernel(M.Kernels[I], Targets[I]);
-      if (!K) {
-        Report(K.takeError());
-        continue;
-      }
-      if (llvm::Error E = lower::verify(*K)) {
-        Report(std::move(E));
-        continue;
-      }
-      lower::print(*K, OS);
-    }
+  // The plugin's pipeline lowers and verifies (Pipeline.h); its refusals are
+  // diagnostics on stderr that make the run fail.
+  Opts.LoweredSink = [&](ArrayRef<plugin::LoweredKernel> Kernels) {
+    for (const plugin::LoweredKernel &K : Kernels)
+      lower::print(K.LIR, OS);
   };
-  if (runOnFiles(Opts) != 0 || Failed)
+  if (runOnFiles(Opts) != 0)
     return 1;
   if (Output.empty()) {
     outs() << Text;

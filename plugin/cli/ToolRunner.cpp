@@ -163,6 +163,7 @@ ArgumentsAdjuster takeTfArguments(const ToolOptions &TO, StringRef File,
                               ArrayRef<const targets::MergedTarget *> T) {
         TO.Sink(File, Ctx, M, T);
       };
+    Opts.LoweredSink = TO.LoweredSink;
     Factory.Opts = std::move(Opts);
     return Out;
   };

@@ -48,6 +48,9 @@ struct ToolOptions {
                      hir::Module &M,
                      llvm::ArrayRef<const targets::MergedTarget *> Targets)>
       Sink;
+  /// Lower every kernel after the checks and pass the lowered kernels here
+  /// (Consumer.h, Options::LoweredSink); `tf finalize` prints them.
+  std::function<void(llvm::ArrayRef<plugin::LoweredKernel>)> LoweredSink;
 };
 
 /// The options of every command that compiles files (FILE..., -p,

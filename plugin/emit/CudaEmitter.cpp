@@ -17,6 +17,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 
+#include <cstring>
 #include <functional>
 #include <map>
 #include <optional>
@@ -83,17 +84,48 @@ std::string position(const hir::SourceRange &R) {
   return R.File + ":" + std::to_string(R.Line) + ":" + std::to_string(R.Column);
 }
 
-/// The N of a `wgmma.mma_async.sync.aligned.m64nNk16.f32.bf16.bf16` opcode
-/// whose operands the runtime has a wrapper for; nullopt otherwise.
-std::optional<std::int64_t> bf16WgmmaN(llvm::StringRef Opcode) {
-  llvm::StringRef Rest = Opcode;
-  if (!Rest.consume_front("wgmma.mma_async.sync.aligned.m64n") ||
-      !Rest.consume_back("k16.f32.bf16.bf16"))
-    return std::nullopt;
-  std::int64_t N = 0;
-  if (Rest.getAsInteger(10, N) || (N != 64 && N != 128 && N != 256))
-    return std::nullopt;
-  return N;
+/// The runtime's name of a WGMMA operand type (tf/runtime/sm90/wgmma.cuh),
+/// or null for a type it has no wrapper for.
+const char *wgmmaType(DType T) {
+  switch (T) {
+  case DType::bf16:
+    return "wgmma::Type::bf16";
+  case DType::f16:
+    return "wgmma::Type::f16";
+  case DType::fp8e4m3:
+    return "wgmma::Type::e4m3";
+  case DType::fp8e5m2:
+    return "wgmma::Type::e5m2";
+  default:
+    return nullptr;
+  }
+}
+
+/// Expression \p X (an f32) after elementwise op \p F.
+std::string applyOp(const FragmentOp &F, const std::string &X) {
+  switch (F.Op) {
+  case ElementwiseOp::Relu:
+    return "fmaxf(" + X + ", 0.0f)";
+  case ElementwiseOp::Neg:
+    return "-(" + X + ")";
+  case ElementwiseOp::Exp:
+    return "expf(" + X + ")";
+  case ElementwiseOp::Cast:
+    switch (F.To) {
+    case DType::bf16:
+      return "__bfloat162float(__float2bfloat16_rn(" + X + "))";
+    case DType::f16:
+      return "__half2float(__float2half_rn(" + X + "))";
+    default:
+      return X;
+    }
+  }
+  return X;
+}
+
+/// Whether the backend writes a cast to \p T inside an epilogue.
+bool castable(DType T) {
+  return T == DType::bf16 || T == DType::f16 || T == DType::f32;
 }
 
 /// The CUDA conversion of two f32 values into a word of \p T, and the word's
@@ -231,7 +263,7 @@ KernelEmitter::groupStrides(llvm::ArrayRef<InstId> Run) const {
         Strides = {DA, DB};
       SmemDescriptor AA = A.A, BA = B.A, AB = A.B, BB = B.B;
       AA.Start = BA.Start = AB.Start = BB.Start = 0;
-      Same = A.Opcode == B.Opcode && A.Block == B.Block && A.KStep == B.KStep &&
+      Same = A.Atom == B.Atom && A.Block == B.Block && A.KStep == B.KStep &&
              A.TransA == B.TransA && A.TransB == B.TransB && AA == BA &&
              AB == BB && B.A.Start - A.A.Start == G * Strides.first &&
              B.B.Start - A.B.Start == G * Strides.second;
@@ -268,17 +300,16 @@ void KernelEmitter::collectUses(const std::vector<InstId> &Body, InstId Role,
     if (I.Kind == InstKind::TileLoop && TileLoop == None)
       TileLoop = Id;
     if (I.Kind == InstKind::Wgmma) {
-      const std::optional<std::int64_t> N = bf16WgmmaN(I.Opcode);
-      if (!N) {
+      if (!wgmmaType(I.Atom.A) || !wgmmaType(I.Atom.B) ||
+          I.Atom.D != DType::f32) {
         Err = llvm::joinErrors(
             std::move(Err),
-            problem(I.Range, "has no runtime wrapper for '" + I.Opcode +
-                                 "' (runtime/tools/gen_wgmma.py writes "
-                                 "m64nNk16 bf16 for N = 64, 128, 256)"));
+            problem(I.Range, "has no runtime wrapper for '" +
+                                 wgmmaOpcode(I.Atom) + "'"));
         continue;
       }
       AccInfo &A = Accumulators[I.Acc];
-      A.N = *N;
+      A.N = I.Atom.N;
       A.Blocks = std::max(A.Blocks, I.Block + 1);
       A.Groups = std::max(A.Groups, I.AxisValue + 1);
       RoleNeedsGroups.insert(Role);
@@ -309,8 +340,8 @@ llvm::Error KernelEmitter::collect() {
   }
   for (const Expr &E : K.Exprs)
     if (E.Kind == ExprKind::Extent) {
-      auto It = llvm::find_if(K.Parameters,
-                              [&](const auto &P) { return P.first == E.Name; });
+      auto It = llvm::find_if(
+          K.Parameters, [&](const Parameter &P) { return P.Name == E.Name; });
       if (It == K.Parameters.end())
         return problem(K.Range, "found the extent of '" + E.Name +
                                     "', which is no parameter");
@@ -353,6 +384,11 @@ llvm::Error KernelEmitter::collect() {
         return problem(I.Range,
                        "cannot convert f32 to " +
                            llvm::Twine(name(K.Regions[I.View].Element)));
+      for (const FragmentOp &F : I.Epilogue)
+        if (F.Op == ElementwiseOp::Cast && !castable(F.To))
+          return problem(I.Range, "cannot round f32 to " +
+                                      llvm::Twine(name(F.To)) +
+                                      " in an epilogue");
       Stores.emplace(InstId(&I - K.Insts.data()), *S);
     }
   return llvm::Error::success();
@@ -565,8 +601,11 @@ void KernelEmitter::deviceFunction() {
   for (std::size_t M = 0; M < K.Maps.size(); ++M)
     Params.push_back("const __grid_constant__ CUtensorMap " + MapNames[M]);
   for (auto [P, Dim] : Extents)
-    Params.push_back("int " + identifier(K.Parameters[P].first) + "_extent" +
+    Params.push_back("int " + identifier(K.Parameters[P].Name) + "_extent" +
                      std::to_string(Dim));
+  for (const Parameter &P : K.Parameters)
+    if (P.What == Parameter::Kind::Integer)
+      Params.push_back("int " + identifier(P.Name));
   OS << llvm::join(Params, ",\n" + std::string(Id.size() + 1, ' ')) << ") {\n";
   OS << "  extern __shared__ __align__(shared_align) std::uint8_t smem[];\n";
   Used = usedVariables(K.Body);
@@ -661,7 +700,9 @@ void KernelEmitter::wgmmaRun(const std::vector<InstId> &Body, std::size_t &At,
     const Inst &W = K.Insts[Body[I]];
     if (W.AxisValue != 0)
       continue;
-    OS.indent(Indent + 2) << "wgmma::mma_bf16<" << *bf16WgmmaN(W.Opcode)
+    OS.indent(Indent + 2) << "wgmma::mma<" << W.Atom.N << ", "
+                          << wgmmaType(W.Atom.A) << ", "
+                          << wgmmaType(W.Atom.B)
                           << ", wgmma::Major::" << (W.TransA ? "mn" : "k")
                           << ", wgmma::Major::" << (W.TransB ? "mn" : "k")
                           << ">( // k-step " << W.KStep << "\n";
@@ -684,7 +725,12 @@ void KernelEmitter::storeFragment(const Inst &I, unsigned Indent) {
                                ? identifier(RoleAxis.at(CurrentRole))
                                : "group";
   OS.indent(Indent) << "{\n";
-  OS.indent(Indent + 2) << "// cast to " << name(View.Element)
+  OS.indent(Indent + 2) << "// ";
+  for (const FragmentOp &F : I.Epilogue)
+    OS << elementwiseName(F.Op)
+       << (F.Op == ElementwiseOp::Cast ? "." + std::string(name(F.To)) : "")
+       << ", then ";
+  OS << "cast to " << name(View.Element)
                         << ", stored as the accumulator's shard " << I.Shard
                         << " puts it\n";
   OS.indent(Indent + 2) << "const std::uint32_t base = " << Axis << " * "
@@ -701,8 +747,20 @@ void KernelEmitter::storeFragment(const Inst &I, unsigned Indent) {
          At + ")";
   OS.indent(Indent + 4) << "*reinterpret_cast<" << Word << " *>(smem + " << Name
                         << "_offset + " << At << ") =\n";
-  OS.indent(Indent + 8) << Convert << "(" << accName(I.Acc) << "[0][2 * p], "
-                        << accName(I.Acc) << "[0][2 * p + 1]);\n";
+  auto Element = [&](const char *Index) {
+    std::string X = accName(I.Acc) + "[0][" + Index + "]";
+    for (const FragmentOp &F : I.Epilogue)
+      X = applyOp(F, X);
+    return X;
+  };
+  OS.indent(Indent + 8) << Convert << "(" << Element("2 * p") << ",";
+  if (I.Epilogue.empty()) {
+    OS << " ";
+  } else {
+    OS << "\n";
+    OS.indent(Indent + 8 + std::strlen(Convert) + 1);
+  }
+  OS << Element("2 * p + 1") << ");\n";
   OS.indent(Indent + 2) << "}\n";
   OS.indent(Indent) << "}\n";
 }
@@ -825,20 +883,22 @@ void KernelEmitter::launcher() {
   OS << "  if (request.args.size() != " << K.Parameters.size() << ")\n";
   OS << "    check.fail(\"launcher: %zu arguments given, the kernel has "
      << K.Parameters.size() << "\", request.args.size());\n";
-  // The rank of each parameter: its tensor maps' box rank.
+  // Every parameter, checked against what the kernel was generated for
+  // (a tensor read only for its extents too).
   for (std::size_t P = 0; P < K.Parameters.size(); ++P) {
-    const auto &[Name, Type] = K.Parameters[P];
-    auto Map = llvm::find_if(K.Maps, [&, &Name = Name](const TensorMap &M) {
-      return M.Tensor == Name;
-    });
-    if (Map == K.Maps.end())
+    const Parameter &X = K.Parameters[P];
+    if (X.What == Parameter::Kind::Integer) {
+      OS << "  const int " << identifier(X.Name)
+         << " = tf::runtime::integer_arg<" << X.ScalarType << ">(request, "
+         << P << ", \"" << X.Name << "\", check);\n";
       continue;
-    OS << "  const tf::runtime::TensorArg &" << identifier(Name)
-       << " = tf::runtime::device_tensor(request, " << P << ", \"" << Name
-       << "\", " << dtypeEnum(Type) << ", " << Map->Box.size() << ", check);\n";
+    }
+    OS << "  const tf::runtime::TensorArg &" << identifier(X.Name)
+       << " = tf::runtime::device_tensor(request, " << P << ", \"" << X.Name
+       << "\", " << dtypeEnum(X.Element) << ", " << X.Rank << ", check);\n";
   }
   for (auto [P, Dim] : Extents) {
-    const std::string Name = identifier(K.Parameters[P].first);
+    const std::string Name = identifier(K.Parameters[P].Name);
     OS << "  const int " << Name << "_extent" << Dim << " = static_cast<int>("
        << Name << ".extents[" << Dim << "]);\n";
   }
@@ -877,8 +937,11 @@ void KernelEmitter::launcher() {
      << "        \"cudaFuncSetAttribute(MaxDynamicSharedMemorySize)\");\n";
   std::vector<std::string> Args(MapNames);
   for (auto [P, Dim] : Extents)
-    Args.push_back(identifier(K.Parameters[P].first) + "_extent" +
+    Args.push_back(identifier(K.Parameters[P].Name) + "_extent" +
                    std::to_string(Dim));
+  for (const Parameter &P : K.Parameters)
+    if (P.What == Parameter::Kind::Integer)
+      Args.push_back(identifier(P.Name));
   OS << "  " << Id << "<<<grid, block_threads, shared_bytes>>>("
      << llvm::join(Args, ", ") << ");\n";
   OS << "  check.launch(\"" << Id << "<<<grid, " << K.BlockThreads << ", "

@@ -21,6 +21,7 @@
 #ifndef TF_PLUGIN_HIR_HIR_H
 #define TF_PLUGIN_HIR_HIR_H
 
+#include "tf/contract/match.hpp"
 #include "tf/contract/site.hpp"
 #include "tf/dtype.hpp"
 #include "tf/layout/mesh.hpp"
@@ -109,6 +110,9 @@ struct Value {
   std::vector<ExprId> TileOffsets;
   /// For an Index value defined by a Let: the expression.
   ExprId Init = None;
+  /// For an Index parameter: the C++ type it is declared with, as a
+  /// fixed-width spelling (`std::int64_t`, `std::uint32_t`).
+  std::string ScalarType;
   SourceRange Range;
 
   // Filled by inference (analysis/Inference.cpp):
@@ -220,6 +224,13 @@ struct Schedule {
   /// boxes <1,4> of 128x64 at (1,4):(0,8192).
   std::vector<std::int64_t> BoxExtents;
   tf::Layout BoxOffsets{};
+  /// Filled by inference on the kernel's target: the contract engine's
+  /// match of this site (of box 0 for a box copy) -- accepted or not, with
+  /// every parameter, the repeat and the operand fragments. The checks
+  /// report its reasons and lowering reads its decisions; nothing matches
+  /// the site again. Empty when the site could not be built (no mesh, an
+  /// unknown contract).
+  std::optional<MatchReport> Match;
 };
 
 struct Stmt {

@@ -63,6 +63,27 @@ bool Kernel::sameExpr(ExprId A, ExprId B) const {
          X.Dim == Y.Dim && sameExpr(X.Lhs, Y.Lhs) && sameExpr(X.Rhs, Y.Rhs);
 }
 
+std::string wgmmaOpcode(const MmaAtom &A) {
+  return "wgmma.mma_async.sync.aligned.m" + std::to_string(A.M) + "n" +
+         std::to_string(A.N) + "k" + std::to_string(A.K) + "." +
+         std::string(name(A.D)) + "." + std::string(name(A.A)) + "." +
+         std::string(name(A.B));
+}
+
+const char *elementwiseName(ElementwiseOp Op) {
+  switch (Op) {
+  case ElementwiseOp::Cast:
+    return "cast";
+  case ElementwiseOp::Relu:
+    return "relu";
+  case ElementwiseOp::Neg:
+    return "neg";
+  case ElementwiseOp::Exp:
+    return "exp";
+  }
+  return "?";
+}
+
 const char *instName(InstKind K) {
   switch (K) {
   case InstKind::Role: return "scope";

@@ -148,6 +148,32 @@ struct SmemDescriptor {
                          const SmemDescriptor &) = default;
 };
 
+/// One MMA instruction's shape and element types: wgmma.mma_async
+/// m64n256k16 f32 += bf16 * bf16 is {64, 256, 16, bf16, bf16, f32}.
+struct MmaAtom {
+  std::int64_t M = 0, N = 0, K = 0;
+  DType A = DType::bf16, B = DType::bf16, D = DType::f32;
+  friend bool operator==(const MmaAtom &, const MmaAtom &) = default;
+};
+
+/// The PTX opcode of WGMMA atom \p A:
+/// `wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16`.
+std::string wgmmaOpcode(const MmaAtom &A);
+
+/// Elementwise math on a register fragment's f32 elements, applied on the
+/// way into a store (fusion): x -> op(x). Cast rounds x to To and keeps it
+/// as f32 (a later op sees the rounded value).
+enum class ElementwiseOp : std::uint8_t { Cast, Relu, Neg, Exp };
+
+struct FragmentOp {
+  ElementwiseOp Op = ElementwiseOp::Cast;
+  DType To = DType::f32;
+  friend bool operator==(const FragmentOp &, const FragmentOp &) = default;
+};
+
+/// The name of \p Op: cast, relu, neg, exp.
+const char *elementwiseName(ElementwiseOp Op);
+
 enum class InstKind : std::uint8_t {
   // Structure.
   Role,      ///< a role branch: threads [Begin, End) run Body
@@ -172,7 +198,8 @@ enum class InstKind : std::uint8_t {
   WgmmaCommit,   ///< wgmma.commit_group
   WgmmaWait,     ///< wgmma.wait_group Count
   // Epilogue.
-  StoreFragment, ///< cast the accumulator, store it into a view per its shard
+  StoreFragment, ///< apply Epilogue to the accumulator, cast it, store it
+                 ///< into a view per its shard
   FenceProxyAsync, ///< fence.proxy.async.shared::cta
   NamedBarrier,  ///< bar.sync Id, Count
 };
@@ -229,12 +256,13 @@ struct Inst {
   hir::ValueId Ring = hir::None;
   std::int64_t ViewOffset = 0;
 
-  // WGMMA: the opcode; the issuing warpgroup (AxisValue of the compute
-  // mesh's spatial M axis Axis); the k-step; the accumulator block of the
-  // issuing group (the M-blocks it runs in turn); the operands' rings (their
-  // slots are Coords[0] and Coords[1]) and descriptors (relative to the
-  // slot); imm-trans-a / imm-trans-b (the operand is MN-major).
-  std::string Opcode;
+  // WGMMA: the atom (M x N x K, the operands' and the accumulator's element
+  // types); the issuing warpgroup (AxisValue of the compute mesh's spatial
+  // M axis Axis); the k-step; the accumulator block of the issuing group
+  // (the M-blocks it runs in turn); the operands' rings (their slots are
+  // Coords[0] and Coords[1]) and descriptors (relative to the slot);
+  // imm-trans-a / imm-trans-b (the operand is MN-major).
+  MmaAtom Atom;
   std::string Axis;
   std::int64_t AxisValue = 0;
   std::int64_t KStep = 0;
@@ -249,18 +277,35 @@ struct Inst {
   hir::ValueId Acc = hir::None;
   std::string Shard;
   DType CastTo = DType::f32;
+  /// StoreFragment: the fused elementwise ops, applied in order to each
+  /// element before the cast to CastTo.
+  std::vector<FragmentOp> Epilogue;
   std::int64_t BarrierIdNum = 0;
 };
 
 //===- Kernels -------------------------------------------------------------===//
+
+/// A kernel parameter as the launcher receives it: a tensor (a type-erased
+/// view of Element with Rank extents) or an integer scalar, which the
+/// launcher reads as the C++ type the kernel declares (ScalarType) and
+/// passes to the device code as the variable Name.
+struct Parameter {
+  enum class Kind : std::uint8_t { Tensor, Integer };
+  std::string Name;
+  Kind What = Kind::Tensor;
+  DType Element = DType::f32;
+  int Rank = 0;
+  /// Integers: `std::int64_t`, `int`, ...
+  std::string ScalarType;
+};
 
 struct Kernel {
   std::string Name;
   std::string MangledName;
   std::string Target;
   hir::SourceRange Range;
-  /// The kernel's parameters: name and element type.
-  std::vector<std::pair<std::string, DType>> Parameters;
+  /// The kernel's parameters, in order.
+  std::vector<Parameter> Parameters;
 
   // Launch shape.
   ExprId Grid = None;

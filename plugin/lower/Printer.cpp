@@ -222,7 +222,7 @@ void Printer::inst(InstId Id, unsigned Indent) {
     OS << instName(I.Kind) << " acc\n";
     return;
   case InstKind::Wgmma: {
-    OS << I.Opcode << " " << I.Axis << "=" << I.AxisValue << " k=" << I.KStep
+    OS << wgmmaOpcode(I.Atom) << " " << I.Axis << "=" << I.AxisValue << " k=" << I.KStep
        << " acc[" << I.Block << "], "
        << descriptor(I.A, view(I, I.RingA, I.Coords[0])) << ", "
        << descriptor(I.B, view(I, I.RingB, I.Coords[1]))
@@ -230,7 +230,13 @@ void Printer::inst(InstId Id, unsigned Indent) {
     return;
   }
   case InstKind::StoreFragment:
-    OS << instName(I.Kind) << " cvt." << name(I.CastTo) << " acc -> "
+    OS << instName(I.Kind);
+    for (const FragmentOp &F : I.Epilogue) {
+      OS << " " << elementwiseName(F.Op);
+      if (F.Op == ElementwiseOp::Cast)
+        OS << "." << name(F.To);
+    }
+    OS << " cvt." << name(I.CastTo) << " acc -> "
        << K.Regions[I.View].Name << "  # per thread as " << I.Shard << "\n";
     return;
   case InstKind::NamedBarrier:
@@ -245,8 +251,10 @@ void Printer::run() {
      << K.Target << "\n";
   OS << "  mangled " << K.MangledName << "\n";
   OS << "  params";
-  for (const auto &[N, T] : K.Parameters)
-    OS << " " << N << ":" << name(T);
+  for (const Parameter &P : K.Parameters)
+    OS << " " << P.Name << ":"
+       << (P.What == Parameter::Kind::Integer ? P.ScalarType
+                                               : std::string(name(P.Element)));
   OS << "\n";
   OS << "  launch grid=(" << e(K.Grid) << ")"
      << (K.Persistent ? " persistent" : "") << " block=(" << K.BlockThreads

@@ -52,4 +52,26 @@ inline const TensorArg &device_tensor(const LaunchRequest &request, int index,
   return t;
 }
 
+/// The integer argument `index` of `request`, which the kernel declares as
+/// `T` (the launcher's caller converted it to that type), as the 32-bit
+/// value the generated device code computes with.
+template <class T>
+int integer_arg(const LaunchRequest &request, int index, const char *name,
+                const CudaCheck &check) {
+  if (index >= static_cast<int>(request.args.size()))
+    check.fail("launcher: %zu arguments given, parameter '%s' is number %d",
+               request.args.size(), name, index + 1);
+  const KernelArg &arg = request.args[index];
+  if (arg.kind != KernelArg::Kind::value || !arg.value)
+    check.fail("launcher: parameter '%s' is an integer, a tensor was given",
+               name);
+  const T v = *static_cast<const T *>(arg.value);
+  if (static_cast<long long>(v) > std::numeric_limits<int>::max() ||
+      static_cast<long long>(v) < std::numeric_limits<int>::min())
+    check.fail("launcher: parameter '%s' is %lld; the kernel computes with "
+               "32-bit integers",
+               name, static_cast<long long>(v));
+  return static_cast<int>(v);
+}
+
 } // namespace tf::runtime

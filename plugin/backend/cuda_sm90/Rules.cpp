@@ -1,0 +1,382 @@
+//===- plugin/backend/cuda_sm90/Rules.cpp - Lowering rules for sm_90 ------===//
+//
+// One rule per contract the cuda_sm90 backend lowers (CudaSm90.h), and the
+// test of whether a site is one the rules serve. A rule reads what
+// inference recorded on the op (the match, the TMA boxes) and the memory
+// plan (views, backing); it acquires the rings and buffers the op hands
+// over (pipeline synthesis adds the waits and releases) and selects the
+// instructions.
+//
+//===----------------------------------------------------------------------===//
+#include "backend/cuda_sm90/CudaSm90.h"
+
+#include "lower/Context.h"
+#include "lower/Descriptor.h"
+#include "lower/Fusion.h"
+#include "lower/PipelineSynthesis.h"
+
+#include "tf/atoms/generic/copy.hpp"
+#include "tf/atoms/nv/sm90/copy_async_tensor.hpp"
+#include "tf/atoms/nv/sm90/wgmma.hpp"
+#include "tf/layout/mesh_text.hpp"
+
+namespace tf::backend::sm90 {
+
+using namespace tf::lower;
+using hir::StmtId;
+using hir::ValueId;
+using plugin::DiagId;
+
+namespace {
+
+constexpr llvm::StringLiteral BackendName = "cuda_sm90";
+
+/// Whether \p V is a window of a kernel parameter in global memory.
+bool isParameterTile(const hir::Kernel &K, ValueId V) {
+  const hir::Value &X = K.Values[V];
+  return X.TileOf != hir::None &&
+         K.Values[X.TileOf].Origin == hir::ValueOrigin::Parameter &&
+         K.Values[X.TileOf].Type.Where == Storage::gmem;
+}
+
+/// Whether \p V is a whole shared-memory buffer (not a ring, not a window).
+bool isBuffer(const hir::Kernel &K, ValueId V) {
+  const hir::Value &X = K.Values[V];
+  return X.Kind == hir::ValueKind::Tensor && X.Type.Where == Storage::smem &&
+         X.TileOf == hir::None;
+}
+
+/// The value a copy into a ring or a buffer produced \p V from: the ring
+/// or buffer, when \p V is such a copy's result.
+ValueId backingOf(const hir::Kernel &K, ValueId V) {
+  const hir::Value &X = K.Values[V];
+  if (X.Def == hir::None)
+    return hir::None;
+  const hir::Stmt &S = K.Stmts[X.Def];
+  if (S.Kind != hir::StmtKind::Op || !S.Sched || S.Operands.size() != 2 ||
+      S.Result != V)
+    return hir::None;
+  const ValueId Dst = S.Operands[1];
+  return K.Values[Dst].Kind == hir::ValueKind::Ring || isBuffer(K, Dst)
+             ? Dst
+             : hir::None;
+}
+
+/// Whether the innermost stride of parameter \p P is the static 1 that a
+/// TMA tensor map assumes.
+bool innermostContiguous(const hir::Kernel &K, ValueId P) {
+  const Layout &L = K.Values[P].Type.Layout.layout;
+  IntTuple Strides = L.stride;
+  while (!Strides.is_leaf())
+    Strides = Strides.mode(Strides.rank() - 1);
+  return Strides.leaf().is_constant() && Strides.leaf().value == 1;
+}
+
+Support yes(int Rank) { return {true, "", Rank}; }
+Support no(std::string Why) { return {false, std::move(Why), 0}; }
+
+} // namespace
+
+Support supports(const hir::Kernel &K, StmtId Op, const Contract &C) {
+  const hir::Stmt &S = K.Stmts[Op];
+  const auto &Ops = S.Operands;
+  if (&C == &atoms::nv::sm90::copy_async_tensor) {
+    if (Ops.size() != 2)
+      return no("a TMA copy has a source and a destination");
+    const bool Load = isParameterTile(K, Ops[0]) &&
+                      K.Values[Ops[1]].Kind == hir::ValueKind::Ring;
+    const bool Store = isParameterTile(K, Ops[1]) &&
+                       backingOf(K, Ops[0]) != hir::None &&
+                       isBuffer(K, backingOf(K, Ops[0]));
+    if (!Load && !Store)
+      return no("cuda_sm90 issues TMA copies of a kernel parameter's tile "
+                "into a tf::Ring and of a staged shared-memory buffer into "
+                "a kernel parameter's tile; this copy is neither");
+    const ValueId Param = K.Values[Load ? Ops[0] : Ops[1]].TileOf;
+    if (!innermostContiguous(K, Param))
+      return no("the innermost stride of " + K.Values[Param].Name +
+                " is not the constant 1 a TMA tensor map needs (" +
+                K.Values[Param].Type.Spelling +
+                "); write its layout with a unit innermost stride");
+    return yes(2);
+  }
+  if (&C == &atoms::nv::sm90::wgmma) {
+    if (Ops.size() != 3)
+      return no("a WGMMA reads an accumulator and two operands");
+    if (K.Values[Ops[0]].Type.Where != Storage::rmem)
+      return no("cuda_sm90 accumulates WGMMA in registers; the accumulator "
+                "is not a register tensor");
+    for (int I = 1; I <= 2; ++I) {
+      const ValueId B = backingOf(K, Ops[I]);
+      if (B == hir::None || K.Values[B].Kind != hir::ValueKind::Ring)
+        return no(std::string("cuda_sm90 reads WGMMA operand ") +
+                  (I == 1 ? "A" : "B") +
+                  " from a ring slot a TMA load filled (the SS form); this "
+                  "operand is not one");
+    }
+    if (S.Sched && S.Sched->Match)
+      if (const ParamValue *Form = S.Sched->Match->param("form");
+          Form && Form->choice != "SS")
+        return no("cuda_sm90 lowers the SS form of WGMMA (A and B in shared "
+                  "memory); this site chooses form " +
+                  std::string(Form->choice.view()));
+    return yes(2);
+  }
+  if (&C == &atoms::generic::copy) {
+    if (Ops.size() == 2 && isBuffer(K, Ops[1]) &&
+        K.Values[Ops[0]].Type.Where == Storage::rmem)
+      return yes(1);
+    return no("cuda_sm90 lowers generic.Copy from a register tensor into a "
+              "shared-memory buffer (the staged epilogue); a copy of a "
+              "global tile into shared memory is nv.sm90.CopyAsyncTensor "
+              "(TMA)");
+  }
+  return no("cuda_sm90 has no lowering for " + std::string(C.id.view()) +
+            "; it lowers nv.sm90.CopyAsyncTensor, nv.sm90.Wgmma and "
+            "generic.Copy into a shared-memory buffer");
+}
+
+//===- TMA -----------------------------------------------------------------===//
+
+namespace {
+
+unsigned tensorMap(LoweringContext &Ctx, ValueId Tensor,
+                   const hir::Schedule &Sched, SwizzleMode Mode) {
+  Kernel &L = Ctx.L;
+  for (unsigned I = 0; I < L.Maps.size(); ++I)
+    if (L.Maps[I].Value == Tensor && L.Maps[I].Box == Sched.BoxExtents &&
+        L.Maps[I].Swizzle == Mode)
+      return I;
+  TensorMap M;
+  M.Tensor = Ctx.H.Values[Tensor].Name;
+  M.Value = Tensor;
+  M.Element = Ctx.H.Values[Tensor].Type.Element;
+  M.Box = Sched.BoxExtents;
+  M.Swizzle = Mode;
+  L.Maps.push_back(std::move(M));
+  return static_cast<unsigned>(L.Maps.size() - 1);
+}
+
+/// Box \p Index (row-major over \p Count) as per-dimension indices.
+std::vector<std::int64_t> boxCoord(std::int64_t Index,
+                                   const std::vector<std::int64_t> &Count) {
+  std::vector<std::int64_t> Out(Count.size());
+  for (std::size_t D = Count.size(); D-- > 0;) {
+    Out[D] = Index % Count[D];
+    Index /= Count[D];
+  }
+  return Out;
+}
+
+SwizzleMode swizzleOf(const hir::Value &V) {
+  const LayoutText &T = V.Type.Layout;
+  return swizzleModeOf(T.has_swizzle ? T.swizzle : Swizzle{})
+      .value_or(SwizzleMode::none);
+}
+
+/// One TMA instruction per box of the copy (inference's split), each at
+/// its global coordinates and its byte offset in the shared-memory view.
+void issueBoxes(LoweringContext &Ctx, const hir::Stmt &S, InstKind Kind,
+                ValueId Tile, unsigned Map, const Inst &Proto,
+                std::vector<InstId> &Out) {
+  const hir::Schedule &Sched = *S.Sched;
+  const hir::Value &T = Ctx.H.Values[Tile];
+  const DType Element = T.Type.Element;
+  Kernel &L = Ctx.L;
+  std::int64_t Boxes = 1, BoxElements = 1;
+  for (std::int64_t C : Sched.DerivedRepeat)
+    Boxes *= C;
+  for (std::int64_t E : Sched.BoxExtents)
+    BoxElements *= E;
+  for (std::int64_t B = 0; B < Boxes; ++B) {
+    std::vector<std::int64_t> At = boxCoord(B, Sched.DerivedRepeat);
+    Inst I = Proto;
+    I.Kind = Kind;
+    I.Map = Map;
+    I.Bytes = BoxElements * bytes(Element);
+    IntTuple Crd;
+    for (std::size_t D = 0; D < At.size(); ++D) {
+      Crd.push_back(IntTuple(At[D]));
+      ExprId Base = D < T.TileOffsets.size()
+                        ? Ctx.expr(T.TileOffsets[D], S.Range)
+                        : L.constant(0);
+      I.Coords.push_back(
+          At[D] == 0 ? Base
+                     : L.binary(ExprKind::Add, Base,
+                                L.constant(At[D] * Sched.BoxExtents[D])));
+    }
+    Result<std::int64_t> Offset = evaluate(Sched.BoxOffsets, Crd);
+    if (!Offset) {
+      Ctx.refuse(DiagId::err_tf_lower_op, LoweringContext::at(S),
+                 {Ctx.opText(S), BackendName.str(),
+                  "the boxes' shared-memory offsets are not static"});
+      return;
+    }
+    I.ViewOffset = *Offset * bytes(Element);
+    Ctx.add(std::move(I), Out);
+  }
+}
+
+void lowerLoad(LoweringContext &Ctx, const hir::Stmt &S, Selection &Sel) {
+  const ValueId Tile = S.Operands[0], Ring = S.Operands[1];
+  const hir::Value &Src = Ctx.H.Values[Tile];
+  if (!Ctx.Views.count(Ring) || S.Sched->BoxExtents.empty())
+    return; // the memory plan or inference refused it
+  const unsigned Map =
+      tensorMap(Ctx, Src.TileOf, *S.Sched, swizzleOf(Ctx.H.Values[Ring]));
+  const BufferUse &U = acquire(Ctx, Sel, Ring, Handoff::AsyncFill);
+  Inst Box = Ctx.inst(InstKind::TmaLoad, S, Sel.Role);
+  Box.Bar = U.Full;
+  Box.Slot = U.Slot;
+  Box.Clock = U.Clock;
+  Box.Ring = Ring;
+  Box.View = Ctx.Views[Ring];
+  issueBoxes(Ctx, S, InstKind::TmaLoad, Tile, Map, Box, Sel.Body);
+}
+
+void lowerStore(LoweringContext &Ctx, const hir::Stmt &S, Selection &Sel) {
+  const ValueId Staged = S.Operands[0], Tile = S.Operands[1];
+  auto It = Ctx.Backing.find(Staged);
+  if (It == Ctx.Backing.end() || !Ctx.Views.count(It->second) ||
+      S.Sched->BoxExtents.empty())
+    return; // refused by the support check or the memory plan
+  const ValueId Buffer = It->second;
+  const unsigned Map = tensorMap(Ctx, Ctx.H.Values[Tile].TileOf, *S.Sched,
+                                 swizzleOf(Ctx.H.Values[Buffer]));
+  acquire(Ctx, Sel, Buffer, Handoff::Read);
+  Inst Box = Ctx.inst(InstKind::TmaStore, S, Sel.Role);
+  Box.View = Ctx.Views[Buffer];
+  issueBoxes(Ctx, S, InstKind::TmaStore, Tile, Map, Box, Sel.Body);
+  Ctx.add(Ctx.inst(InstKind::BulkCommit, S, Sel.Role), Sel.Body);
+  // The buffer may be overwritten once the stores have read it (.read:
+  // their global writes need not be done).
+  Ctx.add(Ctx.inst(InstKind::BulkWaitRead, S, Sel.Role), Sel.Body);
+}
+
+/// Refuses \p S unless the backend supports it; true when it does.
+bool supported(LoweringContext &Ctx, StmtId Op, const Contract &C) {
+  const Support Sup = supports(Ctx.H, Op, C);
+  if (!Sup.Lowerable)
+    Ctx.refuse(DiagId::err_tf_lower_op,
+               LoweringContext::at(Ctx.H.Stmts[Op]),
+               {Ctx.opText(Ctx.H.Stmts[Op]) + " as " + std::string(C.id.view()),
+                BackendName.str(), Sup.Why});
+  return Sup.Lowerable;
+}
+
+} // namespace
+
+void lowerTmaCopy(LoweringContext &Ctx, StmtId Op, Selection &Sel) {
+  if (!supported(Ctx, Op, atoms::nv::sm90::copy_async_tensor))
+    return;
+  const hir::Stmt &S = Ctx.H.Stmts[Op];
+  if (Ctx.H.Values[S.Operands[1]].Kind == hir::ValueKind::Ring)
+    lowerLoad(Ctx, S, Sel);
+  else
+    lowerStore(Ctx, S, Sel);
+}
+
+//===- WGMMA ---------------------------------------------------------------===//
+
+void lowerWgmma(LoweringContext &Ctx, StmtId Op, Selection &Sel) {
+  if (!supported(Ctx, Op, atoms::nv::sm90::wgmma))
+    return;
+  const hir::Stmt &S = Ctx.H.Stmts[Op];
+  const MatchReport *R = S.Sched->Match ? &*S.Sched->Match : nullptr;
+  const OperandFragment *FA = R ? R->fragment("A") : nullptr;
+  const OperandFragment *FB = R ? R->fragment("B") : nullptr;
+  if (!R || !R->accepted || !R->repeat.derived || !FA || !FB) {
+    Ctx.refuse(DiagId::err_tf_lower_internal, LoweringContext::at(S),
+               {"the WGMMA site reached lowering without an accepted match "
+                "recorded by inference"});
+    return;
+  }
+  ValueId Rings[2];
+  for (int I = 0; I < 2; ++I)
+    Rings[I] = backingOf(Ctx.H, S.Operands[1 + I]);
+  const BufferUse UA = acquire(Ctx, Sel, Rings[0], Handoff::Read);
+  const BufferUse UB = acquire(Ctx, Sel, Rings[1], Handoff::Read);
+
+  Ctx.add(Ctx.inst(InstKind::WgmmaFence, S, Sel.Role), Sel.Body);
+  const DType TA = Ctx.H.Values[Rings[0]].Type.Element;
+  const DType TB = Ctx.H.Values[Rings[1]].Type.Element;
+  const ParamValue *MajorA = R->param("a_major"), *MajorB = R->param("b_major");
+  const MmaAtom Atom{R->repeat.atom[0], R->repeat.atom[1], R->repeat.atom[2],
+                     TA, TB, Ctx.H.Values[S.Operands[0]].Type.Element};
+  const std::int64_t *Count = R->repeat.count, *Spatial = R->repeat.spatial;
+  const std::int64_t PerGroup = Count[0] / Spatial[0];
+  for (std::int64_t KK = 0; KK < Count[2]; ++KK)
+    for (std::int64_t MI = 0; MI < Count[0]; ++MI)
+      for (std::int64_t NJ = 0; NJ < Count[1]; ++NJ) {
+        Inst I = Ctx.inst(InstKind::Wgmma, S, Sel.Role);
+        I.Atom = Atom;
+        I.Axis = std::string(R->repeat.spatial_axis[0].view());
+        I.AxisValue = MI / PerGroup;
+        I.Block = (MI % PerGroup) * Count[1] + NJ;
+        I.KStep = KK;
+        I.Threads = Ctx.Roles[Sel.Role].threads() / Spatial[0];
+        I.RingA = Rings[0];
+        I.RingB = Rings[1];
+        I.Coords = {UA.Slot, UB.Slot};
+        I.TransA = MajorA && MajorA->choice == "MN";
+        I.TransB = MajorB && MajorB->choice == "MN";
+        I.Acc = S.Result;
+        llvm::Expected<SmemDescriptor> DA = wgmmaDescriptor(*FA, TA, {MI, KK});
+        llvm::Expected<SmemDescriptor> DB = wgmmaDescriptor(*FB, TB, {KK, NJ});
+        if (!DA || !DB) {
+          Ctx.refuse(DiagId::err_tf_lower_descriptor, LoweringContext::at(S),
+                     {DA ? "B" : "A",
+                      llvm::toString(DA ? DB.takeError() : DA.takeError())});
+          if (DA)
+            continue;
+          llvm::consumeError(DB.takeError());
+          continue;
+        }
+        I.A = *DA;
+        I.B = *DB;
+        Ctx.add(std::move(I), Sel.Body);
+      }
+  Ctx.add(Ctx.inst(InstKind::WgmmaCommit, S, Sel.Role), Sel.Body);
+  // The slots are released only once the wgmmas reading them are done.
+  Inst Wait = Ctx.inst(InstKind::WgmmaWait, S, Sel.Role);
+  Wait.Count = 0;
+  Ctx.add(std::move(Wait), Sel.Body);
+}
+
+//===- The staged epilogue -------------------------------------------------===//
+
+void lowerStagingCopy(LoweringContext &Ctx, StmtId Op, Selection &Sel) {
+  if (!supported(Ctx, Op, atoms::generic::copy))
+    return;
+  const hir::Stmt &S = Ctx.H.Stmts[Op];
+  auto Chain = Ctx.Fused.find(Op);
+  const ValueId Buffer = S.Operands[1];
+  if (Chain == Ctx.Fused.end() || !Ctx.Views.count(Buffer))
+    return; // fusion or the memory plan refused it
+  const ValueId Src = Chain->second.Source;
+  const hir::Value &V = Ctx.H.Values[Src];
+  if (V.Type.Where != Storage::rmem || !V.Shard) {
+    Ctx.refuse(DiagId::err_tf_lower_op, LoweringContext::at(S),
+               {Ctx.opText(S), BackendName.str(),
+                "the staged value " + Ctx.valueName(Src) +
+                    " is not a register tensor distributed over the "
+                    "scope's threads"});
+    return;
+  }
+  acquire(Ctx, Sel, Buffer, Handoff::SyncFill);
+  Inst Store = Ctx.inst(InstKind::StoreFragment, S, Sel.Role);
+  Store.Acc = Src;
+  Store.Shard = to_string(*V.Shard);
+  Store.CastTo = Chain->second.StoredAs;
+  Store.Epilogue = fragmentOps(Ctx, Chain->second);
+  // The store's own conversion rounds to the stored type: a last cast to
+  // it is that conversion.
+  if (!Store.Epilogue.empty() &&
+      Store.Epilogue.back().Op == ElementwiseOp::Cast &&
+      Store.Epilogue.back().To == Store.CastTo)
+    Store.Epilogue.pop_back();
+  Store.View = Ctx.Views[Buffer];
+  Ctx.add(std::move(Store), Sel.Body);
+}
+
+} // namespace tf::backend::sm90

@@ -1,0 +1,124 @@
+//===- plugin/lower/Context.cpp - What the lowering passes share ----------===//
+//
+// See Context.h.
+//
+//===----------------------------------------------------------------------===//
+#include "lower/Context.h"
+
+namespace tf::lower {
+
+int LoweringContext::roleOf(hir::StmtId Scope) const {
+  auto It = ScopeRole.find(Scope);
+  return It == ScopeRole.end() ? -1 : It->second;
+}
+
+bool LoweringContext::hasRole(hir::StmtId S, int R) const {
+  const hir::Stmt &X = H.Stmts[S];
+  if (X.Kind == hir::StmtKind::MeshScope)
+    return roleOf(S) == R;
+  for (hir::StmtId C : X.Body)
+    if (hasRole(C, R))
+      return true;
+  return false;
+}
+
+BarrierId LoweringContext::barrier(hir::ValueId Guards, const char *Which,
+                                   int Count) {
+  auto [It, New] = Barriers.try_emplace({Guards, Which}, 0);
+  if (New) {
+    Barrier B;
+    B.Name = H.Values[Guards].Name + "." + Which;
+    B.Count = Count;
+    B.Guards = Guards;
+    L.Barriers.push_back(std::move(B));
+    It->second = static_cast<BarrierId>(L.Barriers.size() - 1);
+  }
+  return It->second;
+}
+
+void LoweringContext::refuse(plugin::DiagId Id, const hir::SourceRange &At,
+                             std::vector<std::string> Args) {
+  if (!Reported.insert({At.Begin, static_cast<unsigned>(Id), Args}).second)
+    return;
+  Refusals.push_back({Id, At, std::move(Args), {}, {}});
+}
+
+Inst LoweringContext::inst(InstKind K, const hir::Stmt &S, int R) const {
+  Inst I;
+  I.Kind = K;
+  I.Range = S.Range;
+  I.Threads = Roles[R].threads();
+  return I;
+}
+
+InstId LoweringContext::add(Inst I, std::vector<InstId> &Out) {
+  InstId Id = L.addInst(std::move(I));
+  Out.push_back(Id);
+  return Id;
+}
+
+std::string LoweringContext::valueName(hir::ValueId V) const {
+  if (V == hir::None || V >= H.Values.size() || H.Values[V].Name.empty())
+    return "a temporary";
+  return "'" + H.Values[V].Name + "'";
+}
+
+std::string LoweringContext::opText(const hir::Stmt &S) const {
+  return "tf." + S.OpName;
+}
+
+ExprId LoweringContext::expr(hir::ExprId E, const hir::SourceRange &At) {
+  if (E == hir::None || E >= H.Exprs.size()) {
+    refuse(plugin::DiagId::err_tf_lower_index, At,
+           {"<missing>", "the expression is missing"});
+    return L.constant(0);
+  }
+  const hir::Expr &X = H.Exprs[E];
+  auto Binary = [&](ExprKind K) {
+    ExprId A = expr(X.Lhs, At);
+    return L.binary(K, A, expr(X.Rhs, At));
+  };
+  switch (X.Kind) {
+  case hir::ExprKind::Constant:
+    return L.constant(X.Constant);
+  case hir::ExprKind::Ref:
+    if (X.Ref != hir::None && X.Ref < H.Values.size() &&
+        !H.Values[X.Ref].Name.empty())
+      return L.var(H.Values[X.Ref].Name);
+    break;
+  case hir::ExprKind::Extent:
+    if (X.Ref != hir::None && X.Ref < H.Values.size()) {
+      Expr Out;
+      Out.Kind = ExprKind::Extent;
+      Out.Name = H.Values[X.Ref].Name;
+      Out.Dim = X.Dim;
+      return L.addExpr(std::move(Out));
+    }
+    break;
+  case hir::ExprKind::Add:
+    return Binary(ExprKind::Add);
+  case hir::ExprKind::Sub:
+    return Binary(ExprKind::Sub);
+  case hir::ExprKind::Mul:
+    return Binary(ExprKind::Mul);
+  case hir::ExprKind::Div:
+    return Binary(ExprKind::Div);
+  case hir::ExprKind::CeilDiv:
+    return Binary(ExprKind::CeilDiv);
+  case hir::ExprKind::Min:
+    return Binary(ExprKind::Min);
+  case hir::ExprKind::Max:
+    return Binary(ExprKind::Max);
+  case hir::ExprKind::Opaque:
+    refuse(plugin::DiagId::err_tf_lower_index, At,
+           {X.Text, "write it with +, -, *, /, ceil_div, min and max of "
+                    "extents, indices and constants"});
+    return L.constant(0);
+  }
+  refuse(plugin::DiagId::err_tf_lower_index, At,
+         {X.Text.empty() ? "<unnamed>" : X.Text,
+          "it refers to a value without a name"});
+  return L.constant(0);
+}
+
+} // namespace tf::lower

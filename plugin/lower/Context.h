@@ -1,0 +1,136 @@
+//===- plugin/lower/Context.h - What the lowering passes share --*- C++ -*-===//
+//
+// One kernel's lowering runs as passes (Lower.h lists them in order); each
+// reads what earlier ones recorded here and adds its own part:
+//
+//   role projection  -> Roles, ScopeRole
+//   memory plan      -> Backing, Views (and, last, the barriers' regions)
+//   fusion           -> Fused
+//   instruction selection and pipeline synthesis, per op while the roles'
+//                    programs are projected -> the LIR's instructions,
+//                    Barriers, NamedBarriers
+//
+// Refusals are findings (diagnostics of Diagnostics.def, err_tf_lower_*) at
+// the HIR op or statement they concern; a pass that refuses leaves the
+// context consistent, so later passes may still run and report their own.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TF_PLUGIN_LOWER_CONTEXT_H
+#define TF_PLUGIN_LOWER_CONTEXT_H
+
+#include "analysis/Finding.h"
+#include "hir/HIR.h"
+#include "lower/LIR.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace tf::targets {
+struct MergedTarget;
+} // namespace tf::targets
+
+namespace tf::backend {
+class Backend;
+} // namespace tf::backend
+
+namespace tf::lower {
+
+/// A role: the threads [Begin, End) of the mesh scopes that cover them.
+struct Role {
+  std::string Name;
+  std::string Mesh;
+  std::int64_t Begin = 0, End = 0;
+  std::int64_t threads() const { return End - Begin; }
+};
+
+/// The loops enclosing the op being lowered, for the iteration clocks.
+struct LoopClock {
+  /// Inside a tile loop: the tiles this CTA ran before the current one
+  /// (`tiles_done`, or 0 for one tile per CTA).
+  ExprId Tiles = None;
+  /// Inside a K loop as well: the iterations before this one (`it`).
+  ExprId Iterations = None;
+};
+
+/// What a staging copy stores: the register value it reads (the
+/// accumulator), the elementwise ops applied to it in order, and the
+/// element type stored.
+struct FusedChain {
+  hir::ValueId Source = hir::None;
+  std::vector<hir::StmtId> Ops;
+  DType StoredAs = DType::f32;
+};
+
+class LoweringContext {
+public:
+  LoweringContext(const hir::Kernel &H, const targets::MergedTarget &Target,
+                  const backend::Backend &Backend)
+      : H(H), Target(Target), Backend(Backend) {}
+
+  const hir::Kernel &H;
+  const targets::MergedTarget &Target;
+  const backend::Backend &Backend;
+  /// The lowered kernel being built.
+  Kernel L;
+
+  // Role projection.
+  std::vector<Role> Roles;
+  std::map<hir::StmtId, int> ScopeRole;
+  /// The role of mesh scope \p Scope, -1 for none.
+  int roleOf(hir::StmtId Scope) const;
+  /// Whether statement \p S holds a mesh scope of role \p R.
+  bool hasRole(hir::StmtId S, int R) const;
+
+  // Memory plan.
+  /// A ring load's result -> its ring; a staging copy's result -> its buffer.
+  std::map<hir::ValueId, hir::ValueId> Backing;
+  /// The shared-memory view of each ring and buffer: its first region.
+  std::map<hir::ValueId, RegionId> Views;
+
+  // Fusion: staging copy op -> what it stores.
+  std::map<hir::StmtId, FusedChain> Fused;
+
+  // Pipeline synthesis.
+  /// Barrier arrays by (guarded value, "full"/"empty").
+  std::map<std::pair<hir::ValueId, std::string>, BarrierId> Barriers;
+  /// Named barrier 0 is __syncthreads'; epilogues take the next ones.
+  unsigned NextNamedBarrier = 1;
+
+  /// The barrier array \p Which ("full", "empty") guarding \p Guards, made
+  /// with \p Count objects on first use.
+  BarrierId barrier(hir::ValueId Guards, const char *Which, int Count);
+
+  /// Refuses with diagnostic \p Id at \p At; one finding per (place, id,
+  /// arguments), however many roles lower the statement.
+  void refuse(plugin::DiagId Id, const hir::SourceRange &At,
+              std::vector<std::string> Args);
+  bool failed() const { return !Refusals.empty(); }
+  std::vector<analysis::Finding> takeRefusals() { return std::move(Refusals); }
+
+  /// An instruction of kind \p K from HIR statement \p S run by role \p R.
+  Inst inst(InstKind K, const hir::Stmt &S, int R) const;
+  InstId add(Inst I, std::vector<InstId> &Out);
+  /// The range a refusal about op \p S points at: its call, else the
+  /// statement.
+  static const hir::SourceRange &at(const hir::Stmt &S) {
+    return S.CallRange.valid() ? S.CallRange : S.Range;
+  }
+  /// "'name'" or "a temporary", for messages.
+  std::string valueName(hir::ValueId V) const;
+  /// "tf.NAME" of op \p S, for messages.
+  std::string opText(const hir::Stmt &S) const;
+
+  /// HIR index expression \p E as an LIR expression (refused at \p At when
+  /// tf cannot read it).
+  ExprId expr(hir::ExprId E, const hir::SourceRange &At);
+
+private:
+  std::vector<analysis::Finding> Refusals;
+  std::set<std::tuple<unsigned, unsigned, std::vector<std::string>>> Reported;
+};
+
+} // namespace tf::lower
+
+#endif // TF_PLUGIN_LOWER_CONTEXT_H

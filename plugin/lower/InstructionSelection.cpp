@@ -1,0 +1,53 @@
+//===- plugin/lower/InstructionSelection.cpp - Ops to instructions --------===//
+//
+// See InstructionSelection.h.
+//
+//===----------------------------------------------------------------------===//
+#include "lower/InstructionSelection.h"
+
+#include "analysis/Site.h"
+#include "backend/Backend.h"
+
+namespace tf::lower {
+
+using plugin::DiagId;
+
+void selectInstructions(LoweringContext &Ctx, hir::StmtId Op, int R,
+                        const LoopClock &C, std::vector<InstId> &Out) {
+  const hir::Stmt &S = Ctx.H.Stmts[Op];
+  if (!S.Sched) {
+    if (S.OpName == "zeros" && S.Result != hir::None &&
+        Ctx.H.Values[S.Result].Type.Where == Storage::rmem) {
+      Inst I = Ctx.inst(InstKind::ZeroAcc, S, R);
+      I.Acc = S.Result;
+      Ctx.add(std::move(I), Out);
+      return;
+    }
+    // An elementwise op the store that reads it applies (fusion).
+    for (const auto &[Store, Chain] : Ctx.Fused)
+      for (hir::StmtId F : Chain.Ops)
+        if (F == Op)
+          return;
+    Ctx.refuse(DiagId::err_tf_lower_op, LoweringContext::at(S),
+               {Ctx.opText(S), std::string(Ctx.Backend.name()),
+                "it has no instruction and is fused into no store"});
+    return;
+  }
+  const Contract *Contract = analysis::contractOf(S);
+  backend::LoweringRule Rule = Contract ? Ctx.Backend.rule(*Contract) : nullptr;
+  if (!Rule) {
+    Ctx.refuse(DiagId::err_tf_lower_op, LoweringContext::at(S),
+               {Ctx.opText(S) + " as " + S.Sched->ContractId,
+                std::string(Ctx.Backend.name()),
+                "the backend has no lowering rule for this contract"});
+    return;
+  }
+  Selection Sel;
+  Sel.Op = Op;
+  Sel.Role = R;
+  Sel.Clock = C;
+  Rule(Ctx, Op, Sel);
+  synthesize(Ctx, Sel, Out);
+}
+
+} // namespace tf::lower

@@ -1,0 +1,135 @@
+//===- plugin/lower/MemoryPlan.cpp - The shared-memory map ----------------===//
+//
+// See MemoryPlan.h.
+//
+//===----------------------------------------------------------------------===//
+#include "lower/MemoryPlan.h"
+#include "lower/Descriptor.h"
+
+#include "analysis/Capacity.h"
+#include "analysis/Site.h"
+
+#include "tf/atoms/nv/sm90/copy_async_tensor.hpp"
+#include "tf/layout/text/print.hpp"
+
+#include <algorithm>
+
+namespace tf::lower {
+
+namespace {
+
+std::int64_t alignTo(std::int64_t X, std::int64_t A) {
+  return (X + A - 1) / A * A;
+}
+
+/// mbarrier objects are 8 bytes, 8-byte aligned (PTX ISA, "Size and
+/// alignment of mbarrier object").
+constexpr std::int64_t MbarrierBytes = 8;
+
+/// The ring or buffer an op's result lives in: a copy into a ring yields a
+/// slot of it, a copy into a shared-memory buffer yields the buffer.
+void recordBacking(LoweringContext &Ctx) {
+  const hir::Kernel &H = Ctx.H;
+  for (hir::StmtId Id : H.preorder()) {
+    const hir::Stmt &S = H.Stmts[Id];
+    if (S.Kind != hir::StmtKind::Op || !S.Sched || S.Operands.size() != 2 ||
+        S.Result == hir::None)
+      continue;
+    const hir::ValueId Dst = S.Operands[1];
+    const hir::Value &D = H.Values[Dst];
+    const bool IntoRing = D.Kind == hir::ValueKind::Ring;
+    const bool IntoBuffer = D.Kind == hir::ValueKind::Tensor &&
+                            D.Type.Where == Storage::smem &&
+                            D.TileOf == hir::None;
+    if (!IntoRing && !IntoBuffer)
+      continue;
+    for (const auto &[Result, Backer] : Ctx.Backing)
+      if (Backer == Dst)
+        Ctx.refuse(plugin::DiagId::err_tf_lower_two_producers,
+                   LoweringContext::at(S), {Ctx.valueName(Dst)});
+    Ctx.Backing[S.Result] = Dst;
+  }
+}
+
+} // namespace
+
+void planViews(LoweringContext &Ctx) {
+  recordBacking(Ctx);
+  const hir::Kernel &H = Ctx.H;
+  std::int64_t Cursor = 0;
+  for (const analysis::SharedAllocation &A : analysis::sharedAllocations(H)) {
+    const hir::Value &V = H.Values[A.V];
+    if (!A.SlotBytes) {
+      Ctx.refuse(plugin::DiagId::err_tf_lower_view, V.Range,
+                 {"'" + A.Name + "'",
+                  "its extents are run-time values; every shared-memory "
+                  "view is placed at a fixed offset"});
+      continue;
+    }
+    const LayoutText &T = V.Type.Layout;
+    std::optional<SwizzleMode> Mode =
+        swizzleModeOf(T.has_swizzle ? T.swizzle : Swizzle{});
+    if (!Mode) {
+      Ctx.refuse(plugin::DiagId::err_tf_lower_view, V.Range,
+                 {"'" + A.Name + "'",
+                  "its swizzle " + to_string(T) +
+                      " is no TMA/WGMMA swizzle mode (Swizzle(1,4,3), "
+                      "(2,4,3) or (3,4,3) on bytes)"});
+      continue;
+    }
+    std::vector<std::int64_t> Shape;
+    IntTuple S = V.Type.shape();
+    for (int I = 0; I < S.rank(); ++I)
+      Shape.push_back(product(S.mode(I)).ok() ? *product(S.mode(I)) : -1);
+    // A TMA box's alignment (128 bytes, or the swizzle period when larger)
+    // also starts every WGMMA operand on its swizzle pattern (base offset 0).
+    const std::int64_t Align = atoms::nv::sm90::tma_smem_alignment(*Mode);
+    const int Stages = A.Stages > 0 ? A.Stages : 1;
+    for (int Stage = 0; Stage < Stages; ++Stage) {
+      Region R;
+      R.Kind = A.Stages > 0 ? RegionKind::RingStage : RegionKind::Buffer;
+      R.Name = A.Stages > 0 ? A.Name + "[" + std::to_string(Stage) + "]"
+                            : A.Name;
+      R.Align = Align;
+      R.AlignReason = *Mode == SwizzleMode::none
+                          ? "TMA box"
+                          : "TMA box on its swizzle period";
+      R.Offset = alignTo(Cursor, Align);
+      R.Bytes = *A.SlotBytes;
+      R.Value = A.V;
+      R.Stage = Stage;
+      R.Element = V.Type.Element;
+      R.Layout = to_string(T);
+      R.Shape = Shape;
+      Cursor = R.Offset + R.Bytes;
+      Ctx.L.Regions.push_back(std::move(R));
+      if (Stage == 0)
+        Ctx.Views[A.V] = static_cast<RegionId>(Ctx.L.Regions.size() - 1);
+    }
+  }
+}
+
+void placeBarriers(LoweringContext &Ctx) {
+  Kernel &L = Ctx.L;
+  std::int64_t Cursor = 0;
+  for (const Region &R : L.Regions) {
+    Cursor = std::max(Cursor, R.Offset + R.Bytes);
+    L.SharedAlign = std::max(L.SharedAlign, R.Align);
+  }
+  for (Barrier &B : L.Barriers)
+    for (int I = 0; I < B.Count; ++I) {
+      Region R;
+      R.Kind = RegionKind::Barrier;
+      R.Name = B.Name + "[" + std::to_string(I) + "]";
+      R.Align = MbarrierBytes;
+      R.AlignReason = "mbarrier";
+      R.Offset = alignTo(Cursor, MbarrierBytes);
+      R.Bytes = MbarrierBytes;
+      Cursor = R.Offset + R.Bytes;
+      L.Regions.push_back(std::move(R));
+      B.Regions.push_back(static_cast<RegionId>(L.Regions.size() - 1));
+    }
+  L.SharedBytes = Cursor;
+}
+
+} // namespace tf::lower

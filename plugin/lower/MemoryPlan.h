@@ -1,0 +1,33 @@
+//===- plugin/lower/MemoryPlan.h - The shared-memory map --------*- C++ -*-===//
+//
+// Places every shared-memory value of the kernel at a fixed byte offset of
+// the CTA's dynamic shared memory: each ring stage and buffer as a tensor
+// view (aligned for TMA boxes, on the swizzle period when swizzled, which
+// also starts every WGMMA operand on its pattern), and -- once the pipelines
+// are known -- every mbarrier as an 8-byte object after them. Also records
+// which ring or buffer backs each op result that lives in one (a ring
+// load's result is a slot of its ring; a staging copy's result is its
+// buffer), which the lowering rules read to find their operands' memory.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TF_PLUGIN_LOWER_MEMORYPLAN_H
+#define TF_PLUGIN_LOWER_MEMORYPLAN_H
+
+#include "lower/Context.h"
+
+namespace tf::lower {
+
+/// Records Ctx.Backing and places the views of every ring and buffer
+/// (Ctx.Views, the LIR's regions). Refuses a ring or buffer filled at two
+/// sites, a view with run-time extents and a swizzle that is no TMA mode.
+/// @pre infer(K) has run (every value has its type).
+void planViews(LoweringContext &Ctx);
+
+/// Places the barriers after the views and sets the kernel's shared-memory
+/// size and base alignment.
+/// @pre planViews, and every role is lowered (the barriers are known).
+void placeBarriers(LoweringContext &Ctx);
+
+} // namespace tf::lower
+
+#endif // TF_PLUGIN_LOWER_MEMORYPLAN_H

@@ -1,0 +1,310 @@
+//===- plugin/lower/RoleProjection.cpp - Mesh scopes as roles -------------===//
+//
+// See RoleProjection.h.
+//
+//===----------------------------------------------------------------------===//
+#include "lower/RoleProjection.h"
+#include "lower/InstructionSelection.h"
+
+#include "analysis/Site.h"
+
+#include "tf/layout/mesh_text.hpp"
+
+#include <algorithm>
+
+namespace tf::lower {
+
+using hir::StmtId;
+using hir::StmtKind;
+using plugin::DiagId;
+
+void findRoles(LoweringContext &Ctx) {
+  const hir::Kernel &H = Ctx.H;
+  const Name ThreadLevel = H.Topologies.back().level;
+  for (StmtId Id : H.preorder()) {
+    const hir::Stmt &S = H.Stmts[Id];
+    if (S.Kind != StmtKind::MeshScope)
+      continue;
+    Result<std::int64_t> First = S.Mesh.offset.get();
+    Result<std::int64_t> Size = S.Mesh.size();
+    Result<std::int64_t> Span = cosize(S.Mesh.layout);
+    if (!(S.Mesh.level == ThreadLevel) || !First || !Size || !Span ||
+        *Size != *Span) {
+      Ctx.refuse(DiagId::err_tf_lower_role, S.Range,
+                 {"'" + S.MeshSpelling + "'", to_string(S.Mesh),
+                  "it is not a contiguous range of threads"});
+      continue;
+    }
+    Role R{S.MeshSpelling, to_string(S.Mesh), *First, *First + *Span};
+    int Found = -1;
+    for (std::size_t I = 0; I < Ctx.Roles.size(); ++I) {
+      const Role &O = Ctx.Roles[I];
+      if (O.Begin == R.Begin && O.End == R.End)
+        Found = static_cast<int>(I);
+      else if (O.Begin < R.End && R.Begin < O.End)
+        Ctx.refuse(DiagId::err_tf_lower_role, S.Range,
+                   {"'" + S.MeshSpelling + "'", to_string(S.Mesh),
+                    "its threads [" + std::to_string(R.Begin) + ", " +
+                        std::to_string(R.End) + ") overlap those of '" +
+                        O.Name + "' partly; roles are disjoint thread ranges"});
+    }
+    if (Found < 0)
+      Ctx.Roles.push_back(R);
+  }
+  // Roles in thread order, so the output does not depend on which scope
+  // comes first in the source.
+  std::stable_sort(Ctx.Roles.begin(), Ctx.Roles.end(),
+                   [](const Role &A, const Role &B) { return A.Begin < B.Begin; });
+  for (StmtId Id : H.preorder()) {
+    const hir::Stmt &S = H.Stmts[Id];
+    Result<std::int64_t> First = S.Mesh.offset.get();
+    if (S.Kind != StmtKind::MeshScope || !First)
+      continue;
+    for (std::size_t I = 0; I < Ctx.Roles.size(); ++I)
+      if (Ctx.Roles[I].Begin == *First)
+        Ctx.ScopeRole[Id] = static_cast<int>(I);
+  }
+}
+
+namespace {
+
+class Projection {
+public:
+  explicit Projection(LoweringContext &Ctx) : Ctx(Ctx), H(Ctx.H), L(Ctx.L) {}
+
+  void statements(const std::vector<StmtId> &Stmts, int R, const LoopClock &C,
+                  std::vector<InstId> &Out);
+
+private:
+  void loop(const hir::Stmt &S, int R, const LoopClock &C,
+            std::vector<InstId> &Out);
+  void kLoop(const hir::Stmt &S, int R, const LoopClock &C,
+             std::vector<InstId> &Out);
+  void tileLoop(const hir::Stmt &S, int R, const LoopClock &C,
+                std::vector<InstId> &Out);
+
+  LoweringContext &Ctx;
+  const hir::Kernel &H;
+  Kernel &L;
+};
+
+/// The Let of HIR let \p S.
+Inst let(LoweringContext &Ctx, const hir::Stmt &S) {
+  Inst I;
+  I.Kind = InstKind::Let;
+  I.Range = S.Range;
+  if (S.Defines == hir::None || S.Defines >= Ctx.H.Values.size() ||
+      Ctx.H.Values[S.Defines].Name.empty()) {
+    Ctx.refuse(DiagId::err_tf_lower_index, S.Range,
+               {"<let>", "it defines no named value"});
+    return I;
+  }
+  I.Vars = {Ctx.H.Values[S.Defines].Name};
+  I.Value = Ctx.expr(S.Init, S.Range);
+  return I;
+}
+
+void Projection::statements(const std::vector<StmtId> &Stmts, int R,
+                            const LoopClock &C, std::vector<InstId> &Out) {
+  for (StmtId Id : Stmts) {
+    const hir::Stmt &S = H.Stmts[Id];
+    switch (S.Kind) {
+    case StmtKind::Block:
+      statements(S.Body, R, C, Out);
+      break;
+    case StmtKind::MeshScope:
+      if (Ctx.roleOf(Id) != R)
+        break;
+      for (StmtId Op : S.Body) {
+        if (H.Stmts[Op].Kind != StmtKind::Op) {
+          Ctx.refuse(DiagId::err_tf_lower_statement, H.Stmts[Op].Range,
+                     {"a nested statement inside mesh scope '" +
+                          S.MeshSpelling + "'",
+                      "a scope holds tf ops directly"});
+          continue;
+        }
+        selectInstructions(Ctx, Op, R, C, Out);
+      }
+      break;
+    case StmtKind::Loop:
+      if (Ctx.hasRole(Id, R))
+        loop(S, R, C, Out);
+      break;
+    case StmtKind::Let:
+      // Kernel-level lets (tile counts) are computed once before the roles.
+      if (S.Parent != H.Body)
+        Ctx.add(let(Ctx, S), Out);
+      break;
+    case StmtKind::Alloc:
+      break;
+    case StmtKind::Op:
+      // Outside mesh scopes only allocations are lowered (the map).
+      if (S.OpName != "empty" && S.OpName != "zeros" && R == 0)
+        Ctx.refuse(DiagId::err_tf_lower_statement, LoweringContext::at(S),
+                   {Ctx.opText(S) + " outside every mesh scope",
+                    "ops run inside [[tf::mesh]] scopes of threads"});
+      break;
+    }
+  }
+}
+
+void Projection::loop(const hir::Stmt &S, int R, const LoopClock &C,
+                      std::vector<InstId> &Out) {
+  if (S.Loop == hir::LoopKind::TileOffsets)
+    kLoop(S, R, C, Out);
+  else
+    tileLoop(S, R, C, Out);
+}
+
+void Projection::kLoop(const hir::Stmt &S, int R, const LoopClock &C,
+                       std::vector<InstId> &Out) {
+  std::optional<std::int64_t> Step =
+      S.Bounds.size() == 2 ? analysis::foldExpr(H, S.Bounds[1]) : std::nullopt;
+  if (!Step || *Step <= 0 || S.Indices.size() != 1) {
+    Ctx.refuse(DiagId::err_tf_lower_loop, S.Range,
+               {"tile_offsets", "its step is not a positive compile-time "
+                                "constant; the K loop's trip count and the "
+                                "ring clock derive from it"});
+    return;
+  }
+  Inst I = Ctx.inst(InstKind::KLoop, S, R);
+  const std::string K = H.Values[S.Indices[0]].Name;
+  I.Vars = {K};
+  I.Start = L.constant(0);
+  I.Bound = Ctx.expr(S.Bounds[0], S.Range);
+  I.Step = *Step;
+  // it = tiles_done * ceil_div(extent, step) + k / step (k / step alone
+  // when every CTA runs one tile).
+  Inst Clock = Ctx.inst(InstKind::Let, S, R);
+  Clock.Vars = {"it"};
+  Clock.Value = L.binary(ExprKind::Div, L.var(K), L.constant(*Step));
+  const ExprId Tiles = C.Tiles == None ? L.constant(0) : C.Tiles;
+  if (L.Exprs[Tiles].Kind != ExprKind::Constant || L.Exprs[Tiles].Value != 0)
+    Clock.Value = L.binary(
+        ExprKind::Add,
+        L.binary(ExprKind::Mul, Tiles,
+                 L.binary(ExprKind::CeilDiv, Ctx.expr(S.Bounds[0], S.Range),
+                          L.constant(*Step))),
+        Clock.Value);
+  Ctx.add(std::move(Clock), I.Body);
+  LoopClock Inner = C;
+  Inner.Iterations = L.var("it");
+  statements(S.Body, R, Inner, I.Body);
+  Ctx.add(std::move(I), Out);
+}
+
+void Projection::tileLoop(const hir::Stmt &S, int R, const LoopClock &C,
+                          std::vector<InstId> &Out) {
+  // persistent_tiles / grid_tiles over a GM x GN grid of tiles.
+  if (C.Tiles != None || S.Indices.size() != 2 || S.Bounds.size() != 2) {
+    Ctx.refuse(DiagId::err_tf_lower_loop, S.Range,
+               {S.Loop == hir::LoopKind::PersistentTiles ? "persistent_tiles"
+                                                         : "grid_tiles",
+                "one tile loop over (m, n) is lowered, outermost"});
+    return;
+  }
+  if (S.Cluster != 1) {
+    Ctx.refuse(DiagId::err_tf_lower_loop, S.Range,
+               {S.Loop == hir::LoopKind::PersistentTiles ? "persistent_tiles"
+                                                         : "grid_tiles",
+                "clusters of " + std::to_string(S.Cluster) +
+                    " CTAs are not lowered yet; write cluster_size = 1"});
+    return;
+  }
+  const bool Persistent = S.Loop == hir::LoopKind::PersistentTiles;
+  LoopClock Inner = C;
+  Inst I = Ctx.inst(InstKind::TileLoop, S, R);
+  const std::string M = H.Values[S.Indices[0]].Name;
+  const std::string N = H.Values[S.Indices[1]].Name;
+  I.Vars = {"task", M, N};
+  I.Persistent = Persistent;
+  I.GroupM = S.GroupM;
+  I.Start = L.var("cta.x");
+  ExprId GM = Ctx.expr(S.Bounds[0], S.Range), GN = Ctx.expr(S.Bounds[1], S.Range);
+  I.Bound = L.binary(ExprKind::Mul, GM, GN);
+  if (Persistent) {
+    Result<std::int64_t> CTAs = S.LoopMesh.size();
+    if (!CTAs) {
+      Ctx.refuse(DiagId::err_tf_lower_loop, S.Range,
+                 {"persistent_tiles", "its CTA mesh has a run-time size; a "
+                                      "fixed number of CTAs is launched"});
+      return;
+    }
+    I.Stride = L.constant(*CTAs);
+  } else {
+    I.Stride = I.Bound; // one tile per CTA
+    Inner.Tiles = L.constant(0);
+  }
+
+  // The order of tf::grouped_tile (tf/scheduler/tile.hpp): bands of
+  // group_m rows (columns when column_major), the last band shorter; with
+  // group_m = 1 plain row-major (column-major) order.
+  ExprId Slow = S.ColumnMajor ? GN : GM, Fast = S.ColumnMajor ? GM : GN;
+  auto Let = [&](std::string Name, ExprId Value) {
+    Inst X = Ctx.inst(InstKind::Let, S, R);
+    X.Vars = {Name};
+    X.Value = Value;
+    Ctx.add(std::move(X), I.Body);
+    return L.var(std::move(Name));
+  };
+  ExprId A = L.binary(ExprKind::Div, L.var("task"), Fast);
+  ExprId B = L.binary(ExprKind::Mod, L.var("task"), Fast);
+  if (S.GroupM > 1) {
+    ExprId G = L.constant(S.GroupM);
+    ExprId Band = Let("band", L.binary(ExprKind::Div, L.var("task"),
+                                       L.binary(ExprKind::Mul, G, Fast)));
+    ExprId First = Let("band_first", L.binary(ExprKind::Mul, Band, G));
+    ExprId Rows = Let("band_rows",
+                      L.binary(ExprKind::Min,
+                               L.binary(ExprKind::Sub, Slow, First), G));
+    ExprId InBand = Let("in_band", L.binary(ExprKind::Mod, L.var("task"),
+                                            L.binary(ExprKind::Mul, G, Fast)));
+    A = L.binary(ExprKind::Add, First, L.binary(ExprKind::Mod, InBand, Rows));
+    B = L.binary(ExprKind::Div, InBand, Rows);
+  }
+  I.M = Let(M, S.ColumnMajor ? B : A);
+  I.N = Let(N, S.ColumnMajor ? A : B);
+  if (Persistent)
+    Inner.Tiles = Let(
+        "tiles_done",
+        L.binary(ExprKind::Div,
+                 L.binary(ExprKind::Sub, L.var("task"), L.var("cta.x")),
+                 I.Stride));
+
+  if (R == 0) {
+    L.Grid = Persistent ? I.Stride : I.Bound;
+    L.Persistent = Persistent;
+  }
+  statements(S.Body, R, Inner, I.Body);
+  Ctx.add(std::move(I), Out);
+}
+
+} // namespace
+
+void projectRoles(LoweringContext &Ctx, std::vector<InstId> &Roles) {
+  const hir::Kernel &H = Ctx.H;
+  const hir::Stmt &Body = H.Stmts[H.Body];
+  // Kernel-level lets (tile counts) first, computed by every thread.
+  for (StmtId Id : Body.Body)
+    if (H.Stmts[Id].Kind == StmtKind::Let)
+      Ctx.L.Body.push_back(Ctx.L.addInst(let(Ctx, H.Stmts[Id])));
+  Projection P(Ctx);
+  for (int R = 0; R < static_cast<int>(Ctx.Roles.size()); ++R) {
+    Inst I;
+    I.Kind = InstKind::Role;
+    I.Range = H.Range;
+    I.RoleName = Ctx.Roles[R].Name;
+    I.Mesh = Ctx.Roles[R].Mesh;
+    I.Begin = Ctx.Roles[R].Begin;
+    I.End = Ctx.Roles[R].End;
+    I.Threads = Ctx.Roles[R].threads();
+    P.statements(Body.Body, R, LoopClock{}, I.Body);
+    Roles.push_back(Ctx.L.addInst(std::move(I)));
+  }
+  if (Ctx.L.Grid == None)
+    Ctx.refuse(DiagId::err_tf_lower_loop, H.Range,
+               {"the kernel", "it has no persistent_tiles or grid_tiles "
+                              "loop, from which the grid is derived"});
+}
+
+} // namespace tf::lower
