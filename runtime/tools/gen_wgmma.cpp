@@ -2,7 +2,7 @@
 //
 // Writes the runtime's wrappers of
 //
-//   wgmma.mma_async.sync.aligned.m64nNkK.f32.atype.btype  (A, B in shared memory)
+//   wgmma.mma_async.sync.aligned.m64nNkK.f32.atype.btype   (A, B in smem)
 //
 // for every form the WGMMA contract allows: it reads
 // tf::atoms::nv::sm90::wgmma (include/tf/atoms/nv/sm90/wgmma.hpp) -- the
@@ -49,7 +49,8 @@ using tf::DType;
 using tf::ParamValue;
 
 constexpr std::string_view tool = "runtime/tools/gen_wgmma.cpp";
-constexpr std::string_view contract_header = "include/tf/atoms/nv/sm90/wgmma.hpp";
+constexpr std::string_view contract_header =
+    "include/tf/atoms/nv/sm90/wgmma.hpp";
 constexpr std::string_view out_dir = "runtime/include/tf/runtime/sm90";
 
 [[noreturn]] void fail(const std::string &what) {
@@ -109,7 +110,8 @@ Enumeration enumerate() {
   const tf::ParamDef &a_major = param(c, "a_major");
   const tf::ParamDef &b_major = param(c, "b_major");
   const ParamValue ss = ParamValue::choose("SS");
-  const ParamValue mn = ParamValue::choose("MN"), k_major = ParamValue::choose("K");
+  const ParamValue mn = ParamValue::choose("MN");
+  const ParamValue k_major = ParamValue::choose("K");
   if (!n.has_range)
     fail("parameter n has no range to enumerate");
   if (!tf::detail::param_allows(form, ss, {}))
@@ -156,14 +158,15 @@ Enumeration enumerate() {
   for (const TypeFacts &f : e.types)
     for (DType b : f.b_types)
       for (std::int64_t v = n.lo; v <= n.hi; v += n.step) {
-        tf::detail::AtomParams p{{"dtype", ParamValue::of(f.dtype)}, {"form", ss}};
+        tf::detail::AtomParams p{{"dtype", ParamValue::of(f.dtype)},
+                                 {"form", ss}};
         if (tf::detail::param_allows(n, ParamValue::of(v), p))
           e.forms.push_back({static_cast<int>(v), &f, b});
       }
   return e;
 }
 
-//===- Text ----------------------------------------------------------------===//
+//===- Text --------------------------------------------------------------===//
 
 std::string rule(std::string_view left) {
   // An LLVM-style first line: `//===- name - what ---...---===//`, 80 wide.
@@ -173,8 +176,9 @@ std::string rule(std::string_view left) {
   return line + "===//\n";
 }
 
-constexpr std::string_view end_rule =
-    "//===----------------------------------------------------------------------===//\n";
+constexpr std::string_view end_rule = "//===------------------------------"
+                                      "----------------------------------------"
+                                      "===//\n";
 
 std::string opcode(const Form &f) {
   std::ostringstream o;
@@ -196,9 +200,10 @@ std::string wrapper(const Form &f) {
   const int ta = regs + 3, tb = regs + 4;
   const int sa = trans ? regs + 5 : regs + 3, sb = sa + 1;
   std::ostringstream o;
-  o << "template <> struct Mma<" << f.n << ", " << enumerator(f.a->dtype) << ", "
-    << enumerator(f.b) << "> {\n";
-  o << "  static constexpr bool has_trans = " << (trans ? "true" : "false") << ";\n";
+  o << "template <> struct Mma<" << f.n << ", " << enumerator(f.a->dtype)
+    << ", " << enumerator(f.b) << "> {\n";
+  o << "  static constexpr bool has_trans = " << (trans ? "true" : "false")
+    << ";\n";
   o << (trans ? "  template <int TransA, int TransB, int ScaleA, int ScaleB>\n"
               : "  template <int ScaleA, int ScaleB>\n");
   o << "  __device__ __forceinline__ static void\n";
@@ -256,7 +261,8 @@ std::string type_file(const Enumeration &e, const TypeFacts &t) {
             " " + std::string(ptx_type(t.dtype)) + " WGMMA");
   o << "//\n" << generated_note() << "//\n";
   o << "// Included by tf/runtime/sm90/wgmma_generated.cuh; code calls\n"
-       "// wgmma::mma<N, A, B, MajorA, MajorB> (tf/runtime/sm90/wgmma.cuh).\n//\n";
+       "// wgmma::mma<N, A, B, MajorA, MajorB> (tf/runtime/sm90/wgmma.cuh).\n"
+       "//\n";
   o << "// D (64 x N, f32, N/2 registers per thread) = A (64 x " << t.k << ", "
     << ptx_type(t.dtype) << ") * B (" << t.k << " x N,\n// ";
   for (std::size_t i = 0; i < t.b_types.size(); ++i)
@@ -268,7 +274,8 @@ std::string type_file(const Enumeration &e, const TypeFacts &t) {
   if (t.mn_major_a)
     o << "// TransA/TransB: 0 K-major, 1 M/N-major.";
   else
-    o << "// Both operands K-major: PTX has no imm-trans operands for this type.\n//";
+    o << "// Both operands K-major: PTX has no imm-trans operands for this "
+         "type.\n//";
   o << " ScaleA/ScaleB: 1 or -1.\n//\n" << end_rule;
   o << "#pragma once\n\n#include \"tf/runtime/sm90/wgmma_generated.cuh\"\n\n"
        "#include <cstdint>\n\nnamespace tf::sm90::wgmma::detail {\n";
@@ -294,10 +301,12 @@ std::string index_file(const Enumeration &e) {
   std::ostringstream o;
   o << rule("tf/runtime/sm90/wgmma_generated.cuh - WGMMA forms");
   o << "//\n" << generated_note() << "//\n";
-  o << "// What the runtime's wrappers of wgmma.mma_async (A and B from shared\n"
-       "// memory, f32 accumulator) cover, as the contract states it, and the\n"
-       "// wrappers themselves (one header per A type). Code includes\n"
-       "// tf/runtime/sm90/wgmma.cuh and calls wgmma::mma<N, A, B, MajorA, MajorB>.\n//\n";
+  o << "// What the runtime's wrappers of wgmma.mma_async (A and B from "
+       "shared\n// memory, f32 accumulator) cover, as the contract states it, "
+       "and the\n// wrappers themselves (one header per A type). Code "
+       "includes\n"
+       "// tf/runtime/sm90/wgmma.cuh and calls wgmma::mma<N, A, B, MajorA, "
+       "MajorB>.\n//\n";
   o << end_rule;
   o << "#pragma once\n\n#include <cstdint>\n\nnamespace tf::sm90::wgmma {\n\n";
   o << "/// The element types of A and B (PTX's .atype/.btype).\n";
@@ -307,18 +316,20 @@ std::string index_file(const Enumeration &e) {
   o << " };\n\n";
   o << "/// K of one m64nNkK instruction whose A has type `t`.\n";
   o << "__host__ __device__ constexpr int k_of(Type t) {\n";
-  switch_on_type(o, e, "t", [](const TypeFacts &t) { return std::to_string(t.k); });
+  switch_on_type(o, e, "t",
+                 [](const TypeFacts &t) { return std::to_string(t.k); });
   o << "  return 0;\n}\n\n";
-  o << "/// Whether A and B of type `t` may be MN-major (\"transposed\": M or N\n"
-       "/// contiguous; imm-trans-a/b = 1). Otherwise both are K-major and the\n"
-       "/// instruction has no imm-trans operands.\n";
+  o << "/// Whether A and B of type `t` may be MN-major (\"transposed\": M "
+       "or N\n/// contiguous; imm-trans-a/b = 1). Otherwise both are K-major "
+       "and the\n/// instruction has no imm-trans operands.\n";
   o << "__host__ __device__ constexpr bool mn_major_allowed(Type t) {\n";
   switch_on_type(o, e, "t", [](const TypeFacts &t) {
     return std::string(t.mn_major_a ? "true" : "false");
   });
   o << "  return false;\n}\n\n";
   o << "/// Whether a wrapper of m64n{n}k{k_of(a)}.f32.{a}.{b} exists.\n";
-  o << "__host__ __device__ constexpr bool has_wrapper(int n, Type a, Type b) {\n";
+  o << "__host__ __device__ constexpr bool has_wrapper(int n, Type a, "
+       "Type b) {\n";
   o << "  if (n < " << e.n_lo << " || n > " << e.n_hi << " || n % " << e.n_step
     << " != 0)\n    return false;\n";
   switch_on_type(o, e, "a", [](const TypeFacts &t) {
@@ -329,9 +340,9 @@ std::string index_file(const Enumeration &e) {
   });
   o << "  return false;\n}\n\n";
   o << "namespace detail {\n\n";
-  o << "/// The wrapper of m64n{N}k{k_of(A)}.f32.{A}.{B}: `run<TransA, TransB,\n"
-       "/// ScaleA, ScaleB>` where has_trans, else `run<ScaleA, ScaleB>`. Only the\n"
-       "/// specialisations below exist (has_wrapper).\n";
+  o << "/// The wrapper of m64n{N}k{k_of(A)}.f32.{A}.{B}: `run<TransA, "
+       "TransB,\n/// ScaleA, ScaleB>` where has_trans, else `run<ScaleA, "
+       "ScaleB>`. Only the\n/// specialisations below exist (has_wrapper).\n";
   o << "template <int N, Type A, Type B> struct Mma;\n\n";
   o << "} // namespace detail\n\n} // namespace tf::sm90::wgmma\n\n";
   for (const TypeFacts &t : e.types)
@@ -371,8 +382,8 @@ int main(int argc, char **argv) {
     else {
       std::fprintf(stderr,
                    "usage: gen_wgmma [--check] [--root DIR]\n"
-                   "writes DIR/%s/wgmma_generated.cuh and wgmma_<type>.cuh from "
-                   "the WGMMA contract; --check only compares\n",
+                   "writes DIR/%s/wgmma_generated.cuh and wgmma_<type>.cuh "
+                   "from the WGMMA contract; --check only compares\n",
                    std::string(out_dir).c_str());
       return 2;
     }

@@ -153,7 +153,7 @@ fi
 sass_count() { cuobjdump -sass "$BUILD/$1" 2>/dev/null | grep -c "$2"; }
 for check in "single_tile HGMMA" "single_tile UTMALDG" "pipeline HGMMA" \
              "pipeline UTMALDG" "pipeline UTMASTG" "pipeline USETMAXREG" \
-             "wgmma_forms HGMMA" "launch_gemm HGMMA" "gemm_optimal HGMMA" "gemm_optimal UTMALDG" \
+             "wgmma_forms HGMMA" "wgmma_forms QGMMA" "launch_gemm HGMMA" "gemm_optimal HGMMA" "gemm_optimal UTMALDG" \
              "gemm_optimal UTMASTG"; do
   set -- $check
   [[ -x $BUILD/$1 ]] || continue

@@ -16,7 +16,8 @@
 // exact in every type, so the result must equal the reference exactly.
 //
 //===----------------------------------------------------------------------===//
-// SASS: HGMMA
+// SASS: HGMMA.64x192x16.F32.BF16 HGMMA.64x256x8.F32.TF32
+// SASS: QGMMA.64x256x32.F32.E5M2.E4M3 QGMMA.64x64x32.F32.E4M3.E5M2
 #include "harness.hpp"
 
 #include "tf/runtime/host/check.hpp"
