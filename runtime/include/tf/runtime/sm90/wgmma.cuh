@@ -63,10 +63,10 @@ namespace detail {
 /// has_wrapper as a template, so that a failed check names the form.
 template <int N, Type A, Type B>
 inline constexpr bool wgmma_form_has_a_wrapper = has_wrapper(N, A, B);
-template <Type A, Major MajorA, Major MajorB>
-inline constexpr bool wgmma_type_allows_majors =
-    mn_major_allowed(A) ||
-    (MajorA == Major::k && MajorB == Major::k);
+template <Type A, Type B, Major MajorA, Major MajorB>
+inline constexpr bool wgmma_types_allow_majors =
+    (MajorA == Major::k || mn_major_allowed(A)) &&
+    (MajorB == Major::k || mn_major_allowed(B));
 } // namespace detail
 
 /// Issues wgmma.mma_async.sync.aligned.m64nNkK.f32.A.B with A (64 x K) and
@@ -87,7 +87,7 @@ __device__ __forceinline__ void mma(float (&d)[N / 2], SmemDescriptor a,
                 "(bf16, f16, tf32) or each e4m3 or e5m2 "
                 "(tf/runtime/sm90/wgmma_generated.cuh, generated from the "
                 "contract nv.sm90.Wgmma)");
-  static_assert(detail::wgmma_type_allows_majors<A, MajorA, MajorB>,
+  static_assert(detail::wgmma_types_allow_majors<A, B, MajorA, MajorB>,
                 "MN-major (transposed) WGMMA operands exist for bf16 and f16 "
                 "only; e4m3, e5m2 and tf32 operands are K-major (PTX: no "
                 "imm-trans-a/b for them)");
