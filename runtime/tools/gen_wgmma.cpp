@@ -339,6 +339,32 @@ std::string index_file(const Enumeration &e) {
     return s;
   });
   o << "  return false;\n}\n\n";
+  // The same facts in words, for the dispatch's static_assert messages
+  // (string literals: nvcc has no computed messages).
+  o << "/// has_wrapper and mn_major_allowed in words, for messages.\n";
+  o << "#define TF_WGMMA_FORMS \\\n  \"N = " << e.n_lo << ".." << e.n_hi
+    << " in steps of " << e.n_step << "; A x B: ";
+  for (std::size_t i = 0; i < e.types.size(); ++i) {
+    const TypeFacts &t = e.types[i];
+    o << (i ? ", " : "") << ptx_type(t.dtype) << " x ";
+    if (t.b_types.size() == 1) {
+      o << ptx_type(t.b_types[0]);
+      continue;
+    }
+    o << "{";
+    for (std::size_t j = 0; j < t.b_types.size(); ++j)
+      o << (j ? ", " : "") << ptx_type(t.b_types[j]);
+    o << "}";
+  }
+  o << "\"\n";
+  o << "#define TF_WGMMA_MN_MAJOR_TYPES \"";
+  bool first = true;
+  for (const TypeFacts &t : e.types)
+    if (t.mn_major_a) {
+      o << (first ? "" : ", ") << ptx_type(t.dtype);
+      first = false;
+    }
+  o << "\"\n\n";
   o << "namespace detail {\n\n";
   o << "/// The wrapper of m64n{N}k{k_of(A)}.f32.{A}.{B}: `run<TransA, "
        "TransB,\n/// ScaleA, ScaleB>` where has_trans, else `run<ScaleA, "

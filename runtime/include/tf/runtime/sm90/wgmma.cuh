@@ -83,14 +83,12 @@ __device__ __forceinline__ void mma(float (&d)[N / 2], SmemDescriptor a,
                                     SmemDescriptor b, ScaleD scale_d) {
   static_assert(detail::wgmma_form_has_a_wrapper<N, A, B>,
                 "no wgmma.mma_async m64nNkK.f32 wrapper for this N and these "
-                "A/B types: N is 8..256 in steps of 8, A and B have one type "
-                "(bf16, f16, tf32) or each e4m3 or e5m2 "
-                "(tf/runtime/sm90/wgmma_generated.cuh, generated from the "
-                "contract nv.sm90.Wgmma)");
+                "A/B types; the contract nv.sm90.Wgmma allows " TF_WGMMA_FORMS
+                " (tf/runtime/sm90/wgmma_generated.cuh)");
   static_assert(detail::wgmma_types_allow_majors<A, B, MajorA, MajorB>,
-                "MN-major (transposed) WGMMA operands exist for bf16 and f16 "
-                "only; e4m3, e5m2 and tf32 operands are K-major (PTX: no "
-                "imm-trans-a/b for them)");
+                "MN-major (transposed) WGMMA operands exist for "
+                TF_WGMMA_MN_MAJOR_TYPES " only; other types are K-major (PTX "
+                "has no imm-trans-a/b for them)");
   static_assert((ScaleA == 1 || ScaleA == -1) && (ScaleB == 1 || ScaleB == -1),
                 "WGMMA operand scales are 1 or -1");
   if constexpr (detail::wgmma_form_has_a_wrapper<N, A, B>) {

@@ -60,6 +60,11 @@ __host__ __device__ constexpr bool has_wrapper(int n, Type a, Type b) {
   return false;
 }
 
+/// has_wrapper and mn_major_allowed in words, for messages.
+#define TF_WGMMA_FORMS \
+  "N = 8..256 in steps of 8; A x B: bf16 x bf16, f16 x f16, e4m3 x {e4m3, e5m2}, e5m2 x {e4m3, e5m2}, tf32 x tf32"
+#define TF_WGMMA_MN_MAJOR_TYPES "bf16, f16"
+
 namespace detail {
 
 /// The wrapper of m64n{N}k{k_of(A)}.f32.{A}.{B}: `run<TransA, TransB,
