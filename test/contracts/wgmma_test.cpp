@@ -407,6 +407,21 @@ TEST(Wgmma, Fp8KMajor) {
   EXPECT_EQ(*r.fragment("B")->bindings.value("sbo"), 1024);
 }
 
+// Which B dtypes go with an A dtype (what the runtime's wrapper generator
+// enumerates): the two fp8 types mix, every other dtype pairs with itself.
+TEST(Wgmma, BDtypes) {
+  using tf::DType;
+  using tf::ParamValue;
+  using tf::atoms::nv::sm90::wgmma_b_dtypes;
+  const tf::ParamValues fp8 = {ParamValue::of(DType::fp8e4m3),
+                               ParamValue::of(DType::fp8e5m2)};
+  EXPECT_EQ(wgmma_b_dtypes(DType::fp8e4m3), fp8);
+  EXPECT_EQ(wgmma_b_dtypes(DType::fp8e5m2), fp8);
+  for (DType t : {DType::bf16, DType::f16, DType::tf32})
+    EXPECT_EQ(wgmma_b_dtypes(t), tf::ParamValues{ParamValue::of(t)}) << tf::name(t);
+  static_assert(wgmma_b_dtypes(DType::bf16).size() == 1);
+}
+
 TEST(Wgmma, EveryReasonAtOnce) {
   tf::Site s = seed::gemm_site();
   s.mesh = seed::grid_cta;

@@ -109,7 +109,8 @@ __global__ void __launch_bounds__(256, 1)
       wgmma::fence();
 #pragma unroll
       for (int kk = 0; kk < BK / 16; ++kk)
-        wgmma::mma_bf16<BN, wgmma::Major::k, wgmma::Major::mn>(
+        wgmma::mma<BN, wgmma::Type::bf16, wgmma::Type::bf16, wgmma::Major::k,
+                   wgmma::Major::mn>(
             acc, da.advanced(32 * kk), db.advanced(16 * 128 * kk),
             k == 0 && kk == 0 ? wgmma::ScaleD::overwrite
                               : wgmma::ScaleD::accumulate);

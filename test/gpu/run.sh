@@ -42,8 +42,9 @@ note "== $("$NVCC" --version | tail -1)"
 # PASS/FAIL lines and exit code; "trap": it must end by a debug-wait trap).
 # A test is test/gpu/NAME.cu, or a folder test/gpu/NAME/ whose build.sh
 # builds $BUILD/NAME from several files.
-declare -A KIND=([single_tile]=verdict [pipeline]=verdict [debug_wait]=trap)
-TESTS=(single_tile pipeline debug_wait)
+declare -A KIND=([single_tile]=verdict [pipeline]=verdict [debug_wait]=trap
+                [wgmma_forms]=verdict)
+TESTS=(single_tile pipeline debug_wait wgmma_forms)
 for f in test/gpu/*/build.sh; do
   t=$(basename "$(dirname "$f")")
   KIND[$t]=verdict
@@ -152,7 +153,7 @@ fi
 sass_count() { cuobjdump -sass "$BUILD/$1" 2>/dev/null | grep -c "$2"; }
 for check in "single_tile HGMMA" "single_tile UTMALDG" "pipeline HGMMA" \
              "pipeline UTMALDG" "pipeline UTMASTG" "pipeline USETMAXREG" \
-             "launch_gemm HGMMA" "gemm_optimal HGMMA" "gemm_optimal UTMALDG" \
+             "wgmma_forms HGMMA" "wgmma_forms QGMMA" "launch_gemm HGMMA" "gemm_optimal HGMMA" "gemm_optimal UTMALDG" \
              "gemm_optimal UTMASTG"; do
   set -- $check
   [[ -x $BUILD/$1 ]] || continue

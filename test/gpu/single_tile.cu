@@ -70,7 +70,8 @@ __global__ void __launch_bounds__(128, 1)
   wgmma::fence();
 #pragma unroll
   for (int k = 0; k < K / 16; ++k)
-    wgmma::mma_bf16<N, wgmma::Major::k, wgmma::Major::mn>(
+    wgmma::mma<N, wgmma::Type::bf16, wgmma::Type::bf16, wgmma::Major::k,
+               wgmma::Major::mn>(
         acc, da.advanced(32 * k), db.advanced(16 * 128 * k),
         k == 0 ? wgmma::ScaleD::overwrite : wgmma::ScaleD::accumulate);
   wgmma::commit_group();

@@ -94,6 +94,19 @@ inline constexpr ParamCase k_cases[] = {
     only({is("dtype", DType::tf32)}, {value(std::int64_t(8))}),
 };
 
+/// B's dtype beside A's. The contract gives A and B the one `dtype`
+/// (operand B's rule is dtype_of("dtype")), and that is what tf::schedule
+/// and the matching engine check. The instruction also multiplies the two
+/// 8-bit float types with each other (PTX 9.7.15.2: .atype and .btype are
+/// each .e4m3 or .e5m2); these cases say which dtypes B may have when A has
+/// `dtype`, for programs that enumerate the instruction's forms (the
+/// runtime's wrapper generator, runtime/tools/gen_wgmma.cpp). Where no case
+/// holds, B has A's dtype. Read through wgmma_b_dtypes() below.
+inline constexpr ParamCase b_dtype_cases[] = {
+    only({is("dtype", DType::fp8e4m3)}, {value(DType::fp8e4m3), value(DType::fp8e5m2)}),
+    only({is("dtype", DType::fp8e5m2)}, {value(DType::fp8e4m3), value(DType::fp8e5m2)}),
+};
+
 constexpr ParamDef n_param() {
   ParamDef d;
   d.name = "n";
@@ -306,5 +319,19 @@ constexpr Contract make() {
 
 /// The contract of nv.sm90.Wgmma.
 inline constexpr Contract wgmma = wgmma_detail::make();
+
+/// The dtypes operand B of wgmma.mma_async may have when A has dtype `a`
+/// (the contract's `dtype` parameter): the first of
+/// wgmma_detail::b_dtype_cases whose conditions on `dtype` hold, else `a`.
+constexpr ParamValues wgmma_b_dtypes(DType a) {
+  for (const ParamCase &c : wgmma_detail::b_dtype_cases) {
+    bool holds = true;
+    for (const Condition &w : c.when)
+      holds = holds && w.param == "dtype" && w.value == ParamValue::of(a);
+    if (holds)
+      return c.allowed;
+  }
+  return {ParamValue::of(a)};
+}
 
 } // namespace tf::atoms::nv::sm90

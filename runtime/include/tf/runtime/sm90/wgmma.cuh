@@ -5,14 +5,20 @@
 //
 //   wgmma::fence();                              // before the first MMA that
 //                                                // touches d's registers
-//   for (int k = 0; k < BK / 16; ++k)
-//     wgmma::mma_bf16<256, Major::k, Major::mn>(d, a.advanced(32 * k),
-//                                               b.advanced(2048 * k), scale);
+//   for (int k = 0; k < BK / wgmma::k_of(Type::bf16); ++k)
+//     wgmma::mma<256, Type::bf16, Type::bf16, Major::k, Major::mn>(
+//         d, a.advanced(32 * k), b.advanced(2048 * k), scale);
 //   wgmma::commit_group();
 //   wgmma::wait_group<0>();                      // d is readable
 //
-// The accumulator fragment of m64nNk16 (PTX ISA, WGMMA register fragments),
-// thread t of the warpgroup, register i of N/2:
+// mma<N, A, B, MajorA, MajorB> takes every form of the WGMMA contract with
+// both operands in shared memory and an f32 accumulator; the wrappers and
+// the facts it checks (Type, k_of, mn_major_allowed, has_wrapper) are
+// generated from the contract (wgmma_generated.cuh).
+//
+// The accumulator fragment of m64nNkK (PTX ISA, WGMMA register fragments;
+// the same for every K and input type), thread t of the warpgroup,
+// register i of N/2:
 //   (T128, V N/2) -> (M64, N):
 //   row = 16 * (t / 32) + (t % 32) / 4 + 8 * ((i / 2) % 2)
 //   col = 8 * (i / 4) + 2 * (t % 4) + i % 2
@@ -21,7 +27,7 @@
 #pragma once
 
 #include "tf/runtime/sm90/smem_descriptor.cuh"
-#include "tf/runtime/sm90/wgmma_bf16.cuh"
+#include "tf/runtime/sm90/wgmma_generated.cuh"
 
 #include <cstdint>
 
@@ -53,36 +59,59 @@ template <int Pending> __device__ __forceinline__ void wait_group() {
   asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(Pending) : "memory");
 }
 
-/// The N values of m64nNk16 this library has wrappers for.
-__host__ __device__ constexpr bool has_bf16_wrapper(int n) {
-  return n == 64 || n == 128 || n == 256;
+namespace detail {
+/// has_wrapper as a template, so that a failed check names the form.
+template <int N, Type A, Type B>
+inline constexpr bool wgmma_form_has_a_wrapper = has_wrapper(N, A, B);
+template <Type A, Type B, Major MajorA, Major MajorB>
+inline constexpr bool wgmma_types_allow_majors =
+    (MajorA == Major::k || mn_major_allowed(A)) &&
+    (MajorB == Major::k || mn_major_allowed(B));
+} // namespace detail
+
+/// Issues wgmma.mma_async.sync.aligned.m64nNkK.f32.A.B with A (64 x K) and
+/// B (K x N) in shared memory, K = k_of(A): D = A * B + (scale_d ? D : 0).
+/// The forms are those of the WGMMA contract (wgmma_generated.cuh,
+/// has_wrapper): N = 8..256 in steps of 8; A and B of one type, bf16, f16 or
+/// tf32, or each e4m3 or e5m2. MN-major operands only for bf16 and f16 (PTX
+/// has imm-trans only for 16-bit types). ScaleA/ScaleB (1 or -1) negate an
+/// operand; `scale_d` is a run-time value because the first K step of a loop
+/// overwrites.
+template <int N, Type A, Type B, Major MajorA, Major MajorB, int ScaleA = 1,
+          int ScaleB = 1>
+__device__ __forceinline__ void mma(float (&d)[N / 2], SmemDescriptor a,
+                                    SmemDescriptor b, ScaleD scale_d) {
+  static_assert(detail::wgmma_form_has_a_wrapper<N, A, B>,
+                "no wgmma.mma_async m64nNkK.f32 wrapper for this N and these "
+                "A/B types; the contract nv.sm90.Wgmma allows " TF_WGMMA_FORMS
+                " (tf/runtime/sm90/wgmma_generated.cuh)");
+  static_assert(detail::wgmma_types_allow_majors<A, B, MajorA, MajorB>,
+                "MN-major (transposed) WGMMA operands exist for "
+                TF_WGMMA_MN_MAJOR_TYPES " only; other types are K-major (PTX "
+                "has no imm-trans-a/b for them)");
+  static_assert((ScaleA == 1 || ScaleA == -1) && (ScaleB == 1 || ScaleB == -1),
+                "WGMMA operand scales are 1 or -1");
+  if constexpr (detail::wgmma_form_has_a_wrapper<N, A, B>) {
+    using Wrapper = detail::Mma<N, A, B>;
+    const auto sd = static_cast<std::uint32_t>(scale_d);
+    if constexpr (Wrapper::has_trans)
+      Wrapper::template run<static_cast<int>(MajorA), static_cast<int>(MajorB),
+                            ScaleA, ScaleB>(d, a.bits(), b.bits(), sd);
+    else
+      Wrapper::template run<ScaleA, ScaleB>(d, a.bits(), b.bits(), sd);
+  }
 }
 
-/// Issues wgmma.mma_async m64nNk16 f32 += bf16 * bf16 from shared memory.
-/// ScaleA/ScaleB (1 or -1) negate an operand; `scale_d` is a run-time value
-/// because the first K step of a loop overwrites.
+/// mma<N, Type::bf16, Type::bf16, MajorA, MajorB>, the spelling generated
+/// code used first.
 template <int N, Major MajorA, Major MajorB, int ScaleA = 1, int ScaleB = 1>
 __device__ __forceinline__ void mma_bf16(float (&d)[N / 2], SmemDescriptor a,
                                          SmemDescriptor b, ScaleD scale_d) {
-  static_assert(has_bf16_wrapper(N),
-                "no m64nNk16 bf16 wrapper for this N; add it to "
-                "runtime/tools/gen_wgmma.py");
-  static_assert((ScaleA == 1 || ScaleA == -1) && (ScaleB == 1 || ScaleB == -1),
-                "WGMMA operand scales are 1 or -1");
-  constexpr int ta = static_cast<int>(MajorA), tb = static_cast<int>(MajorB);
-  const auto sd = static_cast<std::uint32_t>(scale_d);
-  if constexpr (N == 64)
-    detail::mma_m64n64k16_f32_bf16_bf16<ta, tb, ScaleA, ScaleB>(d, a.bits(),
-                                                                b.bits(), sd);
-  else if constexpr (N == 128)
-    detail::mma_m64n128k16_f32_bf16_bf16<ta, tb, ScaleA, ScaleB>(d, a.bits(),
-                                                                 b.bits(), sd);
-  else
-    detail::mma_m64n256k16_f32_bf16_bf16<ta, tb, ScaleA, ScaleB>(d, a.bits(),
-                                                                 b.bits(), sd);
+  mma<N, Type::bf16, Type::bf16, MajorA, MajorB, ScaleA, ScaleB>(d, a, b,
+                                                                 scale_d);
 }
 
-/// Where register `i` of thread `t` (0..127) of a m64nNk16 accumulator
+/// Where register `i` of thread `t` (0..127) of a m64nNkK accumulator
 /// lies in the 64 x N tile.
 struct FragmentCoord {
   int row;
