@@ -88,10 +88,11 @@ bool isElementwise(const std::string &OpName) {
          OpName.rfind("reduce_", 0) != 0 && !needsNoInstruction(OpName);
 }
 
-/// Whether element-wise op \p Op's result is used, and only as an operand
-/// of scheduled ops (whose instruction then does it).
-bool fusedIntoScheduled(const Kernel &K, const Stmt &Op) {
-  if (Op.Result == None || Op.Result >= K.Values.size() ||
+} // namespace
+
+bool isFusedElementwise(const Kernel &K, const Stmt &Op) {
+  if (Op.Kind != StmtKind::Op || Op.Sched || !isElementwise(Op.OpName) ||
+      Op.Result == None || Op.Result >= K.Values.size() ||
       K.Values[Op.Result].Origin != ValueOrigin::Temporary)
     return false;
   bool Used = false;
@@ -100,12 +101,16 @@ bool fusedIntoScheduled(const Kernel &K, const Stmt &Op) {
         std::find(S.Operands.begin(), S.Operands.end(), Op.Result) ==
             S.Operands.end())
       continue;
-    if (!S.Sched)
+    // Read by a scheduled op (whose instruction does it), or by an
+    // elementwise op that is itself fused (a chain ending at one).
+    if (!S.Sched && !isFusedElementwise(K, S))
       return false;
     Used = true;
   }
   return Used;
 }
+
+namespace {
 
 //===- Parameters ----------------------------------------------------------===//
 
@@ -479,7 +484,7 @@ bool isUndecided(const Kernel &K, StmtId OpId) {
   const Stmt &Op = K.Stmts[OpId];
   if (Op.Kind != StmtKind::Op || Op.Sched || needsNoInstruction(Op.OpName))
     return false;
-  return !(isElementwise(Op.OpName) && fusedIntoScheduled(K, Op));
+  return !isFusedElementwise(K, Op);
 }
 
 std::vector<CandidateSite> findCandidates(const Kernel &K,

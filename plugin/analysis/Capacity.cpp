@@ -63,6 +63,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/Capacity.h"
+#include "analysis/Candidates.h"
 #include "analysis/Analysis.h"
 #include "analysis/Residence.h"
 #include "targets/TargetFacts.h"
@@ -331,12 +332,14 @@ std::optional<std::int64_t> elementsPerThread(const hir::TensorType &T) {
   return P;
 }
 
-/// Whether \p V is a register tensor of its own (not a window).
+/// Whether \p V is a register tensor of its own (not a window, not the
+/// result of an elementwise op fused into the instruction that reads it).
 bool isRegisterTensor(const hir::Kernel &K, ValueId V) {
   const hir::Value &Val = K.Values[V];
   return Val.Kind == hir::ValueKind::Tensor && Val.TileOf == None &&
          Val.Type.Where == Storage::rmem && Val.Def != None &&
-         Val.Def < K.Stmts.size();
+         Val.Def < K.Stmts.size() &&
+         !isFusedElementwise(K, K.Stmts[Val.Def]);
 }
 
 /// The thread-level mesh holding register tensor \p V: its scope's, or its

@@ -21,9 +21,9 @@ using namespace hir;
 using analysis::Finding;
 using plugin::DiagId;
 
-/// infer and check.
+/// infer and check on the same target, as the plugin's pipeline does.
 std::vector<Finding> run(GemmKernel &G, const targets::MergedTarget *T) {
-  std::vector<Finding> Infer = analysis::infer(G.K);
+  std::vector<Finding> Infer = analysis::infer(G.K, T);
   EXPECT_TRUE(Infer.empty()) << render(Infer);
   return analysis::check(G.K, T);
 }
