@@ -79,7 +79,9 @@ private:
       return;
     Errors = llvm::joinErrors(std::move(Errors), problemAt(R, Text));
   }
-  std::string opText(const hir::Stmt &S) const { return "tf." + S.OpName; }
+  std::string opText(const hir::Stmt &S) const {
+    return "tf." + hir::opName(S.Op).str();
+  }
 
   bool setUp();
   void collectRoles();
@@ -486,7 +488,8 @@ void Lowering::project(const std::vector<StmtId> &Stmts, int Role,
       break;
     case StmtKind::Op:
       // Outside mesh scopes only allocations are lowered (the map).
-      if (S.OpName != "empty" && S.OpName != "zeros" && Role == 0)
+      if (S.Op != hir::OpKind::Empty && S.Op != hir::OpKind::Zeros &&
+          Role == 0)
         fail(S.Range, opText(S) + " runs outside every mesh scope; finalize "
                       "lowers ops inside [[tf::mesh]] scopes of threads");
       break;
@@ -615,7 +618,7 @@ void Lowering::lowerOp(StmtId Id, int Role, const LoopContext &C,
     return;
   }
   if (!S.Sched) {
-    if (S.OpName == "zeros" && S.Result != hir::None &&
+    if (S.Op == hir::OpKind::Zeros && S.Result != hir::None &&
         H.Values[S.Result].Type.Where == Storage::rmem) {
       Inst I = inst(InstKind::ZeroAcc, S, Role);
       I.Acc = S.Result;
@@ -867,7 +870,7 @@ void Lowering::lowerStaging(const hir::Stmt &S, int Role, const LoopContext &C,
   ValueId Src = S.Operands[0];
   DType CastTo = H.Values[Src].Type.Element;
   const hir::Value &SrcV = H.Values[Src];
-  if (SrcV.Def != hir::None && H.Stmts[SrcV.Def].OpName == "cast" &&
+  if (SrcV.Def != hir::None && H.Stmts[SrcV.Def].Op == hir::OpKind::Cast &&
       !H.Stmts[SrcV.Def].Operands.empty())
     Src = H.Stmts[SrcV.Def].Operands[0];
   const ValueId Buffer = S.Operands[1];
