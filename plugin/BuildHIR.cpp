@@ -9,8 +9,9 @@
 //                  options evaluated as constants)
 //   [[tf::mesh]]   sites matched by their AnnotateAttr -> MeshScope
 //   calls          whose callee carries [[clang::annotate("tf.op.NAME")]]
-//                  -> Op, with operands, result and AccessRelation; nested
-//                  ops become Ops of their own before the one that uses them
+//                  -> Op of that kind (hir/Ops.def), with operands, result
+//                  and AccessRelation; nested ops become Ops of their own
+//                  before the one that uses them
 //
 // Types are recognised by the qualified names of tf's class templates
 // (tf::Tensor, tf::Window, tf::Buffer, tf::Ring), ops only by their
@@ -25,6 +26,7 @@
 #include "BuildHIR.h"
 #include "ConstantValue.h"
 #include "Diagnostics.h"
+#include "tf/atoms/registry.hpp"
 #include "tf/layout/text/print.hpp"
 
 #include "clang/AST/ASTContext.h"
@@ -287,14 +289,14 @@ const Expr *strip(const Expr *E) {
   return E;
 }
 
-/// The tf.op.NAME of \p FD (its template pattern's, its member template's).
-std::optional<std::string> opNameOf(const FunctionDecl *FD) {
+/// The op \p FD's tf.op.NAME annotation names (its template pattern's, its
+/// member template's).
+std::optional<hir::OpKind> opKindOf(const FunctionDecl *FD) {
   for (int Depth = 0; FD && Depth < 4; ++Depth) {
-    for (const AnnotateAttr *A : FD->specific_attrs<AnnotateAttr>()) {
-      llvm::StringRef Text = A->getAnnotation();
-      if (Text.consume_front("tf.op."))
-        return Text.str();
-    }
+    for (const AnnotateAttr *A : FD->specific_attrs<AnnotateAttr>())
+      if (std::optional<hir::OpKind> K =
+              hir::opKindFromAnnotation(A->getAnnotation()))
+        return K;
     const FunctionDecl *Next = FD->getTemplateInstantiationPattern();
     if (!Next)
       if (const FunctionTemplateDecl *P = FD->getPrimaryTemplate())
@@ -312,10 +314,10 @@ const FunctionDecl *calleeOf(const CallExpr *CE) {
   return CE ? CE->getDirectCallee() : nullptr;
 }
 
-std::optional<std::string> opNameOf(const CallExpr *CE) {
+std::optional<hir::OpKind> opKindOf(const CallExpr *CE) {
   if (isa<CXXOperatorCallExpr>(CE))
     return std::nullopt;
-  return opNameOf(calleeOf(CE));
+  return opKindOf(calleeOf(CE));
 }
 
 /// The explicitly written template arguments of a call's callee.
@@ -988,7 +990,7 @@ void KernelBuilder::translateVar(const VarDecl *VD, const Stmt *Whole) {
       Vars[VD] = Val;
       return;
     }
-    if (const auto *CE = dyn_cast<CallExpr>(S); CE && opNameOf(CE)) {
+    if (const auto *CE = dyn_cast<CallExpr>(S); CE && opKindOf(CE)) {
       ValueId Val = addValue(std::move(V));
       Vars[VD] = Val;
       StmtId Op = translateOp(CE, Val, /*Assigns=*/false, Whole);
@@ -1096,7 +1098,7 @@ bool KernelBuilder::checkScalar(const Expr *E) {
       return; // reported by scanForEscapes
     if (const auto *CE = dyn_cast<CallExpr>(S)) {
       const FunctionDecl *Callee = calleeOf(CE);
-      if (opNameOf(CE)) {
+      if (opKindOf(CE)) {
         unsupported(CE, "a tf op inside an expression",
                     "give the op its own statement: `auto x = tf::op(...);`");
         OK = false;
@@ -1172,7 +1174,7 @@ void KernelBuilder::translateExprStmt(const Expr *E, const Stmt *Whole) {
       return;
     return translateExprStmt(C->getSubExpr(), Whole);
   }
-  if (const auto *CE = dyn_cast<CallExpr>(S); CE && opNameOf(CE)) {
+  if (const auto *CE = dyn_cast<CallExpr>(S); CE && opKindOf(CE)) {
     translateOp(CE, None, false, Whole);
     return;
   }
@@ -1195,7 +1197,7 @@ void KernelBuilder::translateExprStmt(const Expr *E, const Stmt *Whole) {
     const auto *DRE = cast<DeclRefExpr>(strip(Lhs));
     ValueId Target = valueOfDecl(DRE->getDecl());
     const auto *Call = dyn_cast_or_null<CallExpr>(strip(Rhs));
-    if (Call && opNameOf(Call)) {
+    if (Call && opKindOf(Call)) {
       StmtId Op = translateOp(Call, Target, /*Assigns=*/true, Whole);
       if (Op != None)
         K.Stmts[Op].Range = range(Whole);
@@ -1237,13 +1239,13 @@ void KernelBuilder::translateExprStmt(const Expr *E, const Stmt *Whole) {
 
 void KernelBuilder::translateLoop(const CXXForRangeStmt *FS) {
   const auto *Call = dyn_cast_or_null<CallExpr>(strip(FS->getRangeInit()));
-  std::optional<std::string> Op = Call ? opNameOf(Call) : std::nullopt;
+  std::optional<hir::OpKind> Op = Call ? opKindOf(Call) : std::nullopt;
   hir::LoopKind Kind;
-  if (Op && *Op == "tile_offsets")
+  if (Op == hir::OpKind::TileOffsets)
     Kind = hir::LoopKind::TileOffsets;
-  else if (Op && *Op == "persistent_tiles")
+  else if (Op == hir::OpKind::PersistentTiles)
     Kind = hir::LoopKind::PersistentTiles;
-  else if (Op && *Op == "grid_tiles")
+  else if (Op == hir::OpKind::GridTiles)
     Kind = hir::LoopKind::GridTiles;
   else {
     unsupported(FS, "a range-based 'for' over this range",
@@ -1258,7 +1260,6 @@ void KernelBuilder::translateLoop(const CXXForRangeStmt *FS) {
   L.Loop = Kind;
   L.Range = range(FS);
   L.CallRange = range(Call);
-  L.OpName = *Op;
 
   if (Kind == hir::LoopKind::TileOffsets) {
     for (const Expr *A : Call->arguments())
@@ -1461,7 +1462,7 @@ std::optional<tf::Mesh> KernelBuilder::evaluateMesh(const Expr *E) {
 
 bool KernelBuilder::isOpCall(const Expr *E) const {
   const auto *CE = dyn_cast_or_null<CallExpr>(strip(E));
-  return CE && opNameOf(CE);
+  return CE && opKindOf(CE);
 }
 
 ValueId KernelBuilder::tileValue(const CXXMemberCallExpr *MC,
@@ -1541,7 +1542,7 @@ ValueId KernelBuilder::operandValue(const Expr *E) {
                 "operands of tf ops are tensors, rings, buffers and integers");
     return None;
   }
-  if (const auto *CE = dyn_cast<CallExpr>(S); CE && opNameOf(CE)) {
+  if (const auto *CE = dyn_cast<CallExpr>(S); CE && opKindOf(CE)) {
     hir::Value T;
     T.Origin = hir::ValueOrigin::Temporary;
     if (std::optional<TypeInfo> TI = typeInfo(CE->getType())) {
@@ -1580,12 +1581,12 @@ ValueId KernelBuilder::operandValue(const Expr *E) {
 
 StmtId KernelBuilder::translateOp(const CallExpr *CE, ValueId Result,
                                   bool Assigns, const Stmt *Whole) {
-  std::optional<std::string> Name = opNameOf(CE);
-  if (!Name)
+  std::optional<hir::OpKind> Kind = opKindOf(CE);
+  if (!Kind)
     return None;
   hir::Stmt Op;
   Op.Kind = hir::StmtKind::Op;
-  Op.OpName = *Name;
+  Op.Op = *Kind;
   Op.CallRange = range(CE);
   Op.Range = range(Whole);
   Op.Assigns = Assigns;
@@ -1618,8 +1619,7 @@ StmtId KernelBuilder::translateOp(const CallExpr *CE, ValueId Result,
   // names no new value.
   if (Result == None && !CE->getType()->isVoidType()) {
     if (std::optional<TypeInfo> TI = typeInfo(CE->getType());
-        TI && *Name != "schedule" && *Name != "insert_slice" &&
-        *Name != "copy") {
+        TI && !hir::writesInPlace(*Kind)) {
       hir::Value T;
       T.Origin = hir::ValueOrigin::Temporary;
       T.Kind = TI->Kind;
@@ -1630,12 +1630,12 @@ StmtId KernelBuilder::translateOp(const CallExpr *CE, ValueId Result,
   }
   Op.Result = Result;
 
-  if (*Name == "cast")
+  if (*Kind == hir::OpKind::Cast)
     if (const TemplateArgumentList *TA = calleeTemplateArgs(CE);
         TA && TA->size() >= 1 && (*TA)[0].getKind() == TemplateArgument::Type)
       if (std::optional<DType> D = dtypeOf((*TA)[0].getAsType()))
         Op.CastTo = *D;
-  if (*Name == "schedule")
+  if (*Kind == hir::OpKind::Schedule)
     buildSchedule(Op, CE);
   OperandRanges = std::move(Ranges);
   buildAccess(Op, CE);
@@ -1711,12 +1711,26 @@ void KernelBuilder::buildAccess(hir::Stmt &Op, const CallExpr *CE) {
     IntTuple S = K.Values[V].Type.shape();
     return static_cast<unsigned>(S.is_leaf() ? 1 : S.rank());
   };
-  const std::string &N = Op.OpName;
-  bool IsMma = N == "matmul" ||
-               (N == "schedule" && Op.Sched && Tensors.size() == 3 &&
-                !Op.Sched->Repeat.empty()) ||
-               (N == "schedule" && CE && Tensors.size() == 3);
-  if (IsMma && Tensors.size() == 3) {
+  // The op whose relation this is: for tf::schedule, the op its atom's
+  // contract implements (none for an atom tf's registry does not hold).
+  std::optional<hir::OpKind> Performs = Op.Op;
+  if (hir::opInfo(Op.Op).Access == hir::AccessShape::Scheduled) {
+    const tf::Contract *C =
+        Op.Sched ? tf::find_contract(Op.Sched->ContractId) : nullptr;
+    Performs = C ? hir::scheduledOp(C->kind) : std::nullopt;
+  }
+  hir::AccessShape Shape =
+      Performs ? hir::opInfo(*Performs).Access : hir::AccessShape::Elementwise;
+  // Operands that do not fit the op (a malformed call, reported elsewhere)
+  // get the element-wise relation, as any other op does.
+  if (Performs && !hir::takesTensorOperands(*Performs, Tensors.size()))
+    Shape = hir::AccessShape::Elementwise;
+  switch (Shape) {
+  case hir::AccessShape::None:
+  case hir::AccessShape::Scheduled:
+  case hir::AccessShape::Elementwise:
+    break;
+  case hir::AccessShape::Mma: {
     // C(m, n) += A(m, k) * B(k, n).
     IntTuple C = K.Values[Tensors[0]].Type.shape();
     IntTuple A = K.Values[Tensors[1]].Type.shape();
@@ -1738,24 +1752,22 @@ void KernelBuilder::buildAccess(hir::Stmt &Op, const CallExpr *CE) {
     R.Accesses.push_back(accessOf(K, Tensors[2], hir::AccessKind::Read, {2, 1}));
     return;
   }
-  if (N == "zeros" || N == "empty") {
+  case hir::AccessShape::Fill:
     if (Op.Result == None)
       return;
     setDomain(R, K.Values[Op.Result].Type.shape());
     R.Accesses.push_back(accessOf(K, Op.Result, hir::AccessKind::Write,
                                   identity(R.DimNames.size())));
     return;
-  }
-  if (N == "ring_next" || N == "ring_slot") {
+  case hir::AccessShape::RingHandout:
     // No element moves: the ring hands out a slot.
-    if (!Tensors.empty())
-      R.Accesses.push_back(accessOf(K, Tensors[0],
-                                    N == "ring_next" ? hir::AccessKind::ReadWrite
-                                                     : hir::AccessKind::Read,
-                                    {}));
+    R.Accesses.push_back(accessOf(K, Tensors[0],
+                                  Op.Op == hir::OpKind::RingNext
+                                      ? hir::AccessKind::ReadWrite
+                                      : hir::AccessKind::Read,
+                                  {}));
     return;
-  }
-  if (N == "insert_slice" && Tensors.size() == 2) {
+  case hir::AccessShape::InsertSlice: {
     // out(o + d) = tile(d) over the tile's shape.
     ValueId Out = Tensors[0], Tile = Tensors[1];
     setDomain(R, K.Values[Tile].Type.shape());
@@ -1784,9 +1796,7 @@ void KernelBuilder::buildAccess(hir::Stmt &Op, const CallExpr *CE) {
     R.Accesses.push_back(std::move(W));
     return;
   }
-  if (N == "reduce_sum" || N == "reduce_max") {
-    if (Tensors.empty())
-      return;
+  case hir::AccessShape::Reduce: {
     unsigned Mode = 0;
     if (const TemplateArgumentList *TA = calleeTemplateArgs(CE);
         TA && TA->size() >= 1)
@@ -1806,8 +1816,7 @@ void KernelBuilder::buildAccess(hir::Stmt &Op, const CallExpr *CE) {
     }
     return;
   }
-  bool IsCopy = N == "copy" || (N == "schedule" && Tensors.size() == 2);
-  if (IsCopy && Tensors.size() == 2) {
+  case hir::AccessShape::Copy: {
     // dst(d) = src(d) over the destination's shape (a ring: its slot's).
     ValueId Src = Tensors[0], Dst = Tensors[1];
     setDomain(R, K.Values[Dst].Type.shape());
@@ -1816,14 +1825,15 @@ void KernelBuilder::buildAccess(hir::Stmt &Op, const CallExpr *CE) {
     R.Accesses.push_back(accessOf(K, Dst, hir::AccessKind::Write, identity(D)));
     return;
   }
+  }
   // Element-wise ops and anything else: every operand read over the
   // result's shape (or the first operand's), the result written.
-  ValueId Shape = Op.Result != None ? Op.Result
-                  : Tensors.empty() ? None
-                                    : Tensors[0];
-  if (Shape == None)
+  ValueId Over = Op.Result != None ? Op.Result
+                 : Tensors.empty() ? None
+                                   : Tensors[0];
+  if (Over == None)
     return;
-  setDomain(R, K.Values[Shape].Type.shape());
+  setDomain(R, K.Values[Over].Type.shape());
   unsigned D = R.DimNames.size();
   for (ValueId V : Tensors)
     R.Accesses.push_back(accessOf(

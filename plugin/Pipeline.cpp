@@ -124,7 +124,7 @@ std::vector<analysis::Finding> checkLowerable(const hir::Kernel &K,
     if (!Sup.Lowerable)
       Out.push_back({DiagId::err_tf_lower_op,
                      S.CallRange.valid() ? S.CallRange : S.Range,
-                     {"tf." + S.OpName + " as " + S.Sched->ContractId,
+                     {"tf." + hir::opName(S.Op).str() + " as " + S.Sched->ContractId,
                       B.name().str(), Sup.Why},
                      {},
                      {}});

@@ -27,15 +27,6 @@ namespace {
 
 std::string str(const Name &N) { return std::string(N.view()); }
 
-/// The BinaryOp value that op \p OpName computes.
-std::string binaryOpOf(const std::string &OpName) {
-  if (OpName == "maximum")
-    return "max";
-  if (OpName == "minimum")
-    return "min";
-  return OpName;
-}
-
 const ParamDef *choiceOfType(const Contract &C, std::string_view Type) {
   for (const ParamDef &D : C.params)
     if (D.kind == ParamKind::choice && D.choice_type == Type)
@@ -56,42 +47,30 @@ bool converts(const Contract &C) {
   return false;
 }
 
-bool implements(const Contract &C, const std::string &OpName) {
-  switch (C.kind) {
-  case AtomKind::mma:
-    return OpName == "matmul";
-  case AtomKind::copy:
-    return OpName == "copy" || OpName == "insert_slice";
-  case AtomKind::elementwise:
-    if (const ParamDef *Op = choiceOfType(C, "BinaryOp")) {
-      const std::string Want = binaryOpOf(OpName);
-      for (const ParamValue &V : Op->allowed)
-        if (V.choice == Want)
-          return true;
+/// Whether contract \p C implements op \p Op: its kind implements the op's
+/// class, and an element-wise contract computes the op -- it allows the
+/// op's BinaryOp value, or it converts and the op is a cast.
+bool implements(const Contract &C, OpKind Op) {
+  if (!contractKindImplements(C.kind, Op))
+    return false;
+  if (C.kind != AtomKind::elementwise)
+    return true;
+  const OpInfo &Info = opInfo(Op);
+  if (const ParamDef *P = choiceOfType(C, "BinaryOp")) {
+    if (Info.BinaryOp.empty())
       return false;
-    }
-    return OpName == "cast" && converts(C);
-  case AtomKind::config:
+    for (const ParamValue &V : P->allowed)
+      if (V.choice == std::string_view(Info.BinaryOp))
+        return true;
     return false;
   }
-  return false;
-}
-
-/// Ops that need no instruction: they allocate or hand out ring slots.
-bool needsNoInstruction(const std::string &OpName) {
-  return OpName == "zeros" || OpName == "empty" || OpName == "ring_next" ||
-         OpName == "ring_slot" || OpName == "schedule";
-}
-
-bool isElementwise(const std::string &OpName) {
-  return OpName != "matmul" && OpName != "copy" && OpName != "insert_slice" &&
-         OpName.rfind("reduce_", 0) != 0 && !needsNoInstruction(OpName);
+  return Info.Class == OpClass::Cast && converts(C);
 }
 
 } // namespace
 
 bool isFusedElementwise(const Kernel &K, const Stmt &Op) {
-  if (Op.Kind != StmtKind::Op || Op.Sched || !isElementwise(Op.OpName) ||
+  if (Op.Kind != StmtKind::Op || Op.Sched || !fusesIntoProducer(Op.Op) ||
       Op.Result == None || Op.Result >= K.Values.size() ||
       K.Values[Op.Result].Origin != ValueOrigin::Temporary)
     return false;
@@ -261,7 +240,7 @@ std::optional<ParamValue> fromOperands(const Contract &C, const ParamDef &D,
     break;
   }
   if (D.choice_type == "BinaryOp")
-    return ParamValue::choose(Name(binaryOpOf(Op.OpName)));
+    return ParamValue::choose(Name(std::string_view(opInfo(Op.Op).BinaryOp)));
   // A choice that selects an operand's storage: the values whose variant of
   // every such operand is in the storage the site's operand is in.
   bool Selects = false;
@@ -470,10 +449,10 @@ void candidatesOf(const Kernel &K, StmtId OpId, const Contract &C,
 
 } // namespace
 
-std::vector<const Contract *> contractsFor(const std::string &OpName) {
+std::vector<const Contract *> contractsFor(OpKind Op) {
   std::vector<const Contract *> Out;
   for (const Contract *C : all_contracts())
-    if (implements(*C, OpName))
+    if (implements(*C, Op))
       Out.push_back(C);
   return Out;
 }
@@ -482,7 +461,7 @@ bool isUndecided(const Kernel &K, StmtId OpId) {
   if (OpId == None || OpId >= K.Stmts.size())
     return false;
   const Stmt &Op = K.Stmts[OpId];
-  if (Op.Kind != StmtKind::Op || Op.Sched || needsNoInstruction(Op.OpName))
+  if (Op.Kind != StmtKind::Op || Op.Sched || !needsInstruction(Op.Op))
     return false;
   return !isFusedElementwise(K, Op);
 }
@@ -496,7 +475,7 @@ std::vector<CandidateSite> findCandidates(const Kernel &K,
     const Stmt &Op = K.Stmts[Id];
     CandidateSite Site;
     Site.Op = Id;
-    Site.OpName = Op.OpName;
+    Site.Kind = Op.Op;
     Site.Range = Op.CallRange.valid() ? Op.CallRange : Op.Range;
     Site.StmtRange = Op.Range;
     Site.Kernel = K.Name;
@@ -513,10 +492,10 @@ std::vector<CandidateSite> findCandidates(const Kernel &K,
                                                        : "read-write";
       Site.Operands.push_back({Kind, A.Operand});
     }
-    std::vector<const Contract *> Contracts = contractsFor(Op.OpName);
+    std::vector<const Contract *> Contracts = contractsFor(Op.Op);
     if (Contracts.empty())
       Site.NoCandidates = "no contract in tf's registry implements tf." +
-                          Op.OpName;
+                          opName(Op.Op).str();
     for (const Contract *C : Contracts)
       candidatesOf(K, Id, *C, Target, Site.Candidates);
     Out.push_back(std::move(Site));

@@ -9,16 +9,19 @@
 // (the repeat of an MMA, the boxes of a TMA copy), refused ones with every
 // reason in describe.hpp's words.
 //
-// Which contracts implement an op comes from the contract data: an MMA
-// (AtomKind::mma) implements tf::matmul, a copy (AtomKind::copy)
-// tf::copy and tf::insert_slice, an element-wise contract with a BinaryOp
-// parameter the binary ops its values name (add, sub, mul, maximum -> max,
-// minimum -> min), and one whose read and written operands take their
-// element types from different parameters (a conversion) tf::cast.
-// Configuration atoms implement no op. tf::zeros, tf::empty and the ring ops
-// need no instruction and are not sites; an element-wise op whose result is
-// only an operand of a scheduled op is done by that op's instruction (the
-// optimal GEMM's tf::cast feeding its tf::Copy) and is not a site either.
+// Which contracts implement an op comes from the contract data and the op
+// table (hir/Ops.def): a contract's kind implements op classes
+// (hir::contractKindImplements: an MMA tf::matmul, a copy tf::copy and
+// tf::insert_slice, an element-wise contract the element-wise ops and
+// tf::cast, a configuration atom none); an element-wise contract with a
+// BinaryOp parameter implements the binary ops whose BinaryOp value (the
+// table's: add, sub, mul, maximum -> max, minimum -> min) it allows, and one
+// whose read and written operands take their element types from different
+// parameters (a conversion) tf::cast. Ops that need no instruction
+// (tf::zeros, tf::empty, the ring ops) are not sites; an op that fuses into
+// its producer's registers and whose result is only an operand of a
+// scheduled op is done by that op's instruction (the optimal GEMM's tf::cast
+// feeding its tf::Copy) and is not a site either.
 //
 // A candidate's parameters are derived from the operands where the contract
 // data says how: a dtype parameter from the operand whose element type it
@@ -100,7 +103,8 @@ struct CandidateOperand {
 /// One undecided op and its candidates.
 struct CandidateSite {
   hir::StmtId Op = hir::None;
-  std::string OpName;  ///< matmul
+  /// Which op it is (tf::matmul).
+  hir::OpKind Kind = hir::OpKind::Matmul;
   /// The call (tf::matmul(...)) and the whole statement, which may start
   /// lines earlier ([[tf::mesh(...)]] acc = ...).
   hir::SourceRange Range, StmtRange;
@@ -134,9 +138,9 @@ bool isUndecided(const hir::Kernel &K, hir::StmtId Op);
 /// holds no registers of its own.
 bool isFusedElementwise(const hir::Kernel &K, const hir::Stmt &Op);
 
-/// The contracts of tf's registry that implement op \p OpName (see the file
+/// The contracts of tf's registry that implement op \p Op (see the file
 /// comment), in registry order.
-std::vector<const Contract *> contractsFor(const std::string &OpName);
+std::vector<const Contract *> contractsFor(hir::OpKind Op);
 
 } // namespace tf::analysis
 

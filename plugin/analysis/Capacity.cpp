@@ -286,7 +286,7 @@ bool ownsSharedMemory(const hir::Kernel &K, ValueId V) {
   if (D.Kind == hir::StmtKind::Alloc)
     return true;
   return D.Kind == hir::StmtKind::Op && !D.Assigns && D.Result == V &&
-         (D.OpName == "empty" || D.OpName == "zeros");
+         hir::opInfo(D.Op).Class == hir::OpClass::Allocate;
 }
 
 } // namespace

@@ -154,7 +154,7 @@ std::string valueText(const Kernel &K, ValueId V) {
     return "a tile of '" + K.Values[X.TileOf].Name + "'";
   if (X.Def != None && X.Def < K.Stmts.size() &&
       K.Stmts[X.Def].Kind == StmtKind::Op)
-    return "the result of tf::" + K.Stmts[X.Def].OpName;
+    return "the result of tf::" + opName(K.Stmts[X.Def].Op).str();
   return "a temporary";
 }
 

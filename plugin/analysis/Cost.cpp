@@ -343,7 +343,7 @@ std::string refillLoop(const hir::Kernel &K, ValueId V) {
   unsigned Depth = 0;
   for (StmtId S : K.preorder()) {
     const hir::Stmt &St = K.Stmts[S];
-    if (St.Kind != hir::StmtKind::Op || St.OpName == "empty")
+    if (St.Kind != hir::StmtKind::Op || St.Op == hir::OpKind::Empty)
       continue;
     bool Writes = false;
     for (const hir::Access &A : St.Access.Accesses)
@@ -578,7 +578,7 @@ KernelCost analyzeCost(const hir::Kernel &K,
   C.FlopP = Precision::Exact;
   for (StmtId S : K.preorder()) {
     const hir::Stmt &Op = K.Stmts[S];
-    if (Op.Kind != hir::StmtKind::Op || Op.OpName == "empty")
+    if (Op.Kind != hir::StmtKind::Op || Op.Op == hir::OpKind::Empty)
       continue;
     std::optional<std::int64_t> N = trips(K, S, B, CTAs);
     if (isContraction(Op.Access)) {
@@ -587,7 +587,7 @@ KernelCost analyzeCost(const hir::Kernel &K,
       Work.Range = Op.CallRange.valid() ? Op.CallRange : Op.Range;
       Work.Name = Op.Sched && !Op.Sched->ContractId.empty()
                       ? Op.Sched->ContractId
-                      : Op.OpName;
+                      : hir::opName(Op.Op).str();
       for (const hir::Access &A : Op.Access.Accesses)
         if (A.Kind == hir::AccessKind::Read && A.Operand != None) {
           Work.Input = K.Values[rootOf(K, A.Operand)].Type.Element;

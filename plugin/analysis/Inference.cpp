@@ -4,11 +4,13 @@
 //  1. the constant value of every index expression (Expr::Static): constants,
 //     static extents of typed tensors, Let-bound indices and arithmetic;
 //  2. the types of op results the builder left unset, in program order so
-//     that chains follow (cast -> Copy -> TMA store): a cast keeps the
-//     layout and changes the element type, element-wise ops keep their
-//     first tensor operand's type, a ring load (tf::schedule of a copy into a
-//     tf::Ring, ring_next, ring_slot) yields the slot type, a copy the
-//     destination's view, an MMA its accumulator;
+//     that chains follow (cast -> Copy -> TMA store), as the op table's
+//     result rule says (hir/Ops.def): a cast keeps the layout and changes
+//     the element type, element-wise ops keep their first tensor operand's
+//     type, a ring load (tf::schedule of a copy into a tf::Ring, ring_next,
+//     ring_slot) yields the slot type, a copy the destination's view, an MMA
+//     its accumulator; a tf::schedule follows the rule of the op its atom's
+//     contract implements;
 //  3. the ShardLayout of every register tensor whose layout binds mesh axes,
 //     over the mesh of the scope that defines it;
 //  4. the repeat of every tiled MMA, from the contract engine's
@@ -32,36 +34,40 @@ using namespace hir;
 
 namespace {
 
-bool isElementwise(const std::string &Name) {
-  static const char *const Names[] = {"add",  "sub",     "mul",     "maximum",
-                                      "minimum", "exp", "neg", "relu"};
-  for (const char *N : Names)
-    if (Name == N)
-      return true;
-  return false;
+/// Where Op's result takes its type from: the op's rule, or for a
+/// tf::schedule that of the op its atom's contract implements (None for an
+/// atom tf's registry does not hold).
+ResultType resultRule(const Stmt &Op) {
+  ResultType Rule = opInfo(Op.Op).Result;
+  if (Rule != ResultType::Scheduled)
+    return Rule;
+  const Contract *C = contractOf(Op);
+  std::optional<OpKind> Performs = C ? scheduledOp(C->kind) : std::nullopt;
+  return Performs ? opInfo(*Performs).Result : ResultType::None;
 }
 
 /// The value Result takes the type of, or None.
-ValueId typeSource(const Kernel &K, const Stmt &Op) {
+ValueId typeSource(const Kernel &K, const Stmt &Op, ResultType Rule) {
   auto Operand = [&](std::size_t I) {
     return I < Op.Operands.size() ? Op.Operands[I] : None;
   };
-  if (Op.OpName == "schedule") {
-    const Contract *C = contractOf(Op);
-    if (C && !C->atom_shape.is_leaf() && C->atom_shape.rank() == 3)
-      return Operand(0);
-    return Operand(1); // a copy: the destination (a ring: its slot)
-  }
-  if (Op.OpName == "cast" || Op.OpName == "ring_next" ||
-      Op.OpName == "ring_slot" || Op.OpName == "matmul")
+  switch (Rule) {
+  case ResultType::FirstOperand:
+  case ResultType::CastTarget:
     return Operand(0);
-  if (Op.OpName == "copy")
-    return Operand(1);
-  if (isElementwise(Op.OpName))
+  case ResultType::Destination:
+    return Operand(1); // a ring: its slot
+  case ResultType::FirstTensorOperand:
     for (ValueId V : Op.Operands)
       if (V != None && V < K.Values.size() &&
           K.Values[V].Kind == ValueKind::Tensor)
         return V;
+    return None;
+  case ResultType::None:
+  case ResultType::Declared:
+  case ResultType::Scheduled:
+    return None;
+  }
   return None;
 }
 
@@ -71,7 +77,8 @@ void deriveResultType(Kernel &K, const Stmt &Op) {
   if (Op.Result == None || Op.Result >= K.Values.size() || Op.Assigns ||
       hasType(K.Values[Op.Result]))
     return;
-  ValueId From = typeSource(K, Op);
+  ResultType Rule = resultRule(Op);
+  ValueId From = typeSource(K, Op, Rule);
   if (From == None || From >= K.Values.size() || From == Op.Result ||
       !hasType(K.Values[From]))
     return;
@@ -79,10 +86,10 @@ void deriveResultType(Kernel &K, const Stmt &Op) {
   Value &R = K.Values[Op.Result];
   R.Type = Src.Type;
   R.TypeDerived = true;
-  if (Op.OpName == "cast")
+  if (Rule == ResultType::CastTarget)
     R.Type.Element = Op.CastTo;
   // The view of a destination window is that window.
-  if (Src.Kind == ValueKind::Tensor && Op.OpName != "cast") {
+  if (Src.Kind == ValueKind::Tensor && Rule != ResultType::CastTarget) {
     R.TileOf = Src.TileOf;
     R.TileOffsets = Src.TileOffsets;
   }
@@ -94,7 +101,7 @@ Finding untypedOperand(const Kernel &K, const Stmt &Op, const Contract &C,
   std::string Why = "its type cannot be derived";
   if (V.Def != None && V.Def < K.Stmts.size() &&
       K.Stmts[V.Def].Kind == StmtKind::Op)
-    Why += " from the result of tf::" + K.Stmts[V.Def].OpName;
+    Why += " from the result of tf::" + opName(K.Stmts[V.Def].Op).str();
   Finding F{plugin::DiagId::err_tf_contract_operand, O.Range, {}, {}, {}};
   F.Args = {std::string(O.Operand.view()),
             V.Name.empty() ? std::string("a temporary") : "'" + V.Name + "'",

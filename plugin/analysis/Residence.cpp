@@ -53,9 +53,8 @@ std::string describeValue(const hir::Kernel &K, hir::ValueId V) {
     return "'" + Val.Name + "'";
   if (Val.TileOf != hir::None && Val.TileOf < K.Values.size())
     return "a window of " + describeValue(K, Val.TileOf);
-  if (Val.Def != hir::None && K.Stmts[Val.Def].Kind == hir::StmtKind::Op &&
-      !K.Stmts[Val.Def].OpName.empty())
-    return "the result of tf::" + K.Stmts[Val.Def].OpName;
+  if (Val.Def != hir::None && K.Stmts[Val.Def].Kind == hir::StmtKind::Op)
+    return "the result of tf::" + hir::opName(K.Stmts[Val.Def].Op).str();
   return "a temporary";
 }
 

@@ -172,7 +172,7 @@ void printText(const FileResult &F, raw_ostream &OS) {
     }
     for (std::size_t I = 0; I < K.Sites.size(); ++I) {
       const analysis::CandidateSite &S = K.Sites[I];
-      OS << '\n' << position(S.Range) << "  tf." << S.OpName << "  on "
+      OS << '\n' << position(S.Range) << "  tf." << hir::opName(S.Kind) << "  on "
          << S.Mesh
          << (S.MeshSpelling.empty() ? std::string(" (the kernel's outer mesh)")
                                     : " ('" + S.MeshSpelling + "')")
@@ -228,7 +228,7 @@ void candidateJson(json::OStream &J, const analysis::Candidate &C) {
 void siteJson(json::OStream &J, const analysis::CandidateSite &S,
               const std::vector<OperandText> &Operands) {
   J.object([&] {
-    J.attribute("op", S.OpName);
+    J.attribute("op", hir::opName(S.Kind));
     positionJson(J, S.Range);
     J.attribute("mesh", S.Mesh);
     if (S.MeshSpelling.empty())

@@ -21,6 +21,8 @@
 #ifndef TF_PLUGIN_HIR_HIR_H
 #define TF_PLUGIN_HIR_HIR_H
 
+#include "hir/Ops.h"
+
 #include "tf/contract/match.hpp"
 #include "tf/contract/site.hpp"
 #include "tf/dtype.hpp"
@@ -261,8 +263,9 @@ struct Stmt {
   ValueId Defines = None;
   ExprId Init = None;
 
-  // Op: the annotation's NAME ("schedule", "zeros", "cast", ...).
-  std::string OpName;
+  // Op
+  /// The op (Ops.def): the tf.op.NAME annotation of the called function.
+  OpKind Op = OpKind::Schedule;
   /// The op's source range without the assignment around it.
   SourceRange CallRange;
   /// Operands in call order (values; tiles are their own values).

@@ -523,12 +523,12 @@ private:
   }
 
   void op(const Stmt &S) {
-    J.attribute("op", S.OpName);
+    J.attribute("op", opName(S.Op));
     position("call_position", S.CallRange);
     ids("operands", S.Operands);
     idAttribute("result", S.Result);
     J.attribute("assigns", S.Assigns);
-    if (S.OpName == "cast")
+    if (S.Op == OpKind::Cast)
       J.attribute("cast_to", sv(name(S.CastTo)));
     else
       J.attribute("cast_to", nullptr);

@@ -266,8 +266,8 @@ private:
   void op(const Stmt &S, unsigned Depth) {
     if (S.Result != None)
       OS << value(S.Result) << " = ";
-    OS << S.OpName;
-    if (S.OpName == "cast")
+    OS << opName(S.Op);
+    if (S.Op == OpKind::Cast)
       OS << '<' << name(S.CastTo) << '>';
     OS << '(';
     for (std::size_t I = 0; I < S.Operands.size(); ++I)

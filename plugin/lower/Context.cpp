@@ -64,7 +64,7 @@ std::string LoweringContext::valueName(hir::ValueId V) const {
 }
 
 std::string LoweringContext::opText(const hir::Stmt &S) const {
-  return "tf." + S.OpName;
+  return "tf." + hir::opName(S.Op).str();
 }
 
 ExprId LoweringContext::expr(hir::ExprId E, const hir::SourceRange &At) {

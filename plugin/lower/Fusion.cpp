@@ -18,15 +18,18 @@ namespace {
 /// The register op an elementwise HIR op becomes in a fragment store, if it
 /// becomes one.
 std::optional<ElementwiseOp> registerOpOf(const hir::Stmt &S) {
-  if (S.OpName == "cast")
+  switch (S.Op) {
+  case hir::OpKind::Cast:
     return ElementwiseOp::Cast;
-  if (S.OpName == "relu")
+  case hir::OpKind::Relu:
     return ElementwiseOp::Relu;
-  if (S.OpName == "neg")
+  case hir::OpKind::Neg:
     return ElementwiseOp::Neg;
-  if (S.OpName == "exp")
+  case hir::OpKind::Exp:
     return ElementwiseOp::Exp;
-  return std::nullopt;
+  default:
+    return std::nullopt;
+  }
 }
 
 /// Whether \p V is read by another statement than \p Reader.

@@ -16,7 +16,7 @@ void selectInstructions(LoweringContext &Ctx, hir::StmtId Op, int R,
                         const LoopClock &C, std::vector<InstId> &Out) {
   const hir::Stmt &S = Ctx.H.Stmts[Op];
   if (!S.Sched) {
-    if (S.OpName == "zeros" && S.Result != hir::None &&
+    if (S.Op == hir::OpKind::Zeros && S.Result != hir::None &&
         Ctx.H.Values[S.Result].Type.Where == Storage::rmem) {
       Inst I = Ctx.inst(InstKind::ZeroAcc, S, R);
       I.Acc = S.Result;

@@ -38,7 +38,7 @@ const backend::Backend *preconditions(const hir::Kernel &K,
       const hir::Stmt &S = K.Stmts[Id];
       Out.push_back(at(DiagId::err_tf_lower_undecided,
                        S.CallRange.valid() ? S.CallRange : S.Range,
-                       {"tf." + S.OpName}));
+                       {"tf." + hir::opName(S.Op).str()}));
     }
   if (!Out.empty())
     return nullptr;

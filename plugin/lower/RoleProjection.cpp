@@ -139,7 +139,7 @@ void Projection::statements(const std::vector<StmtId> &Stmts, int R,
       break;
     case StmtKind::Op:
       // Outside mesh scopes only allocations are lowered (the map).
-      if (S.OpName != "empty" && S.OpName != "zeros" && R == 0)
+      if (hir::opInfo(S.Op).Class != hir::OpClass::Allocate && R == 0)
         Ctx.refuse(DiagId::err_tf_lower_statement, LoweringContext::at(S),
                    {Ctx.opText(S) + " outside every mesh scope",
                     "ops run inside [[tf::mesh]] scopes of threads"});

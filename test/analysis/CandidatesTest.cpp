@@ -34,7 +34,7 @@ GemmKernel undecidedMma(GemmOptions O = {}) {
   GemmKernel G = buildGemm(O);
   Stmt &Mma = G.K.Stmts[G.Mma];
   Mma.Sched.reset();
-  Mma.OpName = "matmul";
+  Mma.Op = OpKind::Matmul;
   analysis::infer(G.K);
   return G;
 }
@@ -54,23 +54,24 @@ const Candidate *find(const CandidateSite &S, const std::string &Id) {
 }
 
 TEST(Candidates, ContractsForEachOpComeFromTheContractData) {
-  EXPECT_EQ(ids(analysis::contractsFor("matmul")),
+  EXPECT_EQ(ids(analysis::contractsFor(OpKind::Matmul)),
             (std::vector<std::string>{"intel.amx.Tdpbf16ps", "nv.sm80.Mma",
                                       "nv.sm89.Mma", "nv.sm90.Wgmma"}));
-  std::vector<std::string> Copies = ids(analysis::contractsFor("copy"));
-  EXPECT_EQ(Copies, ids(analysis::contractsFor("insert_slice")));
+  std::vector<std::string> Copies = ids(analysis::contractsFor(OpKind::Copy));
+  EXPECT_EQ(Copies, ids(analysis::contractsFor(OpKind::InsertSlice)));
   for (const char *Id : {"generic.Copy", "nv.sm80.CpAsync", "nv.sm80.Ldmatrix",
                          "nv.sm90.CopyAsyncTensor", "nv.sm90.Stmatrix",
                          "intel.amx.TileLoad", "intel.amx.TileStore"})
     EXPECT_NE(std::find(Copies.begin(), Copies.end(), Id), Copies.end()) << Id;
-  EXPECT_EQ(ids(analysis::contractsFor("cast")),
+  EXPECT_EQ(ids(analysis::contractsFor(OpKind::Cast)),
             (std::vector<std::string>{"generic.Cast"}));
-  for (const char *Op : {"add", "sub", "mul", "maximum", "minimum"})
+  for (OpKind Op : {OpKind::Add, OpKind::Sub, OpKind::Mul, OpKind::Maximum,
+                    OpKind::Minimum})
     EXPECT_EQ(ids(analysis::contractsFor(Op)),
               (std::vector<std::string>{"generic.Binary"}))
-        << Op;
-  EXPECT_TRUE(analysis::contractsFor("exp").empty());
-  EXPECT_TRUE(analysis::contractsFor("zeros").empty());
+        << opName(Op).str();
+  EXPECT_TRUE(analysis::contractsFor(OpKind::Exp).empty());
+  EXPECT_TRUE(analysis::contractsFor(OpKind::Zeros).empty());
 }
 
 TEST(Candidates, ScheduledOpsAndTheirFusedCastAreDecided) {
@@ -90,7 +91,7 @@ TEST(Candidates, WgmmaIsAcceptedOnTheComputeMesh) {
   ASSERT_EQ(Sites.size(), 1u);
   const CandidateSite &S = Sites[0];
   EXPECT_EQ(S.Op, G.Mma);
-  EXPECT_EQ(S.OpName, "matmul");
+  EXPECT_EQ(S.Kind, OpKind::Matmul);
   EXPECT_EQ(S.MeshSpelling, "compute");
   ASSERT_EQ(S.Operands.size(), 3u);
   EXPECT_EQ(S.Operands[0].Access, "read-write");

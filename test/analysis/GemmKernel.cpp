@@ -86,11 +86,11 @@ public:
     return V;
   }
 
-  StmtId op(StmtId Parent, const std::string &Name, unsigned Line,
+  StmtId op(StmtId Parent, OpKind Kind, unsigned Line,
             std::vector<ValueId> Operands, ValueId Result) {
     Stmt S;
     S.Kind = StmtKind::Op;
-    S.OpName = Name;
+    S.Op = Kind;
     S.Range = at(Line, 5, 95);
     S.CallRange = at(Line, 30, 95);
     S.Operands = std::move(Operands);
@@ -176,7 +176,7 @@ GemmKernel buildGemm(const GemmOptions &O) {
   alloc(G.RhsRing, 21);
   G.StagedTile = B.value(ValueKind::Tensor, ValueOrigin::Local, "staged_tile",
                          tensorType(O.StagedDType, Storage::smem, O.Staged), at(22));
-  B.op(K.Body, "empty", 22, {}, G.StagedTile);
+  B.op(K.Body, OpKind::Empty, 22, {}, G.StagedTile);
 
   // GM = ceil_div(a.extent(0), 128), GN = ceil_div(b.extent(1), 256).
   auto let = [&](const std::string &Name, ExprId Init, unsigned Line) {
@@ -211,7 +211,7 @@ GemmKernel buildGemm(const GemmOptions &O) {
   StmtId AccScope = B.scope(TileLoop, Compute, "compute", 26);
   G.Acc = B.value(ValueKind::Tensor, ValueOrigin::Local, "acc",
                   tensorType(DType::f32, Storage::rmem, O.Acc), at(26, 35, 38));
-  B.op(AccScope, "zeros", 26, {}, G.Acc);
+  B.op(AccScope, OpKind::Zeros, 26, {}, G.Acc);
 
   // for (std::int64_t k : tf::tile_offsets(a.extent(1), BK))
   ValueId Kx = B.value(ValueKind::Index, ValueOrigin::LoopIndex, "k", {}, at(27, 23, 23));
@@ -234,7 +234,7 @@ GemmKernel buildGemm(const GemmOptions &O) {
     if (!O.LeaveResultTypes)
       T = K.Values[Ring].Type;
     Result = B.value(ValueKind::Tensor, ValueOrigin::Local, Name, T, at(Line, 35, 38));
-    StmtId Op = B.op(Scope, "schedule", Line, {Tile, Ring}, Result);
+    StmtId Op = B.op(Scope, OpKind::Schedule, Line, {Tile, Ring}, Result);
     K.Stmts[Op].Sched = copySchedule("tf::nv::CopyAsyncTensor", "nv.sm90.CopyAsyncTensor");
     B.accesses(Op, {AccessKind::Read, AccessKind::Write});
     K.Stmts[Op].Access.Accesses[0].Range = K.Values[Tile].Range;
@@ -250,7 +250,7 @@ GemmKernel buildGemm(const GemmOptions &O) {
   // (6) [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>,
   //                                             tf::Repeat<2, 1, 4>>(acc, lhs, rhs);
   StmtId MmaParent = O.ComputeScopeOnMma ? B.scope(KLoop, Compute, "compute", 30) : KLoop;
-  G.Mma = B.op(MmaParent, "schedule", 30, {G.Acc, G.Lhs, G.Rhs}, G.Acc);
+  G.Mma = B.op(MmaParent, OpKind::Schedule, 30, {G.Acc, G.Lhs, G.Rhs}, G.Acc);
   {
     Stmt &S = K.Stmts[G.Mma];
     S.Assigns = true;
@@ -286,10 +286,10 @@ GemmKernel buildGemm(const GemmOptions &O) {
     StagedT = K.Values[G.StagedTile].Type;
   }
   G.Cast = B.value(ValueKind::Tensor, ValueOrigin::Temporary, "", CastT, at(31, 60, 80));
-  G.CastOp = B.op(Epilogue, "cast", 31, {G.Acc}, G.Cast);
+  G.CastOp = B.op(Epilogue, OpKind::Cast, 31, {G.Acc}, G.Cast);
   K.Stmts[G.CastOp].CastTo = DType::bf16;
   G.Staged = B.value(ValueKind::Tensor, ValueOrigin::Local, "staged", StagedT, at(32, 35, 41));
-  G.CopyOp = B.op(Epilogue, "schedule", 32, {G.Cast, G.StagedTile}, G.Staged);
+  G.CopyOp = B.op(Epilogue, OpKind::Schedule, 32, {G.Cast, G.StagedTile}, G.Staged);
   K.Stmts[G.CopyOp].Sched = copySchedule("tf::Copy", "generic.Copy");
   B.accesses(G.CopyOp, {AccessKind::Read, AccessKind::Write});
   K.Stmts[G.CopyOp].Access.Accesses[0].Range = K.Values[G.Cast].Range;
@@ -301,7 +301,7 @@ GemmKernel buildGemm(const GemmOptions &O) {
                            {B.binary(ExprKind::Mul, B.ref(M), B.constant(128)),
                             B.binary(ExprKind::Mul, B.ref(N), B.constant(256))},
                            StoreScope, at(33, 70, 95));
-  G.Store = B.op(StoreScope, "schedule", 33, {G.Staged, OutTile}, None);
+  G.Store = B.op(StoreScope, OpKind::Schedule, 33, {G.Staged, OutTile}, None);
   K.Stmts[G.Store].Sched = copySchedule("tf::nv::CopyAsyncTensor", "nv.sm90.CopyAsyncTensor");
   B.accesses(G.Store, {AccessKind::Read, AccessKind::Write});
   K.Stmts[G.Store].Access.Accesses[1].Range = K.Values[OutTile].Range;

@@ -161,7 +161,7 @@ TEST(Inference, OperandWithoutDerivableTypeIsReported) {
   ValueId V = K.addValue(Mystery);
   Stmt Op;
   Op.Kind = StmtKind::Op;
-  Op.OpName = "reduce_sum";
+  Op.Op = OpKind::ReduceSum;
   Op.Range = Op.CallRange = at(29);
   Op.Operands = {G.Rhs};
   Op.Result = V;

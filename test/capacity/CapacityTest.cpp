@@ -243,7 +243,7 @@ TEST(Capacity, ValuesLiveAtDifferentTimesDoNotAdd) {
   // 128 + 64 at the cast, then 64 + 128 -- never 256.
   Gemm G = buildGemm();
   G.B.define(G.EpilogueScope, "acc2",
-             tensorType(tf::DType::f32, AccText, tf::Storage::rmem), "zeros",
+             tensorType(tf::DType::f32, AccText, tf::Storage::rmem), OpKind::Zeros,
              {}, 79);
   EXPECT_TRUE(checkCapacity(G.B.K, h200()).empty());
   // Defined before the k loop and used after it, it is live through the
@@ -253,8 +253,8 @@ TEST(Capacity, ValuesLiveAtDifferentTimesDoNotAdd) {
                             "acc2",
                             tensorType(tf::DType::f32, AccText,
                                        tf::Storage::rmem),
-                            "zeros", {}, 67);
-  H.B.op(H.EpilogueScope, "schedule", {Acc2, H.StagedTile}, 79, "tf.Copy");
+                            OpKind::Zeros, {}, 67);
+  H.B.op(H.EpilogueScope, OpKind::Schedule, {Acc2, H.StagedTile}, 79, "tf.Copy");
   std::vector<Finding> F = checkCapacity(H.B.K, h200());
   ASSERT_EQ(F.size(), 1u);
   EXPECT_EQ(F[0].Args[0], "320"); // at the cast: 128 + 128 + 64
@@ -274,14 +274,14 @@ TEST(Capacity, UseInsideALoopKeepsTheValueLiveToTheLoopsEnd) {
   tf::hir::TensorType Small = tensorType(
       tf::DType::f32, "(2@group,4@warp,8@lane8,4@lane4,60)",
       tf::Storage::rmem);
-  ValueId X = G.B.define(Pre, "x", Small, "zeros", {}, 68);
+  ValueId X = G.B.define(Pre, "x", Small, OpKind::Zeros, {}, 68);
   StmtId First = G.B.scope(G.KLoop, Compute, "compute", 69);
   auto &KBody = G.B.K.Stmts[G.KLoop].Body;
   KBody.pop_back();
   KBody.insert(KBody.begin(), First);
-  G.B.op(First, "schedule", {X, G.StagedTile}, 69, "tf.Copy");
-  ValueId Y = G.B.define(G.MmaScope, "y", Small, "zeros", {}, 75);
-  G.B.op(G.MmaScope, "schedule", {Y, G.StagedTile}, 76, "tf.Copy");
+  G.B.op(First, OpKind::Schedule, {X, G.StagedTile}, 69, "tf.Copy");
+  ValueId Y = G.B.define(G.MmaScope, "y", Small, OpKind::Zeros, {}, 75);
+  G.B.op(G.MmaScope, OpKind::Schedule, {Y, G.StagedTile}, 76, "tf.Copy");
   // With a limit of 200: x kept live through the loop makes 248 at y;
   // without the extension it would be 188 and nothing would be reported.
   tf::targets::Fact Limit;
@@ -302,11 +302,11 @@ TEST(Capacity, CtaMeshRegistersAreUndecided) {
   ValueId Table =
       G.B.define(G.B.K.Body, "table",
                  tensorType(tf::DType::f32, "(100)", tf::Storage::rmem),
-                 "zeros", {}, 60);
+                 OpKind::Zeros, {}, 60);
   auto &Body = G.B.K.Stmts[G.B.K.Body].Body;
   Body.insert(Body.begin(), Body.back());
   Body.pop_back();
-  G.B.op(G.StoreScope, "schedule", {Table, G.StagedTile}, 80, "tf.Copy");
+  G.B.op(G.StoreScope, OpKind::Schedule, {Table, G.StagedTile}, 80, "tf.Copy");
   EXPECT_TRUE(checkCapacity(G.B.K, h200()).empty());
   // Even when it alone would exceed the limit.
   G.B.K.Values[Table].Type =

@@ -159,11 +159,11 @@ struct Builder {
     return VId;
   }
   /// An op statement; \p Result is filled by the caller (or Assigns).
-  StmtId op(StmtId Parent, const char *Name, std::vector<ValueId> Operands,
+  StmtId op(StmtId Parent, OpKind Kind, std::vector<ValueId> Operands,
             unsigned Line, const char *Atom = "") {
     Stmt S;
     S.Kind = StmtKind::Op;
-    S.OpName = Name;
+    S.Op = Kind;
     S.Operands = std::move(Operands);
     S.Range = at(Line);
     S.CallRange = at(Line, 10);
@@ -177,9 +177,9 @@ struct Builder {
   }
   /// `name = op(...)` declaring a new value of type \p T.
   ValueId define(StmtId Parent, const char *Name, TensorType T,
-                 const char *OpName, std::vector<ValueId> Operands,
+                 OpKind Kind, std::vector<ValueId> Operands,
                  unsigned Line, const char *Atom = "") {
-    StmtId S = op(Parent, OpName, std::move(Operands), Line, Atom);
+    StmtId S = op(Parent, Kind, std::move(Operands), Line, Atom);
     ValueId V = local(Name, ValueKind::Tensor, std::move(T), S, Line);
     K.Stmts[S].Result = V;
     return V;
@@ -264,7 +264,7 @@ inline Gemm buildGemm(const GemmOptions &O = {}) {
                      62);
   G.StagedTile =
       B.define(Body, "staged_tile",
-               tensorType(DType::bf16, StagedText, Storage::smem), "empty", {},
+               tensorType(DType::bf16, StagedText, Storage::smem), OpKind::Empty, {},
                63);
   ValueId GM = B.let(Body, "GM",
                      B.binary(ExprKind::CeilDiv, B.extent(G.A, 0),
@@ -284,7 +284,7 @@ inline Gemm buildGemm(const GemmOptions &O = {}) {
 
   StmtId AccScope = B.scope(G.Tiles, Compute, "compute", 67);
   G.Acc = B.define(AccScope, "acc",
-                   tensorType(DType::f32, AccText, Storage::rmem), "zeros", {},
+                   tensorType(DType::f32, AccText, Storage::rmem), OpKind::Zeros, {},
                    67);
   std::vector<ValueId> K1;
   G.KLoop = B.loop(G.Tiles, LoopKind::TileOffsets, K1, {"k"},
@@ -296,34 +296,34 @@ inline Gemm buildGemm(const GemmOptions &O = {}) {
                        B.ref(G.Kx)},
                       70);
   G.Lhs = B.define(L1, "lhs", tensorType(DType::bf16, LhsText, Storage::smem),
-                   "schedule", {TA, G.LhsRing}, 70, "nv.CopyAsyncTensor");
+                   OpKind::Schedule, {TA, G.LhsRing}, 70, "nv.CopyAsyncTensor");
   StmtId L2 = B.scope(G.KLoop, Loader, "loader", 71);
   ValueId TB = B.tile(G.Bm, {64, 256},
                       {B.ref(G.Kx),
                        B.binary(ExprKind::Mul, B.ref(G.N), B.constant(256))},
                       72);
   G.Rhs = B.define(L2, "rhs", tensorType(DType::bf16, RhsText, Storage::smem),
-                   "schedule", {TB, G.RhsRing}, 72, "nv.CopyAsyncTensor");
+                   OpKind::Schedule, {TB, G.RhsRing}, 72, "nv.CopyAsyncTensor");
   G.MmaScope = B.scope(G.KLoop, Compute, "compute", 73);
-  G.MmaOp = B.op(G.MmaScope, "schedule", {G.Acc, G.Lhs, G.Rhs}, 74,
+  G.MmaOp = B.op(G.MmaScope, OpKind::Schedule, {G.Acc, G.Lhs, G.Rhs}, 74,
                  "nv.sm90.Wgmma");
   B.K.Stmts[G.MmaOp].Result = G.Acc;
   B.K.Stmts[G.MmaOp].Assigns = true;
 
   G.EpilogueScope = B.scope(G.Tiles, Compute, "compute", 77);
   G.Cast = B.define(G.EpilogueScope, "",
-                    tensorType(DType::bf16, AccText, Storage::rmem), "cast",
+                    tensorType(DType::bf16, AccText, Storage::rmem), OpKind::Cast,
                     {G.Acc}, 78);
   G.CastOp = B.K.Values[G.Cast].Def;
   G.Staged = B.define(G.EpilogueScope, "staged",
                       tensorType(DType::bf16, StagedText, Storage::smem),
-                      "schedule", {G.Cast, G.StagedTile}, 78, "tf.Copy");
+                      OpKind::Schedule, {G.Cast, G.StagedTile}, 78, "tf.Copy");
   G.StoreScope = B.scope(G.Tiles, Loader, "loader", 79);
   ValueId TO = B.tile(G.Out, {128, 256},
                       {B.binary(ExprKind::Mul, B.ref(G.M), B.constant(128)),
                        B.binary(ExprKind::Mul, B.ref(G.N), B.constant(256))},
                       80);
-  G.StoreOp = B.op(G.StoreScope, "schedule", {G.Staged, TO}, 80,
+  G.StoreOp = B.op(G.StoreScope, OpKind::Schedule, {G.Staged, TO}, 80,
                    "nv.CopyAsyncTensor");
   // As BuildHIR writes it: a window's access names its parent and offsets.
   Access W;

@@ -30,7 +30,7 @@ TEST(Scopes, OptimalGemmIsFine) {
 TEST(Scopes, AccumulatorReadOnTheLoader) {
   // [[tf::mesh(loader)]] tf::schedule<...>(acc, ...) after the k loop.
   Gemm G = buildGemm();
-  G.B.op(G.StoreScope, "schedule", {G.Acc, G.StagedTile}, 81, "tf.Copy");
+  G.B.op(G.StoreScope, OpKind::Schedule, {G.Acc, G.StagedTile}, 81, "tf.Copy");
   std::vector<Finding> F = checkScopes(G.B.K);
   ASSERT_EQ(F.size(), 1u);
   EXPECT_EQ(F[0].Id, DiagId::err_tf_scope_not_held);
@@ -52,7 +52,7 @@ TEST(Scopes, AccumulatorReadOnTheLoader) {
 TEST(Scopes, AccumulatorOverwrittenOnTheLoader) {
   // [[tf::mesh(loader)]] acc = tf::zeros<Acc>(); -- a write is a use too.
   Gemm G = buildGemm();
-  StmtId S = G.B.op(G.StoreScope, "zeros", {}, 82);
+  StmtId S = G.B.op(G.StoreScope, OpKind::Zeros, {}, 82);
   G.B.K.Stmts[S].Result = G.Acc;
   G.B.K.Stmts[S].Assigns = true;
   std::vector<Finding> F = checkScopes(G.B.K);
@@ -64,7 +64,7 @@ TEST(Scopes, UseAtKernelScopeIsOnTheCtaMesh) {
   // An op outside every mesh scope runs on the CTA mesh, which holds no
   // thread's registers.
   Gemm G = buildGemm();
-  G.B.op(G.Tiles, "schedule", {G.Acc, G.StagedTile}, 83, "tf.Copy");
+  G.B.op(G.Tiles, OpKind::Schedule, {G.Acc, G.StagedTile}, 83, "tf.Copy");
   std::vector<Finding> F = checkScopes(G.B.K);
   ASSERT_EQ(F.size(), 1u);
   EXPECT_EQ(F[0].Args[2], "Mesh(cta, (132):(1))");
@@ -74,7 +74,7 @@ TEST(Scopes, TemporaryIsHeldWhereItIsComputed) {
   // tf::cast<bf16>(acc) inside a compute scope is on compute: reading it on
   // the loader is an error naming the temporary.
   Gemm G = buildGemm();
-  G.B.op(G.StoreScope, "schedule", {G.Cast, G.StagedTile}, 84, "tf.Copy");
+  G.B.op(G.StoreScope, OpKind::Schedule, {G.Cast, G.StagedTile}, 84, "tf.Copy");
   std::vector<Finding> F = checkScopes(G.B.K);
   ASSERT_EQ(F.size(), 1u);
   EXPECT_EQ(F[0].Args[0], "the result of tf::cast");
@@ -91,7 +91,7 @@ TEST(Scopes, TemporaryIsHeldWhereItIsComputed) {
 TEST(Scopes, CastOnTheLoaderReadsAcc) {
   // [[tf::mesh(loader)]] tf::cast<bf16>(acc): the cast runs on the loader.
   Gemm G = buildGemm();
-  G.B.define(G.StoreScope, "", G.B.K.Values[G.Cast].Type, "cast", {G.Acc},
+  G.B.define(G.StoreScope, "", G.B.K.Values[G.Cast].Type, OpKind::Cast, {G.Acc},
              85);
   std::vector<Finding> F = checkScopes(G.B.K);
   ASSERT_EQ(F.size(), 1u);
@@ -103,7 +103,7 @@ TEST(Scopes, WindowOfARegisterValueIsHeldByItsRoot) {
   Gemm G = buildGemm();
   ValueId T = G.B.tile(G.Acc, {64, 256}, {G.B.constant(0), G.B.constant(0)},
                        86);
-  G.B.op(G.StoreScope, "schedule", {T, G.StagedTile}, 86, "tf.Copy");
+  G.B.op(G.StoreScope, OpKind::Schedule, {T, G.StagedTile}, 86, "tf.Copy");
   std::vector<Finding> F = checkScopes(G.B.K);
   ASSERT_EQ(F.size(), 1u);
   EXPECT_EQ(F[0].Args[0], "a window of 'acc'");
@@ -116,7 +116,7 @@ TEST(Scopes, SharedAndGlobalValuesAreVisibleEverywhere) {
   Gemm G = buildGemm();
   ValueId T = G.B.tile(G.A, {128, 64}, {G.B.constant(0), G.B.constant(0)},
                        87);
-  G.B.op(G.EpilogueScope, "schedule", {T, G.Lhs}, 87, "tf.Copy");
+  G.B.op(G.EpilogueScope, OpKind::Schedule, {T, G.Lhs}, 87, "tf.Copy");
   EXPECT_TRUE(checkScopes(G.B.K).empty());
 }
 
@@ -124,9 +124,9 @@ TEST(Scopes, KernelScopeRegistersAreHeldByEveryThread) {
   Gemm G = buildGemm();
   ValueId X = G.B.define(G.B.K.Body, "bias",
                          tensorType(tf::DType::f32, "(8)", tf::Storage::rmem),
-                         "zeros", {}, 88);
-  G.B.op(G.StoreScope, "schedule", {X, G.StagedTile}, 89, "tf.Copy");
-  G.B.op(G.EpilogueScope, "schedule", {X, G.StagedTile}, 90, "tf.Copy");
+                         OpKind::Zeros, {}, 88);
+  G.B.op(G.StoreScope, OpKind::Schedule, {X, G.StagedTile}, 89, "tf.Copy");
+  G.B.op(G.EpilogueScope, OpKind::Schedule, {X, G.StagedTile}, 90, "tf.Copy");
   EXPECT_TRUE(checkScopes(G.B.K).empty());
 }
 
@@ -136,13 +136,13 @@ TEST(Scopes, SameThreadsArrangedDifferently) {
   tf::Mesh Flat = Threads.sub(tf::range(1, 3), tf::_).reshape(
       tf::IntTuple{256}, "t");
   StmtId S = G.B.scope(G.Tiles, Flat, "flat", 91);
-  G.B.op(S, "schedule", {G.Acc, G.StagedTile}, 91, "tf.Copy");
+  G.B.op(S, OpKind::Schedule, {G.Acc, G.StagedTile}, 91, "tf.Copy");
   EXPECT_TRUE(checkScopes(G.B.K).empty());
 
   // One consumer warpgroup alone is not.
   tf::Mesh Group0 = Threads.sub(1, tf::_);
   StmtId S2 = G.B.scope(G.Tiles, Group0, "group0", 92);
-  G.B.op(S2, "schedule", {G.Acc, G.StagedTile}, 92, "tf.Copy");
+  G.B.op(S2, OpKind::Schedule, {G.Acc, G.StagedTile}, 92, "tf.Copy");
   std::vector<Finding> F = checkScopes(G.B.K);
   ASSERT_EQ(F.size(), 1u);
   EXPECT_EQ(F[0].Range.Line, 92u);
@@ -153,15 +153,15 @@ TEST(Scopes, ValueDefinedOnTheLoaderUsedOnCompute) {
   StmtId L = G.B.scope(G.Tiles, Loader, "loader", 93);
   ValueId X = G.B.define(L, "flag",
                          tensorType(tf::DType::i32, "(1)", tf::Storage::rmem),
-                         "zeros", {}, 93);
-  G.B.op(G.EpilogueScope, "schedule", {X, G.StagedTile}, 94, "tf.Copy");
+                         OpKind::Zeros, {}, 93);
+  G.B.op(G.EpilogueScope, OpKind::Schedule, {X, G.StagedTile}, 94, "tf.Copy");
   std::vector<Finding> F = checkScopes(G.B.K);
   ASSERT_EQ(F.size(), 1u);
   EXPECT_EQ(F[0].Args[0], "'flag'");
   EXPECT_EQ(F[0].Args[1], tf::to_string(Loader));
   EXPECT_EQ(F[0].Args[2], tf::to_string(Compute));
   // Findings come in program order: a second misuse before it comes first.
-  G.B.op(G.MmaScope, "schedule", {X, G.StagedTile}, 75, "tf.Copy");
+  G.B.op(G.MmaScope, OpKind::Schedule, {X, G.StagedTile}, 75, "tf.Copy");
   F = checkScopes(G.B.K);
   ASSERT_EQ(F.size(), 2u);
   EXPECT_EQ(F[0].Range.Line, 75u);
