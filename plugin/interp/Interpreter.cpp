@@ -74,7 +74,7 @@ llvm::Error fail(const llvm::Twine &Message) {
 /// Threads of a warpgroup, the unit WGMMA and its fragments are defined on.
 constexpr std::int64_t WarpgroupThreads = 128;
 
-//===- Meshes and shards from their text -----------------------------------===//
+//===- Meshes and shards from their text ----------------------------------===//
 
 /// The mesh printed as `Mesh(level, LAYOUT + OFFSET, name, ...)`
 /// (tf/layout/mesh_text.hpp), which the LIR keeps as text.
@@ -119,8 +119,8 @@ llvm::Expected<ShardLayout> parseShardText(llvm::StringRef Text) {
   auto [LayoutPart, MeshPart] = Text.split(" over ");
   if (MeshPart.empty())
     return fail("shard '" + Text + "' is not 'LAYOUT over Mesh(...)'");
-  Result<LayoutText> L = parse_layout_text(
-      std::string_view(LayoutPart.data(), LayoutPart.size()));
+  Result<LayoutText> L =
+      parse_layout_text(std::string_view(LayoutPart.data(), LayoutPart.size()));
   if (!L || !L->has_axes)
     return fail("shard layout '" + LayoutPart + "' does not parse");
   llvm::Expected<Mesh> M = parseMeshText(MeshPart);
@@ -132,7 +132,7 @@ llvm::Expected<ShardLayout> parseShardText(llvm::StringRef Text) {
   return *S;
 }
 
-//===- The run's state -----------------------------------------------------===//
+//===- The run's state ----------------------------------------------------===//
 
 /// One level of a walker's position: a body and, for a loop, its variable.
 struct Frame {
@@ -313,7 +313,7 @@ private:
   std::vector<float> OperandA, OperandB;
 };
 
-//===- Set-up --------------------------------------------------------------===//
+//===- Set-up -------------------------------------------------------------===//
 
 llvm::Error Run::checkArguments() {
   if (Args.size() != K.Parameters.size())
@@ -324,11 +324,12 @@ llvm::Error Run::checkArguments() {
     const auto &[Name, Type] = K.Parameters[I];
     if (!Args[I].Name.empty() && Args[I].Name != Name)
       return fail("argument " + llvm::Twine(I) + " is named '" + Args[I].Name +
-                  "'; parameter " + llvm::Twine(I) + " of " + K.Name +
-                  " is '" + Name + "'");
+                  "'; parameter " + llvm::Twine(I) + " of " + K.Name + " is '" +
+                  Name + "'");
     if (Args[I].Element != Type)
-      return fail("argument '" + Name + "' holds " + std::string(name(Args[I].Element)) +
-                  "; the parameter is " + std::string(name(Type)));
+      return fail("argument '" + Name + "' holds " +
+                  std::string(name(Args[I].Element)) + "; the parameter is " +
+                  std::string(name(Type)));
     if (!Args[I].Data)
       return fail("argument '" + Name + "' has no data");
     if (Args[I].Extents.size() != Args[I].Strides.size())
@@ -394,8 +395,10 @@ llvm::Error Run::run() {
   for (const Region &R : K.Regions)
     if (R.Align > K.SharedAlign)
       return fail("kernel " + K.Name + ": " + R.Name + " needs " +
-                  llvm::Twine(R.Align) + "-byte alignment; the shared "
-                  "memory's base is aligned to " + llvm::Twine(K.SharedAlign));
+                  llvm::Twine(R.Align) +
+                  "-byte alignment; the shared "
+                  "memory's base is aligned to " +
+                  llvm::Twine(K.SharedAlign));
   if (llvm::Error E = checkArguments())
     return E;
   if (llvm::Error E = scanKernel())
@@ -419,7 +422,8 @@ llvm::Error Run::run() {
     }
     llvm::Expected<std::int64_t> G = eval(nullptr, K.Grid);
     if (!G)
-      return fail("the grid of " + K.Name + ": " + llvm::toString(G.takeError()));
+      return fail("the grid of " + K.Name + ": " +
+                  llvm::toString(G.takeError()));
     Grid = *G;
   }
   for (std::int64_t C = 0; C < Grid; ++C)
@@ -428,7 +432,7 @@ llvm::Error Run::run() {
   return llvm::Error::success();
 }
 
-//===- One CTA -------------------------------------------------------------===//
+//===- One CTA ------------------------------------------------------------===//
 
 llvm::Error Run::runCta(std::int64_t Index) {
   Cta = Index;
@@ -445,7 +449,8 @@ llvm::Error Run::runCta(std::int64_t Index) {
   PendingStores.clear();
   Steps = 0;
   RoundRobinNext = 0;
-  Rng.seed(Opts.Seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(Index));
+  Rng.seed(Opts.Seed * 0x9E3779B97F4A7C15ull +
+           static_cast<std::uint64_t>(Index));
 
   for (InstId Id : K.Body) {
     const Inst &I = K.Insts[Id];
@@ -595,8 +600,8 @@ llvm::Error Run::checkPhasesAtExit() {
   for (std::size_t B = 0; B < Barriers.size(); ++B)
     for (std::size_t S = 0; S < Barriers[B].size(); ++S) {
       const Mbarrier &M = Barriers[B][S];
-      if (M.initialized() && (M.pendingArrivals() != M.expectedArrivals() ||
-                              M.pendingTx() != 0))
+      if (M.initialized() &&
+          (M.pendingArrivals() != M.expectedArrivals() || M.pendingTx() != 0))
         return fail("CTA " + llvm::Twine(Cta) + ": the CTA ends with " +
                     K.Barriers[B].Name + "[" + llvm::Twine(S) +
                     "] in the middle of a phase: " + M.describe());
@@ -604,7 +609,7 @@ llvm::Error Run::checkPhasesAtExit() {
   return llvm::Error::success();
 }
 
-//===- Walkers -------------------------------------------------------------===//
+//===- Walkers ------------------------------------------------------------===//
 
 llvm::Expected<const Inst *> Run::current(Walker &W) {
   W.Next = nullptr;
@@ -730,8 +735,8 @@ llvm::Expected<bool> Run::blocked(Walker &W, const Inst &I) {
     return W.AtNamedBarrier &&
            Named[I.BarrierIdNum].Generation == W.NamedGeneration;
   case InstKind::BulkWaitRead: {
-    const std::size_t Keep = static_cast<std::size_t>(std::max<std::int64_t>(
-        I.Count, 0));
+    const std::size_t Keep =
+        static_cast<std::size_t>(std::max<std::int64_t>(I.Count, 0));
     for (std::size_t G = 0; G + Keep < W.StoreGroups.size(); ++G)
       for (std::uint64_t Id : W.StoreGroups[G])
         if (PendingStores.count(Id))
@@ -765,9 +770,9 @@ std::string Run::waitsFor(Walker &W, const Inst &I) {
   }
   case InstKind::NamedBarrier: {
     const NamedBarrierState &S = Named[I.BarrierIdNum];
-    return "waits at " + Where + "bar.sync " +
-           std::to_string(I.BarrierIdNum) + " (" + std::to_string(S.Arrived) +
-           " of " + std::to_string(S.Count) + " threads arrived)";
+    return "waits at " + Where + "bar.sync " + std::to_string(I.BarrierIdNum) +
+           " (" + std::to_string(S.Arrived) + " of " + std::to_string(S.Count) +
+           " threads arrived)";
   }
   default:
     return "waits at " + Where + lower::instName(I.Kind);
@@ -791,10 +796,10 @@ llvm::Error Run::stepTma() {
   TmaOp Op = std::move(Tma[Pick]);
   Tma.erase(Tma.begin() + static_cast<std::ptrdiff_t>(Pick));
   if (llvm::Error E = performTma(Op))
-    return lower::problemAt(Op.I->Range,
-                            "CTA " + std::to_string(Cta) + ", the TMA unit (" +
-                                lower::instName(Op.I->Kind) + " issued by " +
-                                Op.Walker + "): " + llvm::toString(std::move(E)));
+    return lower::problemAt(
+        Op.I->Range, "CTA " + std::to_string(Cta) + ", the TMA unit (" +
+                         lower::instName(Op.I->Kind) + " issued by " +
+                         Op.Walker + "): " + llvm::toString(std::move(E)));
   return llvm::Error::success();
 }
 
@@ -813,7 +818,7 @@ llvm::Error Run::at(const Walker *W, const Inst *I, llvm::Error E) const {
   return fail(Prefix + Message);
 }
 
-//===- Expressions and operands --------------------------------------------===//
+//===- Expressions and operands -------------------------------------------===//
 
 llvm::Expected<std::int64_t> Run::eval(const Walker *W, ExprId Id) {
   if (Id == lower::None || Id >= K.Exprs.size())
@@ -839,7 +844,8 @@ llvm::Expected<std::int64_t> Run::eval(const Walker *W, ExprId Id) {
                             [&](const auto &P) { return P.first == X.Name; });
     if (It == K.Parameters.end())
       return fail("the extent of '" + X.Name + "', which is no parameter");
-    const TensorArg &A = Args[static_cast<std::size_t>(It - K.Parameters.begin())];
+    const TensorArg &A =
+        Args[static_cast<std::size_t>(It - K.Parameters.begin())];
     if (X.Dim >= A.Extents.size())
       return fail("extent " + llvm::Twine(X.Dim) + " of '" + X.Name +
                   "', which has " + llvm::Twine(A.Extents.size()));
@@ -953,7 +959,7 @@ llvm::Expected<const Region *> Run::view(const Walker &W, const Inst &I,
   return &K.Regions[I.View];
 }
 
-//===- Instructions --------------------------------------------------------===//
+//===- Instructions -------------------------------------------------------===//
 
 llvm::Error Run::execute(Walker &W, const Inst &I) {
   switch (I.Kind) {
@@ -1036,8 +1042,8 @@ llvm::Error Run::arriveExpectTx(Walker &W, const Inst &I) {
     if (!E)
       E = (*M)->arrive(1);
     if (E)
-      return fail(K.Barriers[I.Bar].Name + "[" + llvm::Twine(Slot) + "]: " +
-                  llvm::toString(std::move(E)));
+      return fail(K.Barriers[I.Bar].Name + "[" + llvm::Twine(Slot) +
+                  "]: " + llvm::toString(std::move(E)));
   }
   return llvm::Error::success();
 }
@@ -1053,8 +1059,8 @@ llvm::Error Run::arrive(Walker &W, const Inst &I) {
   if (*N == 0)
     return llvm::Error::success();
   if (llvm::Error E = (*M)->arrive(*N))
-    return fail(K.Barriers[I.Bar].Name + "[" + llvm::Twine(Slot) + "]: " +
-                llvm::toString(std::move(E)));
+    return fail(K.Barriers[I.Bar].Name + "[" + llvm::Twine(Slot) +
+                "]: " + llvm::toString(std::move(E)));
   return llvm::Error::success();
 }
 
@@ -1163,8 +1169,8 @@ llvm::Error Run::performTma(const TmaOp &Op) {
     return Written.takeError();
   Mbarrier &M = Barriers[I.Bar][static_cast<std::size_t>(Op.Slot)];
   if (llvm::Error E = M.completeTx(*Written))
-    return fail(K.Barriers[I.Bar].Name + "[" + llvm::Twine(Op.Slot) + "]: " +
-                llvm::toString(std::move(E)));
+    return fail(K.Barriers[I.Bar].Name + "[" + llvm::Twine(Op.Slot) +
+                "]: " + llvm::toString(std::move(E)));
   return llvm::Error::success();
 }
 
@@ -1186,9 +1192,8 @@ llvm::Error Run::bulkWaitRead(Walker &W, const Inst &I) {
 
 bool Run::accumulatorInFlight(const Walker &W, hir::ValueId Acc) const {
   auto Reads = [&](const std::vector<PendingWgmma> &Group) {
-    return llvm::any_of(Group, [&](const PendingWgmma &P) {
-      return K.Insts[P.Id].Acc == Acc;
-    });
+    return llvm::any_of(
+        Group, [&](const PendingWgmma &P) { return K.Insts[P.Id].Acc == Acc; });
   };
   return Reads(W.Uncommitted) || llvm::any_of(W.InFlight, Reads);
 }
@@ -1215,8 +1220,7 @@ llvm::Error Run::wgmmaFence(Walker &W, const Inst &) {
 llvm::Error Run::wgmma(Walker &W, const Inst &I) {
   if (!W.Warpgroups)
     return fail("WGMMA in a role that is not made of whole warpgroups");
-  const std::int64_t Groups =
-      (W.Role->End - W.Role->Begin) / WarpgroupThreads;
+  const std::int64_t Groups = (W.Role->End - W.Role->Begin) / WarpgroupThreads;
   if (I.AxisValue < 0 || I.AxisValue >= Groups)
     return fail("issued by warpgroup " + llvm::Twine(I.AxisValue) +
                 " of a role of " + llvm::Twine(Groups));
@@ -1258,8 +1262,8 @@ llvm::Error Run::wgmmaWait(Walker &W, const Inst &I) {
         return fail("the WGMMA of warpgroup " + llvm::Twine(X.AxisValue) +
                     ", k-step " + llvm::Twine(X.KStep) + ", block " +
                     llvm::Twine(X.Block) + " (" + X.Range.File + ":" +
-                    llvm::Twine(X.Range.Line) + "): " +
-                    llvm::toString(std::move(E)));
+                    llvm::Twine(X.Range.Line) +
+                    "): " + llvm::toString(std::move(E)));
       }
     W.InFlight.pop_front();
   }
@@ -1331,9 +1335,10 @@ llvm::Error Run::performWgmma(Walker &W, const PendingWgmma &P) {
   auto It = AccRegs.find({I.Acc, W.Group, I.Block});
   if (It == AccRegs.end()) // never zeroed: what the registers held
     It = AccRegs
-             .insert({{I.Acc, W.Group, I.Block},
-                      std::vector<float>(static_cast<std::size_t>(Op.M * Op.N),
-                                         std::numeric_limits<float>::quiet_NaN())})
+             .insert(
+                 {{I.Acc, W.Group, I.Block},
+                  std::vector<float>(static_cast<std::size_t>(Op.M * Op.N),
+                                     std::numeric_limits<float>::quiet_NaN())})
              .first;
   float *D = It->second.data();
   const std::int64_t N = Op.N;
@@ -1440,11 +1445,10 @@ llvm::Expected<const StorePlan *> Run::storePlan(const Inst &I,
                                  return !Held;
                                });
       if (!Held)
-        return fail("the accumulator's shard puts element (" +
-                    llvm::Twine(Mn[0]) + ", " + llvm::Twine(Mn[1]) +
-                    ") on thread " + llvm::Twine(Other) +
-                    "; the WGMMA fragment holds it in thread " +
-                    llvm::Twine(T));
+        return fail(
+            "the accumulator's shard puts element (" + llvm::Twine(Mn[0]) +
+            ", " + llvm::Twine(Mn[1]) + ") on thread " + llvm::Twine(Other) +
+            "; the WGMMA fragment holds it in thread " + llvm::Twine(T));
     }
   }
   return &Plans.emplace(&I, std::move(Plan)).first->second;

@@ -37,7 +37,7 @@ std::uint8_t *TensorArg::at(llvm::ArrayRef<std::int64_t> Coord) const {
   return static_cast<std::uint8_t *>(Data) + Offset * bytes(Element);
 }
 
-//===- Elements ------------------------------------------------------------===//
+//===- Elements -----------------------------------------------------------===//
 
 bool isModeledFloat(DType T) {
   return T == DType::bf16 || T == DType::f16 || T == DType::tf32 ||
@@ -84,7 +84,7 @@ void storeFromFloat(std::uint8_t *P, DType T, float V) {
   llvm_unreachable("storeFromFloat: not a modeled float type");
 }
 
-//===- mbarrier ------------------------------------------------------------===//
+//===- mbarrier -----------------------------------------------------------===//
 
 llvm::Error Mbarrier::init(std::int64_t Count) {
   if (Count < 1 || Count > MaxCount)
@@ -160,13 +160,13 @@ std::string Mbarrier::describe() const {
   return Out + " pending";
 }
 
-//===- Swizzle -------------------------------------------------------------===//
+//===- Swizzle ------------------------------------------------------------===//
 
 std::int64_t swizzleAddress(SwizzleMode Mode, std::int64_t Address) {
   return swizzle_for(Mode)(Address);
 }
 
-//===- TMA -----------------------------------------------------------------===//
+//===- TMA ----------------------------------------------------------------===//
 
 namespace {
 
@@ -194,11 +194,10 @@ struct BoxWalk {
 /// tensor) for every element of the box of \p Map at \p Coords starting at
 /// shared-memory byte address \p Base.
 template <class Fn>
-llvm::Error forEachBoxElement(const lower::TensorMap &Map,
-                              const TensorArg &Global,
-                              llvm::ArrayRef<std::int64_t> Coords,
-                              std::int64_t SmemBytes, std::int64_t Base,
-                              Fn &&Element) {
+llvm::Error
+forEachBoxElement(const lower::TensorMap &Map, const TensorArg &Global,
+                  llvm::ArrayRef<std::int64_t> Coords, std::int64_t SmemBytes,
+                  std::int64_t Base, Fn &&Element) {
   if (Coords.size() != Map.Box.size())
     return fail("the copy names " + llvm::Twine(Coords.size()) +
                 " coordinates for a box of rank " +
@@ -234,8 +233,8 @@ llvm::Error forEachBoxElement(const lower::TensorMap &Map,
 
 } // namespace
 
-llvm::Error checkTensorMap(const lower::TensorMap &Map,
-                           const TensorArg &Global, bool Strict) {
+llvm::Error checkTensorMap(const lower::TensorMap &Map, const TensorArg &Global,
+                           bool Strict) {
   const std::string Of = "tensor map of '" + Map.Tensor + "': ";
   if (Global.Element != Map.Element)
     return fail(Of + "the argument holds " + std::string(name(Global.Element)) +
@@ -245,9 +244,10 @@ llvm::Error checkTensorMap(const lower::TensorMap &Map,
     return fail(Of + "rank " + llvm::Twine(Rank) +
                 "; TMA addresses ranks 1 to 5");
   if (Global.Extents.size() != Rank || Global.Strides.size() != Rank)
-    return fail(Of + "a box of rank " + llvm::Twine(Rank) + " for a tensor of " +
-                llvm::Twine(Global.Extents.size()) + " extents and " +
-                llvm::Twine(Global.Strides.size()) + " strides");
+    return fail(Of + "a box of rank " + llvm::Twine(Rank) +
+                " for a tensor of " + llvm::Twine(Global.Extents.size()) +
+                " extents and " + llvm::Twine(Global.Strides.size()) +
+                " strides");
   if (Global.Strides.back() != 1)
     return fail(Of + "the innermost stride is " +
                 llvm::Twine(Global.Strides.back()) +
@@ -265,8 +265,7 @@ llvm::Error checkTensorMap(const lower::TensorMap &Map,
   if (Row % 16 != 0)
     return fail(Of + "a box row of " + llvm::Twine(Row) +
                 " bytes, not a multiple of 16");
-  if (Map.Swizzle != SwizzleMode::none &&
-      Row != swizzle_row_bytes(Map.Swizzle))
+  if (Map.Swizzle != SwizzleMode::none && Row != swizzle_row_bytes(Map.Swizzle))
     return fail(Of + "a box row of " + llvm::Twine(Row) + " bytes under the " +
                 llvm::Twine(swizzle_row_bytes(Map.Swizzle)) +
                 "-byte swizzle; the model copies rows of exactly the "
@@ -316,7 +315,7 @@ llvm::Error tmaStore(const lower::TensorMap &Map, const TensorArg &Global,
                            });
 }
 
-//===- WGMMA ---------------------------------------------------------------===//
+//===- WGMMA --------------------------------------------------------------===//
 
 llvm::Expected<WgmmaOpcode> parseWgmmaOpcode(llvm::StringRef Opcode) {
   // wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
@@ -339,8 +338,7 @@ llvm::Expected<WgmmaOpcode> parseWgmmaOpcode(llvm::StringRef Opcode) {
     return Bad("shape '" + Shape + "' is not mMnNkK");
   DType *Types[] = {&Out.D, &Out.A, &Out.B};
   for (int I = 0; I < 3; ++I)
-    if (!parse_dtype(std::string_view(Parts[5 + I].data(),
-                                      Parts[5 + I].size()),
+    if (!parse_dtype(std::string_view(Parts[5 + I].data(), Parts[5 + I].size()),
                      *Types[I]))
       return Bad("'" + Parts[5 + I] + "' is no element type");
   if (Out.M != 64 || Out.N < 8 || Out.N > 256 || Out.N % 8 != 0)
@@ -407,8 +405,7 @@ MatrixDescriptor decodeDescriptor(std::uint64_t Bits) {
 }
 
 std::int64_t operandAddress(const MatrixDescriptor &D, bool MNMajor,
-                            int ElementBytes, std::int64_t MN,
-                            std::int64_t K) {
+                            int ElementBytes, std::int64_t MN, std::int64_t K) {
   const std::int64_t E = ElementBytes;
   const std::int64_t T = 16 / E; // elements per 16-byte chunk
   std::int64_t Offset;

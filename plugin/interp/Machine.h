@@ -1,4 +1,4 @@
-//===- plugin/interp/Machine.h - The sm_90 pieces the interpreter models -*- C++ -*-===//
+//===- plugin/interp/Machine.h - sm_90 pieces of the interpreter -*- C++ -*-===/
 //
 // The hardware objects and address functions behind the LIR interpreter
 // (Interpreter.h), each modeled once, as the PTX ISA defines it, and tested
@@ -43,7 +43,7 @@
 
 namespace tf::interp {
 
-//===- Kernel arguments ----------------------------------------------------===//
+//===- Kernel arguments ---------------------------------------------------===//
 
 /// A kernel argument as the interpreter sees it: a tensor in host memory,
 /// type-erased. Extents and strides are outermost first, strides in
@@ -61,7 +61,7 @@ struct TensorArg {
   std::uint8_t *at(llvm::ArrayRef<std::int64_t> Coord) const;
 };
 
-//===- Elements ------------------------------------------------------------===//
+//===- Elements -----------------------------------------------------------===//
 
 /// The float value of the element of type \p T stored at \p P (exact for
 /// bf16, f16, tf32 and f32).
@@ -75,7 +75,7 @@ void storeFromFloat(std::uint8_t *P, DType T, float V);
 /// Whether loadAsFloat / storeFromFloat handle \p T.
 bool isModeledFloat(DType T);
 
-//===- mbarrier ------------------------------------------------------------===//
+//===- mbarrier -----------------------------------------------------------===//
 
 /// One mbarrier object (PTX ISA, "Parallel Synchronization and
 /// Communication Instructions: mbarrier"). init(count) sets the arrivals
@@ -124,7 +124,7 @@ private:
   std::int64_t Expected = 0, Pending = 0, Tx = 0, Phase = 0;
 };
 
-//===- Swizzle -------------------------------------------------------------===//
+//===- Swizzle ------------------------------------------------------------===//
 
 /// The shared-memory byte address that TMA and WGMMA access for the
 /// unswizzled address \p Address under \p Mode: bits [7, 7+B) XORed into
@@ -132,7 +132,7 @@ private:
 /// @pre Address >= 0
 std::int64_t swizzleAddress(SwizzleMode Mode, std::int64_t Address);
 
-//===- TMA -----------------------------------------------------------------===//
+//===- TMA ----------------------------------------------------------------===//
 
 /// Checks what the tensor map \p Map (as the LIR holds it) requires of
 /// itself and of the global tensor \p Global: element type and rank equal,
@@ -141,8 +141,8 @@ std::int64_t swizzleAddress(SwizzleMode Mode, std::int64_t Address);
 /// modeled). With \p Strict also the rules cuTensorMapEncodeTiled enforces
 /// on the host (strides multiples of 16 bytes, 16-byte aligned data), which
 /// the generated launcher checks before a launch.
-llvm::Error checkTensorMap(const lower::TensorMap &Map,
-                           const TensorArg &Global, bool Strict);
+llvm::Error checkTensorMap(const lower::TensorMap &Map, const TensorArg &Global,
+                           bool Strict);
 
 /// cp.async.bulk.tensor global -> shared of one box of \p Map at \p Coords
 /// (elements, outermost first) into \p Smem at byte address \p Dst: the box
@@ -163,7 +163,7 @@ llvm::Error tmaStore(const lower::TensorMap &Map, const TensorArg &Global,
                      llvm::ArrayRef<std::int64_t> Coords,
                      llvm::ArrayRef<std::uint8_t> Smem, std::int64_t Src);
 
-//===- WGMMA ---------------------------------------------------------------===//
+//===- WGMMA --------------------------------------------------------------===//
 
 /// The shape and element types of a WGMMA opcode
 /// (`wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16`).

@@ -1,4 +1,4 @@
-//===- test/interp/DescriptorAddressTest.cpp - WGMMA reads what layouts say ===//
+//===- test/interp/DescriptorAddressTest.cpp - WGMMA reads the layouts ---===//
 //
 // The interpreter's WGMMA address function (interp::operandAddress, written
 // from the PTX ISA's canonical layouts) against the descriptors the
@@ -23,8 +23,9 @@ namespace {
 
 const tf::Mesh Threads =
     tf::mesh("thread", tf::IntTuple{3, 128}, "warpgroup", "participant");
-const tf::Mesh Compute = Threads.sub(tf::range(1, 3), tf::_).reshape(
-    tf::IntTuple{2, 4, 8, 4}, "group", "warp", "lane8", "lane4");
+const tf::Mesh Compute =
+    Threads.sub(tf::range(1, 3), tf::_)
+        .reshape(tf::IntTuple{2, 4, 8, 4}, "group", "warp", "lane8", "lane4");
 
 tf::ComposedLayout composed(const char *Text) {
   tf::Result<tf::ComposedLayout> L = tf::parse_composed_layout(Text);
@@ -83,7 +84,8 @@ void checkOperand(const tf::MatchReport &R, const char *Name,
       llvm::Expected<std::uint64_t> Bits =
           tf::interp::encodeDescriptor(*D, View + D->Start);
       ASSERT_TRUE(bool(Bits)) << llvm::toString(Bits.takeError());
-      const tf::interp::MatrixDescriptor M = tf::interp::decodeDescriptor(*Bits);
+      const tf::interp::MatrixDescriptor M =
+          tf::interp::decodeDescriptor(*Bits);
       ASSERT_EQ(M.BaseOffset, 0);
       int Mismatches = 0;
       for (std::int64_t MN = 0; MN < Rows; ++MN)
@@ -102,9 +104,8 @@ void checkOperand(const tf::MatchReport &R, const char *Name,
                           << "): reads byte " << Got - View
                           << ", the layout puts it at " << *Want;
         }
-      EXPECT_EQ(Mismatches, 0)
-          << Name << " " << LayoutText << " atom (" << Block << ", " << KStep
-          << ")";
+      EXPECT_EQ(Mismatches, 0) << Name << " " << LayoutText << " atom ("
+                               << Block << ", " << KStep << ")";
     }
 }
 
@@ -138,27 +139,34 @@ INSTANTIATE_TEST_SUITE_P(
              BNMajor128, "K", "MN"},
         Case{"AK32", "((16,8),(4,16)):((128,16),(2048,1)) | Swizzle(1,4,3)",
              BNMajor128, "K", "MN"},
-        Case{"AKNone", "((16,8),(8,8)):((64,8),(1024,1))", BNMajor128, "K", "MN"},
+        Case{"AKNone", "((16,8),(8,8)):((64,8),(1024,1))", BNMajor128, "K",
+             "MN"},
         // A M-major, 128B / 64B / 32B / none.
-        Case{"AM128", "((2,64),64):((4096,1),64) | Swizzle(3,4,3)", BNMajor128, "MN",
+        Case{"AM128", "((2,64),64):((4096,1),64) | Swizzle(3,4,3)", BNMajor128,
+             "MN", "MN"},
+        Case{"AM64", "((4,32),64):((2048,1),32) | Swizzle(2,4,3)", BNMajor128,
+             "MN", "MN"},
+        Case{"AM32", "((8,16),64):((1024,1),16) | Swizzle(1,4,3)", BNMajor128,
+             "MN", "MN"},
+        Case{"AMNone", "((16,8),(8,8)):((64,1),(1024,8))", BNMajor128, "MN",
              "MN"},
-        Case{"AM64", "((4,32),64):((2048,1),32) | Swizzle(2,4,3)", BNMajor128, "MN",
-             "MN"},
-        Case{"AM32", "((8,16),64):((1024,1),16) | Swizzle(1,4,3)", BNMajor128, "MN",
-             "MN"},
-        Case{"AMNone", "((16,8),(8,8)):((64,1),(1024,8))", BNMajor128, "MN", "MN"},
         // B K-major, 128B / 64B / 32B / none.
         Case{"BK128", AKMajor128, "(64,256):(1,64) | Swizzle(3,4,3)", "K", "K"},
-        Case{"BK64", AKMajor128, "((2,32),256):((8192,1),32) | Swizzle(2,4,3)", "K",
+        Case{"BK64", AKMajor128, "((2,32),256):((8192,1),32) | Swizzle(2,4,3)",
+             "K", "K"},
+        Case{"BK32", AKMajor128, "((4,16),256):((4096,1),16) | Swizzle(1,4,3)",
+             "K", "K"},
+        Case{"BKNone", AKMajor128, "((8,8),(32,8)):((2048,1),(64,8))", "K",
              "K"},
-        Case{"BK32", AKMajor128, "((4,16),256):((4096,1),16) | Swizzle(1,4,3)", "K",
-             "K"},
-        Case{"BKNone", AKMajor128, "((8,8),(32,8)):((2048,1),(64,8))", "K", "K"},
         // B N-major, 64B / 32B / none.
-        Case{"BN64", AKMajor128, "(64,(8,32)):(32,(2048,1)) | Swizzle(2,4,3)", "K",
-             "MN"},
-        Case{"BN32", AKMajor128, "(64,(16,16)):(16,(1024,1)) | Swizzle(1,4,3)", "K",
-             "MN"},
-        Case{"BNNone", AKMajor128, "((8,8),(32,8)):((2048,8),(64,1))", "K", "MN"}));
+        Case{"BN64", AKMajor128, "(64,(8,32)):(32,(2048,1)) | Swizzle(2,4,3)",
+             "K", "MN"},
+        Case{"BN32", AKMajor128, "(64,(16,16)):(16,(1024,1)) | Swizzle(1,4,3)",
+             "K", "MN"},
+        Case{"BNNone", AKMajor128, "((8,8),(32,8)):((2048,8),(64,1))", "K",
+             "MN"}),
+    [](const ::testing::TestParamInfo<Case> &P) {
+      return std::string(P.param.Name);
+    });
 
 } // namespace

@@ -26,7 +26,7 @@ std::string errorText(llvm::Error E) {
   return E ? llvm::toString(std::move(E)) : std::string();
 }
 
-//===- mbarrier ------------------------------------------------------------===//
+//===- mbarrier -----------------------------------------------------------===//
 
 TEST(Mbarrier, PhasesAndParity) {
   Mbarrier M;
@@ -89,7 +89,7 @@ TEST(Mbarrier, Errors) {
             std::string::npos);
 }
 
-//===- Swizzle -------------------------------------------------------------===//
+//===- Swizzle ------------------------------------------------------------===//
 
 /// The hardware's swizzle written out: 16-byte chunk bits [4, 4+B) XOR the
 /// 128-byte row bits [7, 7+B).
@@ -109,7 +109,7 @@ TEST(Swizzle, ModesOnAddresses) {
   }
 }
 
-//===- TMA -----------------------------------------------------------------===//
+//===- TMA ----------------------------------------------------------------===//
 
 struct BoxCase {
   SwizzleMode Mode;
@@ -130,8 +130,8 @@ TEST_P(TmaBox, LoadFillsZeroAndStoreClips) {
   for (std::int64_t R = 0; R < Rows; ++R)
     for (std::int64_t Col = 0; Col < Cols; ++Col)
       Global[R * Cols + Col] = tf::bf16(float((R * 7 + Col) % 250 + 1));
-  tf::interp::TensorArg Arg{"t", Global.data(), DType::bf16, {Rows, Cols},
-                            {Cols, 1}};
+  tf::interp::TensorArg Arg{
+      "t", Global.data(), DType::bf16, {Rows, Cols}, {Cols, 1}};
   tf::lower::TensorMap Map;
   Map.Tensor = "t";
   Map.Element = DType::bf16;
@@ -148,7 +148,8 @@ TEST_P(TmaBox, LoadFillsZeroAndStoreClips) {
   EXPECT_EQ(*Written, 8 * C.Inner * 2);
   for (std::int64_t R = 0; R < 8; ++R)
     for (std::int64_t Col = 0; Col < C.Inner; ++Col) {
-      const std::int64_t Address = xorBits(Base + (R * C.Inner + Col) * 2, C.Bits);
+      const std::int64_t Address =
+          xorBits(Base + (R * C.Inner + Col) * 2, C.Bits);
       std::uint16_t Bits;
       std::memcpy(&Bits, &Smem[Address], 2);
       const std::int64_t GR = 4 + R, GC = 40 + Col;
@@ -164,8 +165,8 @@ TEST_P(TmaBox, LoadFillsZeroAndStoreClips) {
 
   // The store writes back what is inside the tensor and nothing else.
   std::vector<tf::bf16> Out(Rows * Cols, tf::bf16::from_bits(0x7FC1));
-  tf::interp::TensorArg OutArg{"t", Out.data(), DType::bf16, {Rows, Cols},
-                               {Cols, 1}};
+  tf::interp::TensorArg OutArg{
+      "t", Out.data(), DType::bf16, {Rows, Cols}, {Cols, 1}};
   ASSERT_EQ(errorText(tf::interp::tmaStore(Map, OutArg, Coords, Smem, Base)),
             "");
   for (std::int64_t R = 0; R < Rows; ++R)
@@ -178,7 +179,8 @@ TEST_P(TmaBox, LoadFillsZeroAndStoreClips) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, TmaBox,
-                         ::testing::Values(BoxCase{SwizzleMode::bytes128, 3, 64},
+                         ::testing::Values(BoxCase{SwizzleMode::bytes128, 3,
+                                                   64},
                                            BoxCase{SwizzleMode::bytes64, 2, 32},
                                            BoxCase{SwizzleMode::bytes32, 1, 16},
                                            BoxCase{SwizzleMode::none, 0, 24}));
@@ -194,7 +196,8 @@ TEST(TmaBox, NegativeCoordinatesReadZero) {
   Map.Box = {4, 4};
   std::vector<std::uint8_t> Smem(64, 0xFF);
   const std::int64_t Coords[] = {-2, 14};
-  llvm::Expected<std::int64_t> W = tf::interp::tmaLoad(Map, Arg, Coords, Smem, 0);
+  llvm::Expected<std::int64_t> W =
+      tf::interp::tmaLoad(Map, Arg, Coords, Smem, 0);
   ASSERT_TRUE(bool(W)) << llvm::toString(W.takeError());
   for (int R = 0; R < 4; ++R)
     for (int C = 0; C < 4; ++C) {
@@ -207,8 +210,8 @@ TEST(TmaBox, NegativeCoordinatesReadZero) {
 
 TEST(TmaBox, MapChecks) {
   std::vector<tf::bf16> Global(10 * 300);
-  tf::interp::TensorArg Arg{"t", Global.data(), DType::bf16, {10, 300},
-                            {300, 1}};
+  tf::interp::TensorArg Arg{
+      "t", Global.data(), DType::bf16, {10, 300}, {300, 1}};
   tf::lower::TensorMap Map;
   Map.Tensor = "t";
   Map.Element = DType::bf16;
@@ -224,9 +227,9 @@ TEST(TmaBox, MapChecks) {
                 .find("stride of 600 bytes"),
             std::string::npos);
   Map.Element = DType::f16;
-  EXPECT_NE(errorText(tf::interp::checkTensorMap(Map, Arg, false))
-                .find("holds bf16"),
-            std::string::npos);
+  EXPECT_NE(
+      errorText(tf::interp::checkTensorMap(Map, Arg, false)).find("holds bf16"),
+      std::string::npos);
   Map.Element = DType::bf16;
   Map.Box = {8, 300};
   EXPECT_NE(errorText(tf::interp::checkTensorMap(Map, Arg, false))
@@ -234,7 +237,7 @@ TEST(TmaBox, MapChecks) {
             std::string::npos);
 }
 
-//===- WGMMA ---------------------------------------------------------------===//
+//===- WGMMA --------------------------------------------------------------===//
 
 TEST(WgmmaOpcode, Parses) {
   llvm::Expected<tf::interp::WgmmaOpcode> Op = tf::interp::parseWgmmaOpcode(

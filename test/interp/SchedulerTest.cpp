@@ -192,13 +192,14 @@ TEST_P(Scheduler, NamedBarrierAcrossRoles) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Policies, Scheduler, ::testing::ValuesIn(tf::interp::AllPolicies),
-    [](const ::testing::TestParamInfo<SchedulePolicy> &P) {
-      std::string Name = tf::interp::policyName(P.param).str();
-      std::erase(Name, '-');
-      return Name;
-    });
+INSTANTIATE_TEST_SUITE_P(Policies, Scheduler,
+                         ::testing::ValuesIn(tf::interp::AllPolicies),
+                         [](const ::testing::TestParamInfo<SchedulePolicy> &P) {
+                           std::string Name =
+                               tf::interp::policyName(P.param).str();
+                           std::erase(Name, '-');
+                           return Name;
+                         });
 
 TEST(Scheduler, MissingWaitShowsUnderProducerFirst) {
   // Without its wait on `empty` the producer completes every phase of
@@ -232,8 +233,8 @@ TEST(Scheduler, PhaseLeftHalfDone) {
   Toy T;
   std::vector<Inst> P, C;
   P.push_back(T.barrierOp(InstKind::Arrive, T.Full, None, 16));
-  const std::string Error = run(T.finish(std::move(P), std::move(C)),
-                                SchedulePolicy::ProducerFirst);
+  const std::string Error =
+      run(T.finish(std::move(P), std::move(C)), SchedulePolicy::ProducerFirst);
   EXPECT_NE(Error.find("the CTA ends with slot.full[0] in the middle of a "
                        "phase: phase 0 (parity 0), 16 of 32 arrivals pending"),
             std::string::npos)
