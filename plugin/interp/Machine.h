@@ -1,4 +1,4 @@
-//===- plugin/interp/Machine.h - The modeled sm_90 hardware ---*- C++ -*-===//
+//===- plugin/interp/Machine.h - The modeled sm_90 hardware -----*- C++ -*-===//
 //
 // The hardware objects and address functions behind the LIR interpreter
 // (Interpreter.h), each modeled once, as the PTX ISA defines it, and tested
