@@ -790,9 +790,17 @@ llvm::Error Run::step(Walker &W) {
 }
 
 llvm::Error Run::stepTma() {
+  // The oldest copy; consumer-first holds stores back behind every load (a
+  // store then reads its buffer as late as possible); random picks any.
   std::size_t Pick = 0;
   if (Opts.Policy == SchedulePolicy::Random)
     Pick = static_cast<std::size_t>(Rng() % Tma.size());
+  else if (Opts.Policy == SchedulePolicy::ConsumerFirst)
+    for (std::size_t I = 0; I < Tma.size(); ++I)
+      if (!Tma[I].Store) {
+        Pick = I;
+        break;
+      }
   TmaOp Op = std::move(Tma[Pick]);
   Tma.erase(Tma.begin() + static_cast<std::ptrdiff_t>(Pick));
   if (llvm::Error E = performTma(Op))
@@ -901,20 +909,26 @@ llvm::Expected<std::int64_t> Run::eval(const Walker *W, ExprId Id) {
 }
 
 llvm::Expected<std::int64_t> Run::share(const Walker &W, const Inst &I) {
+  // Inside a role every thread performs an instruction (the backend emits
+  // it in the role's branch), unless one thread is elected; Threads, when
+  // set, must say so.
   const Inst &Role = *W.Role;
+  const std::int64_t RoleThreads = Role.End - Role.Begin;
   if (I.Elected >= 0) {
     if (I.Elected < Role.Begin || I.Elected >= Role.End)
       return fail("elects thread " + llvm::Twine(I.Elected) +
                   ", which is not in the role's threads [" +
                   llvm::Twine(Role.Begin) + ", " + llvm::Twine(Role.End) + ")");
-    return I.Elected >= W.Begin && I.Elected < W.End ? I.Threads : 0;
+    if (I.Threads > 1)
+      return fail("one elected thread performs it, but it counts " +
+                  llvm::Twine(I.Threads) + " threads");
+    return I.Elected >= W.Begin && I.Elected < W.End ? 1 : 0;
   }
-  const std::int64_t RoleThreads = Role.End - Role.Begin;
-  if (I.Threads < 0 || (I.Threads * W.threads()) % RoleThreads != 0)
-    return fail(llvm::Twine(I.Threads) + " threads of the role's " +
-                llvm::Twine(RoleThreads) +
-                " perform it, which do not split evenly over its warpgroups");
-  return I.Threads * W.threads() / RoleThreads;
+  if (I.Threads != 0 && I.Threads != RoleThreads)
+    return fail("it counts " + llvm::Twine(I.Threads) +
+                " threads, but without an elected thread all " +
+                llvm::Twine(RoleThreads) + " threads of the role perform it");
+  return W.threads();
 }
 
 llvm::Expected<Mbarrier *> Run::mbarrier(const Walker &W, const Inst &I,

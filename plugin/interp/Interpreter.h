@@ -24,9 +24,10 @@
 //   - TMA copies are queued and performed by the TMA unit as a step of its
 //     own (a load completes its transaction bytes then); WGMMAs are
 //     performed when a wgmma.wait_group retires their group, reading shared
-//     memory then; an instruction performed by N threads (Inst::Threads,
-//     split evenly over the role's walkers, or one Elected thread) counts N
-//     arrivals, issues N copies.
+//     memory then; an instruction is performed by every thread of its role
+//     (each walker its own threads) or by the one Elected thread, as the
+//     backend emits it, and Inst::Threads must agree: performed by N
+//     threads it counts N arrivals and issues N copies.
 //
 // Machine.h holds the hardware pieces (mbarrier, swizzle, TMA box, WGMMA
 // descriptor addresses); this file the control: loops, lets, expressions,
@@ -55,11 +56,13 @@ enum class SchedulePolicy : std::uint8_t {
   /// then the others: the loads run as far ahead as the barriers allow, and
   /// a consumer's arrival is answered at once.
   ProducerFirst,
-  /// The other roles first, then the producers, the TMA unit last: copies
-  /// land as late as possible, so a read before its wait sees poison and a
-  /// buffer released before its store read it is overwritten first.
+  /// The other roles first, then the producers, the TMA unit last, its
+  /// loads before its stores: copies land as late as possible, so a read
+  /// before its wait sees poison and a buffer released before its store
+  /// read it is overwritten first.
   ConsumerFirst,
-  /// Every runnable agent in turn, one step each.
+  /// Every runnable agent in turn, one step each; the TMA unit performs
+  /// its copies in the order they were issued (so does producer-first).
   RoundRobin,
   /// A runnable agent picked by a PRNG seeded with InterpOptions::Seed (and
   /// the CTA); the TMA unit performs a random queued copy.

@@ -216,27 +216,64 @@ TEST(Scheduler, MissingWaitShowsUnderProducerFirst) {
 }
 
 TEST(Scheduler, TooManyArrivals) {
-  // 64 arrivals on a barrier whose phase waits for 32.
+  // Each role arrives with its 32 threads: phases of 32 arrivals complete
+  // one each; on a barrier initialized with 16 the first 32 are too many.
   Toy T;
-  std::vector<Inst> C;
-  C.push_back(T.barrierOp(InstKind::Arrive, T.Full, None, 64));
-  const std::string Error =
-      run(T.finish({}, std::move(C)), SchedulePolicy::RoundRobin);
-  EXPECT_NE(Error.find("mbarrier.arrive: slot.full[0]: 64 arrival(s) in "
-                       "phase 0, which has only 32 of its 32 pending: too "
+  std::vector<Inst> P, C;
+  P.push_back(T.barrierOp(InstKind::Arrive, T.Full));
+  C.push_back(T.barrierOp(InstKind::Arrive, T.Full));
+  const Kernel &K = T.finish(std::move(P), std::move(C));
+  EXPECT_EQ(run(K, SchedulePolicy::RoundRobin), "");
+  Kernel Sixteen = K;
+  for (Inst &I : Sixteen.Insts)
+    if (I.Kind == InstKind::BarrierInit)
+      I.Count = 16;
+  const std::string Error = run(Sixteen, SchedulePolicy::RoundRobin);
+  EXPECT_NE(Error.find("mbarrier.arrive: slot.full[0]: 32 arrival(s) in "
+                       "phase 0, which has only 16 of its 16 pending: too "
                        "many arrivals"),
             std::string::npos)
       << Error;
 }
 
-TEST(Scheduler, PhaseLeftHalfDone) {
+TEST(Scheduler, ThreadCountsMustMatchWhoPerformsIt) {
+  // Without an elected thread every thread of the role performs an
+  // instruction: one that claims 16 of the producer's 32 is refused.
   Toy T;
-  std::vector<Inst> P, C;
+  std::vector<Inst> P;
   P.push_back(T.barrierOp(InstKind::Arrive, T.Full, None, 16));
-  const std::string Error =
-      run(T.finish(std::move(P), std::move(C)), SchedulePolicy::ProducerFirst);
+  std::string Error =
+      run(T.finish(std::move(P), {}), SchedulePolicy::RoundRobin);
+  EXPECT_NE(Error.find("it counts 16 threads, but without an elected thread "
+                       "all 32 threads of the role perform it"),
+            std::string::npos)
+      << Error;
+  // An elected thread is one arrival.
+  Toy U;
+  std::vector<Inst> Q;
+  Inst One = U.barrierOp(InstKind::Arrive, U.Full, None, 1);
+  One.Elected = 3;
+  Q.push_back(One);
+  Error = run(U.finish(std::move(Q), {}), SchedulePolicy::RoundRobin);
+  EXPECT_NE(Error.find("slot.full[0] in the middle of a phase: phase 0 "
+                       "(parity 0), 31 of 32 arrivals pending"),
+            std::string::npos)
+      << Error;
+}
+
+TEST(Scheduler, PhaseLeftHalfDone) {
+  // 32 arrivals on a barrier initialized with 64: nobody waits, but the CTA
+  // ends with arrivals counted in a phase that never completes.
+  Toy T;
+  std::vector<Inst> P;
+  P.push_back(T.barrierOp(InstKind::Arrive, T.Full));
+  Kernel K = T.finish(std::move(P), {});
+  for (Inst &I : K.Insts)
+    if (I.Kind == InstKind::BarrierInit)
+      I.Count = 64;
+  const std::string Error = run(K, SchedulePolicy::ProducerFirst);
   EXPECT_NE(Error.find("the CTA ends with slot.full[0] in the middle of a "
-                       "phase: phase 0 (parity 0), 16 of 32 arrivals pending"),
+                       "phase: phase 0 (parity 0), 32 of 64 arrivals pending"),
             std::string::npos)
       << Error;
 }
