@@ -48,7 +48,7 @@ using lower::InstId;
 using lower::InstKind;
 using lower::Kernel;
 
-//===- The LIR -------------------------------------------------------------===//
+//===- The LIR ------------------------------------------------------------===//
 
 /// The verified LIR of examples/gemm/optimal.cpp, lowered on first use;
 /// null (with the reason in \p Why) when it could not be.
@@ -90,7 +90,7 @@ const Kernel *optimalLir(std::string &Why) {
   return Lir ? &*Lir : nullptr;
 }
 
-//===- Inputs and references -----------------------------------------------===//
+//===- Inputs and references ----------------------------------------------===//
 
 /// bf16 values uniform in [-1, -1/8] u [1/8, 1]: random, never zero (as
 /// examples/gemm/check.hpp draws them).
@@ -236,7 +236,7 @@ Outcome runGemm(const Kernel &K, const Gemm &G, SchedulePolicy Policy,
   return O;
 }
 
-//===- The unchanged LIR at awkward shapes ---------------------------------===//
+//===- The unchanged LIR at awkward shapes --------------------------------===//
 
 struct Shape {
   std::int64_t M, N, K;
@@ -297,7 +297,7 @@ INSTANTIATE_TEST_SUITE_P(
       return std::string(P.param.Name);
     });
 
-//===- Mutant LIR ----------------------------------------------------------===//
+//===- Mutant LIR ---------------------------------------------------------===//
 
 /// Calls \p Visit(Id, Role) for every instruction in program order, Role
 /// being the enclosing role (null at kernel level).
