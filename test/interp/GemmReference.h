@@ -1,0 +1,28 @@
+//===- test/interp/GemmReference.h - Header-only runs of the GEMM examples ===//
+//
+// The header-only execution (tf::launch without generated code) of a GEMM
+// example's kernel, for the end-to-end interpreter tests. Each example is
+// compiled into its own test binary by a wrapper source that includes it
+// with its `main` renamed (see OptimalHeaderOnly.cpp): the examples share
+// their namespace and kernel names, so two cannot live in one program.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TF_TEST_INTERP_GEMMREFERENCE_H
+#define TF_TEST_INTERP_GEMMREFERENCE_H
+
+#include "tf/element.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace tf_interp_test {
+
+/// Out (M x N) = A (M x K) * B (K x N), all row-major, by the example's
+/// kernel run header-only with its own grid.
+void gemmHeaderOnly(std::vector<tf::bf16> &A, std::vector<tf::bf16> &B,
+                    std::vector<tf::bf16> &Out, std::int64_t M, std::int64_t N,
+                    std::int64_t K);
+
+} // namespace tf_interp_test
+
+#endif // TF_TEST_INTERP_GEMMREFERENCE_H
