@@ -67,30 +67,6 @@ bool implements(const Contract &C, OpKind Op) {
   return Info.Class == OpClass::Cast && converts(C);
 }
 
-} // namespace
-
-bool isFusedElementwise(const Kernel &K, const Stmt &Op) {
-  if (Op.Kind != StmtKind::Op || Op.Sched || !fusesIntoProducer(Op.Op) ||
-      Op.Result == None || Op.Result >= K.Values.size() ||
-      K.Values[Op.Result].Origin != ValueOrigin::Temporary)
-    return false;
-  bool Used = false;
-  for (const Stmt &S : K.Stmts) {
-    if (S.Kind != StmtKind::Op || &S == &Op ||
-        std::find(S.Operands.begin(), S.Operands.end(), Op.Result) ==
-            S.Operands.end())
-      continue;
-    // Read by a scheduled op (whose instruction does it), or by an
-    // elementwise op that is itself fused (a chain ending at one).
-    if (!S.Sched && !isFusedElementwise(K, S))
-      return false;
-    Used = true;
-  }
-  return Used;
-}
-
-namespace {
-
 //===- Parameters ----------------------------------------------------------===//
 
 const ParamArg *findArg(const std::vector<ParamArg> &Args, const Name &N) {
@@ -463,7 +439,7 @@ bool isUndecided(const Kernel &K, StmtId OpId) {
   const Stmt &Op = K.Stmts[OpId];
   if (Op.Kind != StmtKind::Op || Op.Sched || !needsInstruction(Op.Op))
     return false;
-  return !isFusedElementwise(K, Op);
+  return !hir::isFusedElementwise(K, Op);
 }
 
 std::vector<CandidateSite> findCandidates(const Kernel &K,

@@ -131,13 +131,6 @@ std::vector<CandidateSite> findCandidates(const hir::Kernel &K,
 /// findCandidates).
 bool isUndecided(const hir::Kernel &K, hir::StmtId Op);
 
-/// Whether elementwise op \p Op's result is a temporary read only by
-/// scheduled ops or by fused elementwise ops (a chain ending at a scheduled
-/// op: `tf::schedule<tf::Copy>(tf::cast<bf16>(tf::relu(acc)), ...)`): the
-/// instruction that reads it applies it, so it needs none of its own and
-/// holds no registers of its own.
-bool isFusedElementwise(const hir::Kernel &K, const hir::Stmt &Op);
-
 /// The contracts of tf's registry that implement op \p Op (see the file
 /// comment), in registry order.
 std::vector<const Contract *> contractsFor(hir::OpKind Op);

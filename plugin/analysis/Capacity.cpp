@@ -63,7 +63,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/Capacity.h"
-#include "analysis/Candidates.h"
 #include "analysis/Analysis.h"
 #include "analysis/Residence.h"
 #include "targets/TargetFacts.h"
@@ -339,7 +338,7 @@ bool isRegisterTensor(const hir::Kernel &K, ValueId V) {
   return Val.Kind == hir::ValueKind::Tensor && Val.TileOf == None &&
          Val.Type.Where == Storage::rmem && Val.Def != None &&
          Val.Def < K.Stmts.size() &&
-         !isFusedElementwise(K, K.Stmts[Val.Def]);
+         !hir::isFusedElementwise(K, K.Stmts[Val.Def]);
 }
 
 /// The thread-level mesh holding register tensor \p V: its scope's, or its

@@ -2,6 +2,8 @@
 
 #include "hir/HIR.h"
 
+#include <algorithm>
+
 namespace tf::hir {
 
 IntTuple TensorType::shape() const {
@@ -70,6 +72,26 @@ std::vector<StmtId> Kernel::preorder() const {
       Stack.push_back(*It);
   }
   return Order;
+}
+
+bool isFusedElementwise(const Kernel &K, const Stmt &Op) {
+  if (Op.Kind != StmtKind::Op || Op.Sched || !fusesIntoProducer(Op.Op) ||
+      Op.Result == None || Op.Result >= K.Values.size() ||
+      K.Values[Op.Result].Origin != ValueOrigin::Temporary)
+    return false;
+  bool Used = false;
+  for (const Stmt &S : K.Stmts) {
+    if (S.Kind != StmtKind::Op || &S == &Op ||
+        std::find(S.Operands.begin(), S.Operands.end(), Op.Result) ==
+            S.Operands.end())
+      continue;
+    // Read by a scheduled op (whose instruction does it), or by an
+    // elementwise op that is itself fused (a chain ending at one).
+    if (!S.Sched && !isFusedElementwise(K, S))
+      return false;
+    Used = true;
+  }
+  return Used;
 }
 
 } // namespace tf::hir

@@ -318,6 +318,13 @@ struct Kernel {
   std::vector<StmtId> preorder() const;
 };
 
+/// Whether elementwise op \p Op's result is a temporary read only by
+/// scheduled ops or by fused elementwise ops (a chain ending at a scheduled
+/// op: `tf::schedule<tf::Copy>(tf::cast<bf16>(tf::relu(acc)), ...)`): the
+/// instruction that reads it applies it, so it needs no instruction and
+/// holds no registers of its own.
+bool isFusedElementwise(const Kernel &K, const Stmt &Op);
+
 /// All kernels of a translation unit, in source order (instantiations after
 /// one another).
 struct Module {

@@ -200,7 +200,7 @@ struct NamedBarrierState {
 
 /// What the WGMMAs computing an accumulator say about it.
 struct AccInfo {
-  WgmmaOpcode Op;
+  lower::MmaAtom Op;
   std::int64_t Blocks = 0;
 };
 
@@ -321,11 +321,14 @@ llvm::Error Run::checkArguments() {
                 llvm::Twine(K.Parameters.size()) + " parameters; " +
                 llvm::Twine(Args.size()) + " arguments given");
   for (std::size_t I = 0; I < Args.size(); ++I) {
-    const auto &[Name, Type] = K.Parameters[I];
+    const std::string &Name = K.Parameters[I].Name;
+    const DType Type = K.Parameters[I].Element;
     if (!Args[I].Name.empty() && Args[I].Name != Name)
       return fail("argument " + llvm::Twine(I) + " is named '" + Args[I].Name +
                   "'; parameter " + llvm::Twine(I) + " of " + K.Name + " is '" +
                   Name + "'");
+    if (K.Parameters[I].What == lower::Parameter::Kind::Integer)
+      continue; // its value is Args[I].Integer
     if (Args[I].Element != Type)
       return fail("argument '" + Name + "' holds " +
                   std::string(name(Args[I].Element)) + "; the parameter is " +
@@ -338,8 +341,9 @@ llvm::Error Run::checkArguments() {
                   llvm::Twine(Args[I].Strides.size()) + " strides");
   }
   for (const lower::TensorMap &M : K.Maps) {
-    auto It = llvm::find_if(K.Parameters,
-                            [&](const auto &P) { return P.first == M.Tensor; });
+    auto It = llvm::find_if(K.Parameters, [&](const lower::Parameter &P) {
+      return P.Name == M.Tensor;
+    });
     if (It == K.Parameters.end())
       return fail("tensor map of '" + M.Tensor + "', which is no parameter");
     MapArgument.push_back(static_cast<unsigned>(It - K.Parameters.begin()));
@@ -374,9 +378,9 @@ llvm::Error Run::scanKernel() {
       Producers[&I] = issuesLoads(I.Body);
     if (I.Kind != InstKind::Wgmma)
       continue;
-    llvm::Expected<WgmmaOpcode> Op = parseWgmmaOpcode(I.Opcode);
-    if (!Op)
-      return lower::problemAt(I.Range, llvm::toString(Op.takeError()));
+    if (llvm::Error E = checkWgmmaAtom(I.Atom))
+      return lower::problemAt(I.Range, llvm::toString(std::move(E)));
+    const lower::MmaAtom *Op = &I.Atom;
     AccInfo &A = Accs[I.Acc];
     if (A.Blocks && (A.Op.N != Op->N || A.Op.M != Op->M))
       return lower::problemAt(I.Range,
@@ -845,11 +849,16 @@ llvm::Expected<std::int64_t> Run::eval(const Walker *W, ExprId Id) {
         return It->second;
     if (X.Name == "cta.x" && Cta >= 0)
       return Cta;
+    for (std::size_t P = 0; P < K.Parameters.size(); ++P)
+      if (K.Parameters[P].What == lower::Parameter::Kind::Integer &&
+          K.Parameters[P].Name == X.Name)
+        return Args[P].Integer;
     return fail("'" + X.Name + "' is not defined here");
   }
   case ExprKind::Extent: {
-    auto It = llvm::find_if(K.Parameters,
-                            [&](const auto &P) { return P.first == X.Name; });
+    auto It = llvm::find_if(K.Parameters, [&](const lower::Parameter &P) {
+      return P.Name == X.Name;
+    });
     if (It == K.Parameters.end())
       return fail("the extent of '" + X.Name + "', which is no parameter");
     const TensorArg &A =
@@ -1291,7 +1300,7 @@ llvm::Error Run::wgmmaWait(Walker &W, const Inst &I) {
 llvm::Error Run::performWgmma(Walker &W, const PendingWgmma &P) {
   const Inst &I = K.Insts[P.Id];
   const AccInfo &Acc = Accs.at(I.Acc);
-  const WgmmaOpcode &Op = Acc.Op;
+  const lower::MmaAtom &Op = Acc.Op;
   if (Op.D != DType::f32)
     return fail("accumulates in " + llvm::Twine(name(Op.D).data()) +
                 "; the model accumulates f32");
@@ -1468,6 +1477,30 @@ llvm::Expected<const StorePlan *> Run::storePlan(const Inst &I,
   return &Plans.emplace(&I, std::move(Plan)).first->second;
 }
 
+/// \p X after the fused elementwise ops of a fragment store, in order, in
+/// f32 (a cast rounds to its type and continues with the rounded value).
+float applyEpilogue(llvm::ArrayRef<lower::FragmentOp> Ops, float X) {
+  for (const lower::FragmentOp &F : Ops)
+    switch (F.Op) {
+    case lower::ElementwiseOp::Relu:
+      X = X > 0.0f ? X : 0.0f;
+      break;
+    case lower::ElementwiseOp::Neg:
+      X = -X;
+      break;
+    case lower::ElementwiseOp::Exp:
+      X = std::exp(X);
+      break;
+    case lower::ElementwiseOp::Cast: {
+      std::uint8_t Bytes[4];
+      storeFromFloat(Bytes, F.To, X);
+      X = loadAsFloat(Bytes, F.To);
+      break;
+    }
+    }
+  return X;
+}
+
 llvm::Error Run::storeFragment(Walker &W, const Inst &I) {
   if (!W.Warpgroups)
     return fail("stores an accumulator from a role that is not made of "
@@ -1485,6 +1518,10 @@ llvm::Error Run::storeFragment(Walker &W, const Inst &I) {
   if (!isModeledFloat(View.Element))
     return fail("a cast to " + llvm::Twine(name(View.Element).data()) +
                 " is not modeled");
+  for (const lower::FragmentOp &F : I.Epilogue)
+    if (F.Op == lower::ElementwiseOp::Cast && !isModeledFloat(F.To))
+      return fail("an epilogue cast to " + llvm::Twine(name(F.To).data()) +
+                  " is not modeled");
   auto It = AccRegs.find({I.Acc, W.Group, 0});
   const std::int64_t N = (*Plan)->N, M = Accs.at(I.Acc).Op.M;
   const std::vector<float> Poison(static_cast<std::size_t>(M * N),
@@ -1505,7 +1542,8 @@ llvm::Error Run::storeFragment(Walker &W, const Inst &I) {
         return fail("element (" + llvm::Twine(M * W.Group + Row) + ", " +
                     llvm::Twine(Col) + ") lands outside " + View.Name);
       storeFromFloat(&Smem[static_cast<std::size_t>(Address)], View.Element,
-                     D[static_cast<std::size_t>(Row * N + Col)]);
+                     applyEpilogue(I.Epilogue,
+                                   D[static_cast<std::size_t>(Row * N + Col)]));
     }
   }
   W.Fenced = false; // a register access: the next WGMMA needs a fence

@@ -317,38 +317,18 @@ llvm::Error tmaStore(const lower::TensorMap &Map, const TensorArg &Global,
 
 //===- WGMMA --------------------------------------------------------------===//
 
-llvm::Expected<WgmmaOpcode> parseWgmmaOpcode(llvm::StringRef Opcode) {
-  // wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+llvm::Error checkWgmmaAtom(const lower::MmaAtom &Atom) {
   auto Bad = [&](const llvm::Twine &Why) {
-    return fail("WGMMA opcode '" + Opcode + "': " + Why);
+    return fail("WGMMA " + lower::wgmmaOpcode(Atom) + ": " + Why);
   };
-  llvm::SmallVector<llvm::StringRef, 8> Parts;
-  Opcode.split(Parts, '.');
-  if (Parts.size() != 8 || Parts[0] != "wgmma" || Parts[1] != "mma_async" ||
-      Parts[2] != "sync" || Parts[3] != "aligned")
-    return Bad("not wgmma.mma_async.sync.aligned.mMnNkK.DTYPE.ATYPE.BTYPE");
-  WgmmaOpcode Out;
-  llvm::StringRef Shape = Parts[4];
-  std::size_t N = Shape.find('n'), K = Shape.find('k');
-  if (!Shape.starts_with("m") || N == llvm::StringRef::npos ||
-      K == llvm::StringRef::npos || K < N ||
-      Shape.slice(1, N).getAsInteger(10, Out.M) ||
-      Shape.slice(N + 1, K).getAsInteger(10, Out.N) ||
-      Shape.drop_front(K + 1).getAsInteger(10, Out.K))
-    return Bad("shape '" + Shape + "' is not mMnNkK");
-  DType *Types[] = {&Out.D, &Out.A, &Out.B};
-  for (int I = 0; I < 3; ++I)
-    if (!parse_dtype(std::string_view(Parts[5 + I].data(), Parts[5 + I].size()),
-                     *Types[I]))
-      return Bad("'" + Parts[5 + I] + "' is no element type");
-  if (Out.M != 64 || Out.N < 8 || Out.N > 256 || Out.N % 8 != 0)
+  if (Atom.M != 64 || Atom.N < 8 || Atom.N > 256 || Atom.N % 8 != 0)
     return Bad("WGMMA computes m64nN with N a multiple of 8 up to 256");
-  const std::int64_t WantK = 32 / bytes(Out.A);
-  if (Out.K != WantK || bytes(Out.A) != bytes(Out.B))
-    return Bad("k" + llvm::Twine(Out.K) + " does not match its " +
-               llvm::Twine(name(Out.A).data()) + " inputs (k" +
+  const std::int64_t WantK = 32 / bytes(Atom.A);
+  if (Atom.K != WantK || bytes(Atom.A) != bytes(Atom.B))
+    return Bad("k" + llvm::Twine(Atom.K) + " does not match its " +
+               llvm::Twine(name(Atom.A).data()) + " inputs (k" +
                llvm::Twine(WantK) + ")");
-  return Out;
+  return llvm::Error::success();
 }
 
 llvm::Expected<std::uint64_t> encodeDescriptor(const lower::SmemDescriptor &D,

@@ -55,6 +55,8 @@ struct TensorArg {
   DType Element = DType::f32;
   llvm::SmallVector<std::int64_t, 4> Extents;
   llvm::SmallVector<std::int64_t, 4> Strides;
+  /// For an integer parameter: its value (Data, Extents and Strides unused).
+  std::int64_t Integer = 0;
 
   /// The host address of the element at \p Coord (one per dimension).
   /// @pre Coord is inside the extents
@@ -165,16 +167,9 @@ llvm::Error tmaStore(const lower::TensorMap &Map, const TensorArg &Global,
 
 //===- WGMMA --------------------------------------------------------------===//
 
-/// The shape and element types of a WGMMA opcode
-/// (`wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16`).
-struct WgmmaOpcode {
-  std::int64_t M = 0, N = 0, K = 0;
-  DType D = DType::f32, A = DType::bf16, B = DType::bf16;
-};
-
-/// Parses \p Opcode. The one place that reads the opcode's text: the LIR
-/// will carry these as fields.
-llvm::Expected<WgmmaOpcode> parseWgmmaOpcode(llvm::StringRef Opcode);
+/// Checks that \p Atom is a WGMMA shape the hardware has: m64nNk(32 bytes
+/// of input), N a multiple of 8 up to 256, A and B of one width.
+llvm::Error checkWgmmaAtom(const lower::MmaAtom &Atom);
 
 /// A shared-memory matrix descriptor as the hardware reads it: the fields
 /// of its 64-bit value, in bytes.

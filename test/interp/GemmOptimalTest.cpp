@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 #include "GemmReference.h"
 
+#include "Pipeline.h"
 #include "cli/ToolRunner.h"
 #include "hir/HIR.h"
 #include "interp/Interpreter.h"
@@ -65,21 +66,11 @@ const Kernel *optimalLir(std::string &Why) {
     cli::ToolOptions Opts;
     Opts.Command = "finalize";
     Opts.Files = {TF_SOURCE_DIR "/examples/gemm/optimal.cpp"};
-    Opts.Sink = [](llvm::StringRef, clang::ASTContext &, hir::Module &M,
-                   llvm::ArrayRef<const targets::MergedTarget *> Targets) {
-      for (std::size_t I = 0; I < M.Kernels.size(); ++I) {
-        llvm::Expected<Kernel> K = lower::lowerKernel(M.Kernels[I], Targets[I]);
-        if (!K) {
-          Problem += llvm::toString(K.takeError()) + "\n";
-          continue;
-        }
-        if (llvm::Error E = lower::verify(*K)) {
-          Problem += llvm::toString(std::move(E)) + "\n";
-          continue;
-        }
-        if (!Lir)
-          Lir = std::move(*K);
-      }
+    // The plugin's pipeline lowers and verifies, as for `tf finalize`; its
+    // refusals are diagnostics (the run then fails).
+    Opts.LoweredSink = [](llvm::ArrayRef<plugin::LoweredKernel> Kernels) {
+      if (!Lir && !Kernels.empty())
+        Lir = Kernels.front().LIR;
     };
     if (cli::runOnFiles(Opts) != 0)
       Problem += "the example did not compile\n";

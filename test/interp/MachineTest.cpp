@@ -239,32 +239,23 @@ TEST(TmaBox, MapChecks) {
 
 //===- WGMMA --------------------------------------------------------------===//
 
-TEST(WgmmaOpcode, Parses) {
-  llvm::Expected<tf::interp::WgmmaOpcode> Op = tf::interp::parseWgmmaOpcode(
-      "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16");
-  ASSERT_TRUE(bool(Op)) << llvm::toString(Op.takeError());
-  EXPECT_EQ(Op->M, 64);
-  EXPECT_EQ(Op->N, 256);
-  EXPECT_EQ(Op->K, 16);
-  EXPECT_EQ(Op->D, DType::f32);
-  EXPECT_EQ(Op->A, DType::bf16);
-  EXPECT_EQ(Op->B, DType::bf16);
-  Op = tf::interp::parseWgmmaOpcode(
-      "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32");
-  ASSERT_TRUE(bool(Op)) << llvm::toString(Op.takeError());
-  EXPECT_EQ(Op->N, 64);
-  EXPECT_EQ(Op->K, 8);
-  for (const char *Bad :
-       {"wgmma.mma_async.sync.aligned.m64n256k32.f32.bf16.bf16",
-        "wgmma.mma_async.sync.aligned.m64n257k16.f32.bf16.bf16",
-        "wgmma.mma_async.sync.aligned.m64n256.f32.bf16.bf16",
-        "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf17.bf16",
-        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"}) {
-    llvm::Expected<tf::interp::WgmmaOpcode> X =
-        tf::interp::parseWgmmaOpcode(Bad);
-    EXPECT_FALSE(bool(X)) << Bad;
-    if (!X)
-      llvm::consumeError(X.takeError());
+TEST(WgmmaAtom, ChecksTheShape) {
+  using tf::lower::MmaAtom;
+  for (const MmaAtom &Good :
+       {MmaAtom{64, 256, 16, DType::bf16, DType::bf16, DType::f32},
+        MmaAtom{64, 64, 8, DType::tf32, DType::tf32, DType::f32},
+        MmaAtom{64, 8, 16, DType::f16, DType::f16, DType::f32}}) {
+    llvm::Error E = tf::interp::checkWgmmaAtom(Good);
+    EXPECT_FALSE(bool(E)) << llvm::toString(std::move(E));
+  }
+  for (const MmaAtom &Bad :
+       {MmaAtom{64, 256, 32, DType::bf16, DType::bf16, DType::f32},
+        MmaAtom{64, 257, 16, DType::bf16, DType::bf16, DType::f32},
+        MmaAtom{128, 256, 16, DType::bf16, DType::bf16, DType::f32},
+        MmaAtom{64, 256, 16, DType::bf16, DType::fp8e4m3, DType::f32}}) {
+    llvm::Error E = tf::interp::checkWgmmaAtom(Bad);
+    EXPECT_TRUE(bool(E)) << tf::lower::wgmmaOpcode(Bad);
+    llvm::consumeError(std::move(E));
   }
 }
 
