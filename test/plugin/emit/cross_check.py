@@ -10,7 +10,8 @@ Every constant of the CUDA file that the LIR decides is compared exactly, and
 the instructions in the order the LIR gives them:
 
 - launch shape: block threads, dynamic shared-memory bytes and alignment,
-  the grid (persistent or one CTA per tile), the mangled name;
+  the grid (persistent or one CTA per tile), the tile count, the extents the
+  launcher reads, the mangled name and the registrar's kernel name;
 - shared memory: every region's offset (each ring stage at
   `<ring>_offset + s * <ring>_stage_bytes`, each mbarrier at
   `<array>_offset + 8 s`), its layout, shape and element type, and its size
@@ -33,7 +34,9 @@ the instructions in the order the LIR gives them:
   warpgroup, and its descriptor's LBO, SBO, base offset and swizzle), the
   epilogue's conversion and swizzle, fences, commits and named barriers.
 
-Expressions are compared as syntax trees (parentheses do not matter), after
+A statement of the CUDA kernel the checker does not recognise is a mismatch
+too: new kinds of emitted code fail until the checker learns them, rather
+than passing unchecked. Expressions are compared as syntax trees (parentheses do not matter), after
 renaming the LIR's `a.extent(1)` to `a_extent1`, `cta.x` to `cta_x`, `min` /
 `max` to `imin` / `imax`, as the emitter does. Exits 0 when everything
 agrees; otherwise prints one line per mismatch, the LIR's and the CUDA's
@@ -935,6 +938,17 @@ def check_kernel(lir: LirKernel, cu: CuKernel) -> list[str]:
         p.eq("shared bytes in the launch message", lir.smem, int(m.group(2)))
     lets = {m.group(1): (m.group(2), t) for t in launcher
             if (m := re.fullmatch(r"const int (\w+) = (.*);", t.code))}
+    # The extents the kernel takes: `a_extent1` is a.extents[1].
+    for name, (value, stmt) in lets.items():
+        if m := re.fullmatch(r"(\w+)_extent(\d+)", name):
+            p.eq(f"{name} in the launcher", f"static_cast<int>({m.group(1)}.extents"
+                 f"[{m.group(2)}])", value, None, str(stmt))
+    m = re.search(r"const tf::runtime::Registrar registrar\{\s*reinterpret_cast<const void \*>"
+                  r"\(&tf_generated::user::(\w+)\), \"(.*?)\", &launch\};", cu.text)
+    if not m:
+        p.add("no registrar in the CUDA file")
+    else:
+        p.eq("registered kernel", (cu.ident, lir.name), (m.group(1), m.group(2)))
     if "topology" in lets:
         p.expr_eq("grid (CTA topology)", lir.grid, lets["topology"][0], lir.launch_text,
                   str(lets["topology"][1]))
@@ -1151,7 +1165,8 @@ def compare_wgmma(lir, cu, lrun, crun, used_descs, acc_shape, p, lt, cs):
                 p.add(f"WGMMA {op.upper()} descriptor {name} is not declared", wt, ct)
                 continue
             lbo, sbo, swz, base, dt = cu.descs[name]
-            p.eq(f"WGMMA {op.upper()} descriptor LBO", ld["lbo"], lbo, wt, dt)
+            p.eq(f"WGMMA {op.upper()} descriptor LBO", "unused" if ld["lbo"] is None
+                 else ld["lbo"], "unused" if lbo is None else lbo, wt, dt)
             p.eq(f"WGMMA {op.upper()} descriptor SBO", ld["sbo"], sbo, wt, dt)
             p.eq(f"WGMMA {op.upper()} descriptor base offset", ld["base"], base, wt, dt)
             p.eq(f"WGMMA {op.upper()} descriptor swizzle", SWIZZLE.get(ld["swizzle"]), swz, wt, dt)
