@@ -536,17 +536,14 @@ def parse_mesh(mesh: str):
     names = [n.strip() for n in m.group(4).split(",") if n.strip()]
     if isinstance(shape, int):
         shape, stride = (shape,), (stride,)
-    modes = []
+    modes = []  # per mode, the offset of each of its coordinates
     for s, d in zip(shape, stride):
         ls, ld = flatten(s), flatten(d)
-        # (index within the mode, offset) in colexicographic order
-        pts = []
-        for idx, coords in enumerate(itertools.product(*[range(e) for e in reversed(ls)])):
-            coords = tuple(reversed(coords))
-            pts.append(sum(c * x for c, x in zip(coords, ld)))
-        # itertools.product varies the last fastest: with the reversal the
-        # first leaf varies fastest, so idx is the colexicographic index.
-        modes.append(pts)
+        # A nested mode's coordinate is colexicographic (first leaf
+        # fastest): itertools.product varies its last factor fastest, so
+        # the leaves go in reversed.
+        modes.append([sum(c * x for c, x in zip(reversed(coords), ld))
+                      for coords in itertools.product(*[range(e) for e in reversed(ls)])])
     table = {}
     for combo in itertools.product(*[range(len(p)) for p in modes]):
         t = offset + sum(modes[i][c] for i, c in enumerate(combo))
