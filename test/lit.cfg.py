@@ -70,6 +70,10 @@ nvcc = os.environ.get("NVCC") or next(
 if nvcc:
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", nvcc))
+# cuobjdump and nvdisasm for the SASS checks (test/gpu/check_ptxas.py looks
+# here first): .ci/setup.sh installs them into the build's cuda-tools/bin.
+config.environment["TF_CUDA_TOOLS"] = os.path.join(config.tf_obj_root,
+                                                   "cuda-tools", "bin")
 config.substitutions.append(("%tf_runtime_include",
                              os.path.join(config.tf_src_root, "runtime",
                                           "include")))

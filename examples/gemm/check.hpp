@@ -1,14 +1,17 @@
 //===- examples/gemm/check.hpp - What the three GEMM examples share -------===//
 //
 // The host side of the examples: M, N, K from the command line, random bf16
-// inputs, a naive reference with fp32 accumulation, and the relative error
-// ||out - ref|| / ||ref|| of the kernel's bf16 output. Not part of tf.
+// inputs, an output poisoned before the kernel runs, and an element-wise
+// check of the kernel's bf16 output against a double-precision reference:
+// every element within the bound `bf16_dot_bound` derives, or the run fails.
+// Not part of tf.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include <tf/tf.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -56,28 +59,131 @@ inline std::vector<tf::bf16> random_bf16(std::int64_t n, std::uint32_t seed) {
   return out;
 }
 
-/// ||out - ref|| / ||ref|| against the naive product with fp32 accumulation;
-/// prints it and returns the exit status (non-zero if >= 1e-2).
+/// A bf16 quiet NaN with a payload that no computation produces: the output
+/// holds it before the kernel runs, so an element the kernel never writes
+/// is found (and counted apart from other NaNs).
+inline constexpr std::uint16_t poison_bits = 0x7fba;
+
+/// The output buffer, every element poisoned.
+inline std::vector<tf::bf16> poisoned_output(std::int64_t n) {
+  return std::vector<tf::bf16>(static_cast<std::size_t>(n),
+                               tf::bf16::from_bits(poison_bits));
+}
+
+/// How far a bf16 output element may be from the exact dot product `ref` of
+/// K bf16 pairs accumulated in f32 (`magnitude` = sum over k of |a_k b_k|):
+///
+///   |out - ref| <= 2^-7 |ref| + K 2^-23 magnitude
+///
+/// - Products: a bf16 has 8 significant bits, so a_k b_k has at most 16 and
+///   is exact in f32 (and in the double reference).
+/// - Accumulation: K exact terms summed in f32 in any order and grouping are
+///   off by at most gamma_(K-1) * magnitude, gamma_n = n u / (1 - n u), with
+///   u = 2^-24 for round-to-nearest (Higham, "Accuracy and Stability of
+///   Numerical Algorithms", 3.1), i.e. about K 2^-24 magnitude. We allow
+///   u = 2^-23, one f32 ulp per addition instead of half: tensor cores align
+///   and truncate their partial sums rather than round, and the factor 2
+///   covers gamma's denominator.
+/// - Output: the f32 sum is rounded to bf16 once; bf16's unit roundoff is
+///   2^-8 (half an ulp: ulp(1) = 2^-7), so rounding to nearest moves it by at
+///   most 2^-8 of its magnitude. We allow one ulp, 2^-7 |ref|: any rounding
+///   direction passes, and so does the rounding of the slightly perturbed
+///   sum instead of ref.
+/// The double reference errs by at most K 2^-53 magnitude, negligible here.
+/// With |a|, |b| <= 1 the bound is tight where it matters: one missing or
+/// extra product, a transposed index or a stale tile moves an element by
+/// O(|a_k b_k|), far more than 2^-7 |ref| for the extents tested on the CPU.
+inline double bf16_dot_bound(double ref, double magnitude, std::int64_t K) {
+  return std::ldexp(std::fabs(ref), -7) +
+         static_cast<double>(K) * std::ldexp(magnitude, -23);
+}
+
+/// The element-wise verdict on an M x N output.
+struct Verdict {
+  std::int64_t elements = 0;
+  std::int64_t outside = 0;    ///< beyond the bound, unwritten or non-finite
+  std::int64_t unwritten = 0;  ///< still poisoned
+  std::int64_t non_finite = 0; ///< other NaN or inf
+  // The worst element: unwritten or non-finite first, else the largest
+  // |out - ref| / bound.
+  std::int64_t worst_m = -1, worst_n = -1;
+  double worst_out = 0, worst_ref = 0, worst_bound = 0;
+  double worst_ratio = 0; ///< |out - ref| / bound; inf when not finite
+  bool ok() const { return outside == 0 && elements > 0; }
+};
+
+/// Compares `out` (M x N, row-major) with a (M x K) times b (K x N), every
+/// element against `bf16_dot_bound`.
+inline Verdict check_gemm(const Shape &s, const std::vector<tf::bf16> &a,
+                          const std::vector<tf::bf16> &b,
+                          const std::vector<tf::bf16> &out) {
+  Verdict v;
+  v.elements = s.M * s.N;
+  std::vector<double> ref(static_cast<std::size_t>(s.N)),
+      magnitude(static_cast<std::size_t>(s.N));
+  for (std::int64_t m = 0; m < s.M; ++m) {
+    std::fill(ref.begin(), ref.end(), 0.0);
+    std::fill(magnitude.begin(), magnitude.end(), 0.0);
+    for (std::int64_t k = 0; k < s.K; ++k) {
+      const double x = float(a[static_cast<std::size_t>(m * s.K + k)]);
+      for (std::int64_t n = 0; n < s.N; ++n) {
+        const double p = x * float(b[static_cast<std::size_t>(k * s.N + n)]);
+        ref[static_cast<std::size_t>(n)] += p;
+        magnitude[static_cast<std::size_t>(n)] += std::fabs(p);
+      }
+    }
+    for (std::int64_t n = 0; n < s.N; ++n) {
+      const tf::bf16 o = out[static_cast<std::size_t>(m * s.N + n)];
+      const double r = ref[static_cast<std::size_t>(n)];
+      const double bound =
+          bf16_dot_bound(r, magnitude[static_cast<std::size_t>(n)], s.K);
+      const double value = float(o);
+      double ratio;
+      if (o.bits == poison_bits) {
+        ++v.unwritten;
+        ratio = INFINITY;
+      } else if (!std::isfinite(value)) {
+        ++v.non_finite;
+        ratio = INFINITY;
+      } else {
+        ratio = std::fabs(value - r) / bound;
+      }
+      v.outside += !(ratio <= 1.0);
+      if (v.worst_m < 0 || ratio > v.worst_ratio) {
+        v.worst_m = m;
+        v.worst_n = n;
+        v.worst_out = value;
+        v.worst_ref = r;
+        v.worst_bound = bound;
+        v.worst_ratio = ratio;
+      }
+    }
+  }
+  return v;
+}
+
+/// Checks `out` element-wise (check_gemm), prints one line and returns the
+/// exit status: 0 if every element is within its bound, else 1.
 inline int report(const char *name, const Shape &s,
                   const std::vector<tf::bf16> &a, const std::vector<tf::bf16> &b,
                   const std::vector<tf::bf16> &out) {
-  double diff = 0, norm = 0;
-  for (std::int64_t m = 0; m < s.M; ++m)
-    for (std::int64_t n = 0; n < s.N; ++n) {
-      float ref = 0;
-      for (std::int64_t k = 0; k < s.K; ++k)
-        ref += float(a[static_cast<std::size_t>(m * s.K + k)]) *
-               float(b[static_cast<std::size_t>(k * s.N + n)]);
-      const double d = double(float(out[static_cast<std::size_t>(m * s.N + n)])) - ref;
-      diff += d * d;
-      norm += double(ref) * ref;
-    }
-  const double err = std::sqrt(diff) / std::sqrt(norm);
-  const bool ok = err < 1e-2;
-  std::printf("%s M=%lld N=%lld K=%lld: relative error %.3e (%s)\n", name,
-              static_cast<long long>(s.M), static_cast<long long>(s.N),
-              static_cast<long long>(s.K), err, ok ? "ok, < 1e-2" : "FAILED, >= 1e-2");
-  return ok ? 0 : 1;
+  const Verdict v = check_gemm(s, a, b, out);
+  std::printf("%s M=%lld N=%lld K=%lld: %lld of %lld elements off by more "
+              "than 2^-7 |ref| + K 2^-23 sum|a b|",
+              name, static_cast<long long>(s.M), static_cast<long long>(s.N),
+              static_cast<long long>(s.K), static_cast<long long>(v.outside),
+              static_cast<long long>(v.elements));
+  if (v.unwritten || v.non_finite)
+    std::printf(" (%lld unwritten, %lld other non-finite)",
+                static_cast<long long>(v.unwritten),
+                static_cast<long long>(v.non_finite));
+  if (v.worst_m >= 0)
+    std::printf("; worst out[%lld][%lld] = %.6g vs %.6g, %.3g of its bound %.3g",
+                static_cast<long long>(v.worst_m),
+                static_cast<long long>(v.worst_n), v.worst_out, v.worst_ref,
+                v.worst_ratio, v.worst_bound);
+  std::printf(" (%s)\n", v.ok() ? "ok" : "FAILED");
+  return v.ok() ? 0 : 1;
 }
 
 } // namespace gemm_example

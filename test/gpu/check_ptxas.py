@@ -1,13 +1,23 @@
 #!/usr/bin/env python3
 """CI check of the GPU tests without a GPU: nvcc compiles every test/gpu/*.cu,
 and every test/gpu/NAME/ through its build.sh, for sm_90a (and with them the
-runtime's device headers); ptxas' resource report must show no spills and
-no ignored setmaxnreg (warning C7508).
-When cuobjdump (and the nvdisasm it runs) is on PATH -- pip's
-nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm provide them -- the SASS must
-also hold the instructions a source lists in a `// SASS: HGMMA UTMALDG` line.
+runtime's device headers); ptxas' resource report must show every entry
+function with 0 spill bytes and no ignored setmaxnreg (warning C7508), and
+the SASS must hold the instructions a source lists in a `// SASS: HGMMA
+UTMALDG` line (gemm_optimal/: the CUDA backend's optimal GEMM, with
+HGMMA.64x256x16.F32.BF16, UTMALDG.2D and UTMASTG.2D).
 
     test/gpu/check_ptxas.py [--root DIR]
+    test/gpu/check_ptxas.py --report PTXAS_LOG [--sass OBJECT --expect 'W ...']
+
+The second form checks one compilation (test/plugin/emit/nvcc.test): the
+ptxas report nvcc -Xptxas -v wrote, and the SASS of its object.
+
+The SASS is read with cuobjdump, which runs nvdisasm: from $TF_CUDA_TOOLS
+(ctest and lit set it to the build's cuda-tools/bin, where .ci/setup.sh
+installs pip's nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm), PATH, or
+/usr/local/cuda/bin. Where nvcc exists and they do not, the check fails: a
+SASS check that is skipped passes nothing.
 
 Exits 77 (ctest's skip code) when nvcc is not installed.
 """
@@ -23,8 +33,12 @@ import tempfile
 SKIP = 77
 SPILLS = re.compile(r"(\d+) bytes spill stores, (\d+) bytes spill loads")
 FUNCTION = re.compile(r"Function properties for (\S+)")
+ENTRY = re.compile(r"Compiling entry function '(\S+)' for")
 REGISTERS = re.compile(r"Used (\d+) registers")
 SASS_EXPECTED = re.compile(r"^// SASS: (.+)$", re.MULTILINE)
+SETUP_HINT = ("bash .ci/setup.sh installs them into build/cuda-tools/bin (pip: "
+              "nvidia-cuda-cuobjdump, nvidia-cuda-nvdisasm); or put them on PATH "
+              "or set TF_CUDA_TOOLS")
 
 
 def find_nvcc() -> str | None:
@@ -33,6 +47,66 @@ def find_nvcc() -> str | None:
         if candidate and os.access(candidate, os.X_OK):
             return candidate
     return None
+
+
+TOOLS_ONLY: str | None = None  # --tools DIR: search there only
+
+
+def find_tool(name: str) -> str | None:
+    """cuobjdump or nvdisasm: $TF_CUDA_TOOLS, PATH, /usr/local/cuda/bin."""
+    folders = ((TOOLS_ONLY,) if TOOLS_ONLY else
+               (os.environ.get("TF_CUDA_TOOLS"), None, "/usr/local/cuda/bin"))
+    for folder in folders:
+        if folder is None:
+            found = shutil.which(name)
+        else:
+            found = os.path.join(folder, name)
+        if found and os.path.isfile(found) and os.access(found, os.X_OK):
+            return found
+    return None
+
+
+def ptxas_problems(report: str) -> list[str]:
+    """Every entry function of a ptxas -v report has 0 spill bytes; no
+    setmaxnreg was ignored (C7508)."""
+    problems = []
+    entries = ENTRY.findall(report)
+    spills: dict[str, tuple[int, int]] = {}
+    function = "?"
+    for line in report.splitlines():
+        if m := FUNCTION.search(line):
+            function = m.group(1)
+        if m := SPILLS.search(line):
+            spills[function] = (int(m.group(1)), int(m.group(2)))
+            if int(m.group(1)) or int(m.group(2)):
+                problems.append(f"{function}: {m.group(0)}")
+        if "C7508" in line:
+            problems.append(f"setmaxnreg ignored: {line.strip()}")
+    problems += [f"{e}: no spill report (is -Xptxas -v given?)" for e in entries
+                 if e not in spills]
+    return problems
+
+
+def sass_problems(binary: str, expected: list[str]) -> tuple[list[str], str]:
+    """The instructions of `expected` missing from the SASS of `binary`, and
+    a summary of how often each occurs."""
+    cuobjdump, nvdisasm = find_tool("cuobjdump"), find_tool("nvdisasm")
+    if not cuobjdump or not nvdisasm:
+        missing = " and ".join(n for n, p in (("cuobjdump", cuobjdump),
+                                              ("nvdisasm", nvdisasm)) if not p)
+        return [f"{missing} not found, so the SASS cannot be checked for "
+                f"{' '.join(expected)}: {SETUP_HINT}"], ""
+    env = dict(os.environ,
+               PATH=os.path.dirname(nvdisasm) + os.pathsep + os.environ.get("PATH", ""))
+    result = subprocess.run([cuobjdump, "-sass", binary], capture_output=True,
+                            text=True, env=env)
+    if result.returncode != 0 or "Function :" not in result.stdout:
+        return [f"cuobjdump -sass {binary} failed ({result.returncode}): "
+                f"{result.stderr.strip() or 'no function in its output'}"], ""
+    counts = {w: len(re.findall(re.escape(w) + r"(?![\w])", result.stdout))
+              for w in expected}
+    summary = ", ".join(f"{n} {w}" for w, n in counts.items())
+    return [f"no {w} in the SASS" for w, n in counts.items() if n == 0], summary
 
 
 def compile_single(nvcc: str, root: pathlib.Path, source: pathlib.Path,
@@ -63,33 +137,55 @@ def check(name: str, texts: list[str], result: subprocess.CompletedProcess,
     report = result.stdout + result.stderr
     if result.returncode != 0:
         return [f"the build failed:\n{report}"]
-    problems = []
-    function = "?"
-    for line in report.splitlines():
-        if m := FUNCTION.search(line):
-            function = m.group(1)
-        if (m := SPILLS.search(line)) and (int(m.group(1)) or int(m.group(2))):
-            problems.append(f"{function}: {m.group(0)}")
-        if "C7508" in line:
-            problems.append(f"setmaxnreg ignored: {line.strip()}")
+    problems = ptxas_problems(report)
     expected = [w for text in texts for line in SASS_EXPECTED.findall(text)
                 for w in line.split()]
-    cuobjdump = shutil.which("cuobjdump")
-    if expected and cuobjdump and shutil.which("nvdisasm"):
-        sass = subprocess.run([cuobjdump, "-sass", binary], capture_output=True,
-                              text=True).stdout
-        problems += [f"no {w} in the SASS" for w in expected if w not in sass]
+    summary = ""
+    if expected:
+        sass, summary = sass_problems(binary, expected)
+        problems += sass
     registers = [int(r) for r in REGISTERS.findall(report)]
     print(f"{name}: {len(registers)} kernels, max "
-          f"{max(registers, default=0)} registers, {len(problems)} problems")
+          f"{max(registers, default=0)} registers, {len(problems)} problems"
+          + (f"; SASS: {summary}" if summary else ""))
     return problems
+
+
+def check_one(report_path: str, binary: str | None, expected: list[str]) -> int:
+    """--report mode: one compilation's report and object."""
+    with open(report_path) as f:
+        report = f.read()
+    problems = ptxas_problems(report)
+    entries = ENTRY.findall(report)
+    if not entries:
+        problems.append(f"{report_path}: no entry function in the ptxas report")
+    summary = ""
+    if binary:
+        sass, summary = sass_problems(binary, expected)
+        problems += sass
+    for p in problems:
+        print(f"FAIL {report_path}: {p}")
+    print(f"{report_path}: {len(entries)} entry function(s)"
+          + (f"; SASS: {summary}" if summary else "")
+          + f"; {len(problems)} problems")
+    return 1 if problems else 0
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=pathlib.Path,
                         default=pathlib.Path(__file__).resolve().parents[2])
+    parser.add_argument("--report", help="check this ptxas -v report only")
+    parser.add_argument("--sass", help="with --report: the object whose SASS to check")
+    parser.add_argument("--expect", default="",
+                        help="with --sass: the instructions it must hold")
+    parser.add_argument("--tools", metavar="DIR",
+                        help="look for cuobjdump and nvdisasm in DIR only")
     args = parser.parse_args()
+    global TOOLS_ONLY
+    TOOLS_ONLY = args.tools
+    if args.report:
+        return check_one(args.report, args.sass, args.expect.split())
     nvcc = find_nvcc()
     if nvcc is None:
         print("SKIP: nvcc not found (set NVCC or install CUDA)")
