@@ -128,6 +128,10 @@ LoweringResult lowerKernel(const hir::Kernel &K,
     return Result;
   }
   placeBarriers(Ctx);
+  if (Ctx.failed()) {
+    Result.Refusals = Ctx.takeRefusals();
+    return Result;
+  }
   initializeBarriers(Ctx, L.Body);
   L.Body.insert(L.Body.end(), Roles.begin(), Roles.end());
 

@@ -130,6 +130,17 @@ void placeBarriers(LoweringContext &Ctx) {
       B.Regions.push_back(static_cast<RegionId>(L.Regions.size() - 1));
     }
   L.SharedBytes = Cursor;
+  // The capacity check warns at compile time; a kernel that does not fit
+  // cannot be launched, so lowering refuses it.
+  if (L.SharedBytes > L.SharedLimit)
+    Ctx.refuse(plugin::DiagId::err_tf_lower_shared_memory,
+               [&] {
+                 hir::SourceRange At = Ctx.H.Range;
+                 At.End = 0;
+                 return At;
+               }(),
+               {Ctx.H.Name, std::to_string(L.SharedBytes),
+                std::to_string(L.SharedLimit), Ctx.H.Target});
 }
 
 } // namespace tf::lower

@@ -24,7 +24,8 @@ namespace tf::lower {
 void planViews(LoweringContext &Ctx);
 
 /// Places the barriers after the views and sets the kernel's shared-memory
-/// size and base alignment.
+/// size and base alignment; refuses a map larger than the target's
+/// cta.shared_memory.max.
 /// @pre planViews, and every role is lowered (the barriers are known).
 void placeBarriers(LoweringContext &Ctx);
 

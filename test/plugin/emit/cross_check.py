@@ -340,8 +340,11 @@ def lir_events(k: LirKernel) -> list[tuple]:
                 ev[-1][2].append(w)
             else:
                 ev.append(("wgmma_run", t, [w]))
-        elif m := re.fullmatch(r"st\.shared cvt\.(\w+) (\w+) -> (\S+)  # per thread as (.*)", t):
-            ev.append(("store_fragment", t, m.group(1), m.group(2), m.group(3), m.group(4)))
+        elif m := re.fullmatch(r"st\.shared((?: \w+(?:\.\w+)?)*?) cvt\.(\w+) (\w+) -> (\S+)"
+                               r"  # per thread as (.*)", t):
+            epilogue = m.group(1).split()
+            ev.append(("store_fragment", t, m.group(2), m.group(3), m.group(4), m.group(5),
+                       epilogue))
         elif t == "fence.proxy.async.shared::cta":
             ev.append(("fence_proxy", t))
         elif m := re.fullmatch(r"bar\.sync (\d+), (\d+)", t):
@@ -746,15 +749,17 @@ class CuWalker:
                 run["slots"][m.group(1)] = dict(ring=ring, slot=slot, axis=m.group(3),
                                                 stride=int(m.group(4) or 0), stmt=t)
             elif m := re.fullmatch(
-                    r"wgmma::mma_bf16<(\d+), wgmma::Major::(k|mn), wgmma::Major::(k|mn)>\( ?"
+                    r"wgmma::mma<(\d+), wgmma::Type::(\w+), wgmma::Type::(\w+), "
+                    r"wgmma::Major::(k|mn), wgmma::Major::(k|mn)>\( ?"
                     r"(\w+)\[(\d+)\], (\w+)\.advanced\(a_slot \+ (\d+)\), (\w+)\.advanced\("
                     r"b_slot \+ (\d+)\), wgmma::ScaleD::accumulate\);", t.code):
                 ks = re.search(r"k-step (\d+)", " ".join(t.comments))
                 run["calls"].append(dict(
-                    n=int(m.group(1)), tnsp_a=int(m.group(2) == "mn"),
-                    tnsp_b=int(m.group(3) == "mn"), acc=m.group(4), block=int(m.group(5)),
-                    desc_a=m.group(6), start_a=int(m.group(7)), desc_b=m.group(8),
-                    start_b=int(m.group(9)), k=int(ks.group(1)) if ks else None, stmt=t))
+                    n=int(m.group(1)), type_a=m.group(2), type_b=m.group(3),
+                    tnsp_a=int(m.group(4) == "mn"), tnsp_b=int(m.group(5) == "mn"),
+                    acc=m.group(6), block=int(m.group(7)), desc_a=m.group(8),
+                    start_a=int(m.group(9)), desc_b=m.group(10), start_b=int(m.group(11)),
+                    k=int(ks.group(1)) if ks else None, stmt=t))
             else:
                 self.p.add("a statement the checker does not know in a WGMMA block",
                            None, str(t))
@@ -764,17 +769,19 @@ class CuWalker:
         d = dict(stmt=s)
         for t in s.children:
             for c in t.comments:
-                if m := re.fullmatch(r"cast to (\w+), stored as the accumulator's shard "
-                                     r"(.*) puts it", c):
-                    d["dtype"], d["shard"] = m.group(1), m.group(2)
+                if m := re.fullmatch(r"(?:(.*), then )?cast to (\w+), stored as the "
+                                     r"accumulator's shard (.*) puts it", c):
+                    d["epilogue_comment"] = m.group(1).split(", then ") if m.group(1) else []
+                    d["dtype"], d["shard"] = m.group(2), m.group(3)
             for u in ([t] + (t.children or [])):
                 if m := re.fullmatch(
                         r"\*reinterpret_cast<(\w+) \*>\(smem \+ (\w+)_offset \+ "
                         r"(?:sm90::swizzle<(\d+), (\d+), (\d+)>\()?base \+ (\w+)_pairs\[p\]\)?\)"
-                        r" = (\w+)\((\w+)\[(\d+)\]\[2 \* p\], \8\[\9\]\[2 \* p \+ 1\]\);", u.code):
+                        r" = (\w+)\((.*)\);", u.code):
+                    args = split_args(m.group(8))
                     d.update(word=m.group(1), view=m.group(2),
                              swizzle=tuple(int(x) for x in m.group(3, 4, 5)) if m.group(3) else None,
-                             pairs=m.group(6), convert=m.group(7), acc=m.group(8))
+                             pairs=m.group(6), convert=m.group(7), args=args)
         return d
 
 
@@ -1091,12 +1098,35 @@ CONVERT = {"bf16": ("__floats2bfloat162_rn", "__nv_bfloat162"),
            "f16": ("__floats2half2_rn", "__half2"), "f32": ("make_float2", "float2")}
 
 
+# The CUDA expression of each fused elementwise op of the LIR's epilogue
+# (`relu`, `cast.bf16`) applied to the f32 expression x.
+EPILOGUE = {"relu": "fmaxf({x}, 0.0f)", "neg": "-({x})", "exp": "expf({x})",
+            "cast.bf16": "__bfloat162float(__float2bfloat16_rn({x}))",
+            "cast.f16": "__half2float(__float2half_rn({x}))", "cast.f32": "{x}"}
+
+
+def epilogue_expr(ops: list[str], x: str) -> str | None:
+    for op in ops:
+        if op not in EPILOGUE:
+            return None
+        x = EPILOGUE[op].format(x=x)
+    return x
+
+
+# The LIR's element type names -> the runtime's wgmma::Type enumerators.
+WGMMA_TYPE = {"bf16": "bf16", "f16": "f16", "fp8e4m3": "e4m3", "fp8e5m2": "e5m2",
+              "tf32": "tf32"}
+
+
 def compare_store(lir, le, c, p, lt, cs):
-    _, _, dtype, acc, view, shard = le
+    _, _, dtype, acc, view, shard, epilogue = le
     p.eq("epilogue conversion", dtype, c.get("dtype"), lt, cs)
     p.eq("epilogue shard", shard, c.get("shard"), lt, cs)
     p.eq("epilogue view", identifier(view), c.get("view"), lt, cs)
-    p.eq("epilogue accumulator", acc, c.get("acc"), lt, cs)
+    p.eq("fused elementwise ops (comment)", epilogue, c.get("epilogue_comment"), lt, cs)
+    want = [epilogue_expr(epilogue, f"{acc}[0][2 * p]"),
+            epilogue_expr(epilogue, f"{acc}[0][2 * p + 1]")]
+    p.eq("the converted pair, fused ops applied", want, c.get("args"), lt, cs)
     p.eq("epilogue conversion call", CONVERT.get(dtype), (c.get("convert"), c.get("word")), lt, cs)
     region = next((r for r in lir.regions if r.name == view), None)
     if region:
@@ -1123,12 +1153,14 @@ def compare_wgmma(lir, cu, lrun, crun, used_descs, acc_shape, p, lt, cs):
             p.add(f"no WGMMA for k-step {w['k']}", wt, cs)
             continue
         ct = str(c["stmt"])
-        m = re.fullmatch(r"wgmma\.mma_async\.sync\.aligned\.m64n(\d+)k16\.f32\.bf16\.bf16",
+        m = re.fullmatch(r"wgmma\.mma_async\.sync\.aligned\.m64n(\d+)k(\d+)\.f32\.(\w+)\.(\w+)",
                          w["opcode"])
         if not m:
-            p.add("WGMMA opcode the CUDA file's mma_bf16 does not implement", wt, ct)
+            p.add("WGMMA opcode the CUDA file's wgmma::mma does not implement", wt, ct)
         else:
             p.eq("WGMMA N", int(m.group(1)), c["n"], wt, ct)
+            p.eq("WGMMA A and B types", (WGMMA_TYPE.get(m.group(3)), WGMMA_TYPE.get(m.group(4))),
+                 (c["type_a"], c["type_b"]), wt, ct)
         p.eq("WGMMA tnsp_a (A major)", w["tnsp_a"], c["tnsp_a"], wt, ct)
         p.eq("WGMMA tnsp_b (B major)", w["tnsp_b"], c["tnsp_b"], wt, ct)
         p.eq("WGMMA accumulator", w["acc"], c["acc"], wt, ct)
