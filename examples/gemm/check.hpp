@@ -1,9 +1,10 @@
-//===- examples/gemm/check.hpp - What the three GEMM examples share -------===//
+//===- examples/gemm/check.hpp - What the GEMM examples share -------------===//
 //
 // The host side of the examples: M, N, K from the command line, random bf16
-// inputs, an output poisoned before the kernel runs, and an element-wise
-// check of the kernel's bf16 output against a double-precision reference:
-// every element within the bound `bf16_dot_bound` derives, or the run fails.
+// or f16 inputs, an output poisoned before the kernel runs, and an
+// element-wise check of the kernel's output (after its epilogue: none or
+// relu) against a double-precision reference:
+// every element within the bound `dot_bound` derives, or the run fails.
 // Not part of tf.
 //
 //===----------------------------------------------------------------------===//
@@ -12,6 +13,7 @@
 #include <tf/tf.hpp>
 
 #include <algorithm>
+#include <concepts>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -48,26 +50,51 @@ inline Shape parse_shape(int argc, char **argv) {
   return s;
 }
 
-/// n bf16 values uniform in [-1, -1/8] u [1/8, 1]: random, never zero.
-inline std::vector<tf::bf16> random_bf16(std::int64_t n, std::uint32_t seed) {
+/// The 16-bit float types the GEMM examples take and produce.
+template <class T>
+concept Half = std::same_as<T, tf::bf16> || std::same_as<T, tf::f16>;
+
+/// n values of T uniform in [-1, -1/8] u [1/8, 1]: random, never zero.
+template <Half T>
+std::vector<T> random_elements(std::int64_t n, std::uint32_t seed) {
   std::mt19937 gen(seed);
   std::uniform_real_distribution<float> mag(0.125f, 1.0f);
   std::bernoulli_distribution sign(0.5);
-  std::vector<tf::bf16> out(static_cast<std::size_t>(n));
-  for (tf::bf16 &x : out)
-    x = tf::bf16(sign(gen) ? mag(gen) : -mag(gen));
+  std::vector<T> out(static_cast<std::size_t>(n));
+  for (T &x : out)
+    x = T(sign(gen) ? mag(gen) : -mag(gen));
   return out;
 }
 
-/// A bf16 quiet NaN with a payload that no computation produces: the output
+/// n bf16 values as random_elements draws them.
+inline std::vector<tf::bf16> random_bf16(std::int64_t n, std::uint32_t seed) {
+  return random_elements<tf::bf16>(n, seed);
+}
+
+/// A quiet NaN of T with a payload that no computation produces: the output
 /// holds it before the kernel runs, so an element the kernel never writes
 /// is found (and counted apart from other NaNs).
-inline constexpr std::uint16_t poison_bits = 0x7fba;
+template <Half T> inline constexpr std::uint16_t poison_bits_of = 0x7fba;
+template <> inline constexpr std::uint16_t poison_bits_of<tf::f16> = 0x7e5a;
+inline constexpr std::uint16_t poison_bits = poison_bits_of<tf::bf16>;
 
 /// The output buffer, every element poisoned.
-inline std::vector<tf::bf16> poisoned_output(std::int64_t n) {
-  return std::vector<tf::bf16>(static_cast<std::size_t>(n),
-                               tf::bf16::from_bits(poison_bits));
+template <Half T = tf::bf16>
+std::vector<T> poisoned_output(std::int64_t n) {
+  return std::vector<T>(static_cast<std::size_t>(n),
+                        T::from_bits(poison_bits_of<T>));
+}
+
+/// The bits of one ulp of 1 in T's significand: bf16 2^-7, f16 2^-10.
+template <Half T> inline constexpr int ulp_exponent = -7;
+template <> inline constexpr int ulp_exponent<tf::f16> = -10;
+
+/// What the kernel applies to each f32 result before its rounding to the
+/// output type.
+enum class Epilogue { none, relu };
+
+inline double apply(Epilogue e, double x) {
+  return e == Epilogue::relu && x < 0 ? 0.0 : x;
 }
 
 /// How far a bf16 output element may be from the exact dot product `ref` of
@@ -93,8 +120,13 @@ inline std::vector<tf::bf16> poisoned_output(std::int64_t n) {
 /// With |a|, |b| <= 1 the bound is tight where it matters: one missing or
 /// extra product, a transposed index or a stale tile moves an element by
 /// O(|a_k b_k|), far more than 2^-7 |ref| for the extents tested on the CPU.
-inline double bf16_dot_bound(double ref, double magnitude, std::int64_t K) {
-  return std::ldexp(std::fabs(ref), -7) +
+///
+/// For an output of f16 the rounding term is one f16 ulp, 2^-10 |ref| (its
+/// 11-bit significands' products are exact in f32 as bf16's are). An elementwise epilogue that is 1-Lipschitz (relu)
+/// moves no error up: `ref` is then the epilogue's value of the exact sum.
+template <Half T>
+double dot_bound(double ref, double magnitude, std::int64_t K) {
+  return std::ldexp(std::fabs(ref), ulp_exponent<T>) +
          static_cast<double>(K) * std::ldexp(magnitude, -23);
 }
 
@@ -113,10 +145,11 @@ struct Verdict {
 };
 
 /// Compares `out` (M x N, row-major) with a (M x K) times b (K x N), every
-/// element against `bf16_dot_bound`.
-inline Verdict check_gemm(const Shape &s, const std::vector<tf::bf16> &a,
-                          const std::vector<tf::bf16> &b,
-                          const std::vector<tf::bf16> &out) {
+/// element against `dot_bound` (after the epilogue `e`).
+template <Half T>
+Verdict check_gemm(const Shape &s, const std::vector<T> &a,
+                   const std::vector<T> &b, const std::vector<T> &out,
+                   Epilogue e = Epilogue::none) {
   Verdict v;
   v.elements = s.M * s.N;
   std::vector<double> ref(static_cast<std::size_t>(s.N)),
@@ -133,13 +166,13 @@ inline Verdict check_gemm(const Shape &s, const std::vector<tf::bf16> &a,
       }
     }
     for (std::int64_t n = 0; n < s.N; ++n) {
-      const tf::bf16 o = out[static_cast<std::size_t>(m * s.N + n)];
-      const double r = ref[static_cast<std::size_t>(n)];
+      const T o = out[static_cast<std::size_t>(m * s.N + n)];
+      const double r = apply(e, ref[static_cast<std::size_t>(n)]);
       const double bound =
-          bf16_dot_bound(r, magnitude[static_cast<std::size_t>(n)], s.K);
+          dot_bound<T>(r, magnitude[static_cast<std::size_t>(n)], s.K);
       const double value = float(o);
       double ratio;
-      if (o.bits == poison_bits) {
+      if (o.bits == poison_bits_of<T>) {
         ++v.unwritten;
         ratio = INFINITY;
       } else if (!std::isfinite(value)) {
@@ -164,15 +197,16 @@ inline Verdict check_gemm(const Shape &s, const std::vector<tf::bf16> &a,
 
 /// Checks `out` element-wise (check_gemm), prints one line and returns the
 /// exit status: 0 if every element is within its bound, else 1.
-inline int report(const char *name, const Shape &s,
-                  const std::vector<tf::bf16> &a, const std::vector<tf::bf16> &b,
-                  const std::vector<tf::bf16> &out) {
-  const Verdict v = check_gemm(s, a, b, out);
+template <Half T>
+int report(const char *name, const Shape &s, const std::vector<T> &a,
+           const std::vector<T> &b, const std::vector<T> &out,
+           Epilogue e = Epilogue::none) {
+  const Verdict v = check_gemm(s, a, b, out, e);
   std::printf("%s M=%lld N=%lld K=%lld: %lld of %lld elements off by more "
-              "than 2^-7 |ref| + K 2^-23 sum|a b|",
+              "than 2^%d |ref| + K 2^-23 sum|a b|",
               name, static_cast<long long>(s.M), static_cast<long long>(s.N),
               static_cast<long long>(s.K), static_cast<long long>(v.outside),
-              static_cast<long long>(v.elements));
+              static_cast<long long>(v.elements), ulp_exponent<T>);
   if (v.unwritten || v.non_finite)
     std::printf(" (%lld unwritten, %lld other non-finite)",
                 static_cast<long long>(v.unwritten),

@@ -145,7 +145,7 @@ TEST(ExampleCheck, FewWrongElementsPassANormThresholdButNotThis) {
           magnitude += std::fabs(double(float(c.a[static_cast<std::size_t>(m * c.s.K + k)])) *
                                  float(c.b[static_cast<std::size_t>(k * c.s.N + n)]));
         out[c.at(m, n)] =
-            tf::bf16(float(r + 3 * gemm_example::bf16_dot_bound(r, magnitude, c.s.K)));
+            tf::bf16(float(r + 3 * gemm_example::dot_bound<tf::bf16>(r, magnitude, c.s.K)));
         ++wrong;
       }
       const double d = float(out[c.at(m, n)]) - r;
@@ -161,9 +161,9 @@ TEST(ExampleCheck, FewWrongElementsPassANormThresholdButNotThis) {
 
 TEST(ExampleCheck, BoundTerms) {
   // 2^-7 |ref| + K 2^-23 sum|a b|.
-  EXPECT_DOUBLE_EQ(gemm_example::bf16_dot_bound(128.0, 0.0, 1), 1.0);
-  EXPECT_DOUBLE_EQ(gemm_example::bf16_dot_bound(-128.0, 0.0, 1), 1.0);
-  EXPECT_DOUBLE_EQ(gemm_example::bf16_dot_bound(0.0, 1024.0, 8192), 1.0);
+  EXPECT_DOUBLE_EQ(gemm_example::dot_bound<tf::bf16>(128.0, 0.0, 1), 1.0);
+  EXPECT_DOUBLE_EQ(gemm_example::dot_bound<tf::bf16>(-128.0, 0.0, 1), 1.0);
+  EXPECT_DOUBLE_EQ(gemm_example::dot_bound<tf::bf16>(0.0, 1024.0, 8192), 1.0);
 }
 
 } // namespace
