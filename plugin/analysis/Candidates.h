@@ -91,6 +91,14 @@ struct Candidate {
   std::vector<std::int64_t> BoxExtents;
   /// Accepted: the execution mesh's instance (tf::to_string).
   std::string MeshInstance;
+  /// Filled by backend::rankCandidates when the target has a backend: its
+  /// name, whether it lowers this (accepted) candidate, why not, and how
+  /// well (higher is better). Legal means lowerable: an accepted candidate
+  /// the backend does not lower would be refused at check time.
+  std::string Backend;
+  bool Lowerable = false;
+  std::string NotLowered;
+  int Rank = 0;
 };
 
 /// One operand of a site: an access of the op (the CLI prints the value and
@@ -115,7 +123,8 @@ struct CandidateSite {
   std::string Mesh;
   std::string MeshSpelling;
   std::vector<CandidateOperand> Operands;
-  /// In registry order: accepted and refused.
+  /// In registry order: accepted and refused (backend::rankCandidates puts
+  /// the ones the target's backend lowers first, best first).
   std::vector<Candidate> Candidates;
   /// Set when no contract of the registry implements this kind of op.
   std::string NoCandidates;

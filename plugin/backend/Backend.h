@@ -14,6 +14,7 @@
 #ifndef TF_PLUGIN_BACKEND_BACKEND_H
 #define TF_PLUGIN_BACKEND_BACKEND_H
 
+#include "analysis/Candidates.h"
 #include "analysis/Finding.h"
 #include "hir/HIR.h"
 #include "lower/LIR.h"
@@ -91,6 +92,14 @@ public:
 /// The backend for target \p T: the first architecture of its closure
 /// (nearest first) that has one; null when none has.
 const Backend *backendFor(const targets::MergedTarget &T);
+
+/// Marks every accepted candidate of \p Sites with whether the backend of
+/// \p Target lowers it (Backend::supports) and orders each site's
+/// candidates: lowerable ones first, by rank, then the other accepted ones,
+/// then the refused ones, each group in registry order. Nothing changes
+/// when \p Target is null or has no backend.
+void rankCandidates(const hir::Kernel &K, const targets::MergedTarget *Target,
+                    std::vector<analysis::CandidateSite> &Sites);
 
 /// The names of the architectures that have a backend, and the backends'
 /// names (`nvidia.sm90 (cuda_sm90)`), for messages.

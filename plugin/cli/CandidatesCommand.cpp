@@ -19,6 +19,7 @@
 #include "ToolRunner.h"
 
 #include "analysis/Candidates.h"
+#include "backend/Backend.h"
 #include "hir/HIR.h"
 #include "hir/Printer.h"
 
@@ -104,8 +105,12 @@ FileResult collect(StringRef File, hir::Module &M,
     R.Range = K.Range;
     R.Target = K.Target;
     const std::vector<std::string> Names = hir::valueNames(K);
-    for (analysis::CandidateSite &S :
-         analysis::findCandidates(K, I < Targets.size() ? Targets[I] : nullptr)) {
+    const targets::MergedTarget *Target =
+        I < Targets.size() ? Targets[I] : nullptr;
+    std::vector<analysis::CandidateSite> Sites =
+        analysis::findCandidates(K, Target);
+    backend::rankCandidates(K, Target, Sites);
+    for (analysis::CandidateSite &S : Sites) {
       if (SiteLine.getNumOccurrences() && !onSiteLine(S))
         continue;
       std::vector<OperandText> Texts;
@@ -146,6 +151,11 @@ void printCandidate(const analysis::Candidate &C, raw_ostream &OS) {
          << joined(C.BoxExtents) << ")\n";
     else if (!C.Repeat.empty())
       OS << "              repeat (" << joined(C.Repeat) << ")\n";
+    if (!C.Backend.empty())
+      OS << "              "
+         << (C.Lowerable ? "lowered by " + C.Backend
+                         : "not lowered by " + C.Backend + ": " + C.NotLowered)
+         << '\n';
   }
   for (const analysis::CandidateReason &R : C.Reasons)
     OS << "              " << R.Text << '\n';
@@ -222,6 +232,18 @@ void candidateJson(json::OStream &J, const analysis::Candidate &C) {
       J.attribute("mesh_instance", nullptr);
     intsJson(J, "repeat", C.Repeat);
     intsJson(J, "box_extents", C.BoxExtents);
+    if (C.Backend.empty() || !C.Accepted)
+      J.attribute("lowering", nullptr);
+    else
+      J.attributeObject("lowering", [&] {
+        J.attribute("backend", C.Backend);
+        J.attribute("lowerable", C.Lowerable);
+        J.attribute("rank", C.Rank);
+        if (C.Lowerable)
+          J.attribute("reason", nullptr);
+        else
+          J.attribute("reason", C.NotLowered);
+      });
   });
 }
 
