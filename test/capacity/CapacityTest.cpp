@@ -193,8 +193,8 @@ TEST(Capacity, AccumulatorPerThread) {
   EXPECT_EQ(noteTexts(F[0]),
             (std::vector<std::string>{"'acc' holds 256 f32 per thread: 256 "
                                       "registers",
-                                      "the result of tf::cast holds 128 bf16 "
-                                      "per thread: 64 registers"}));
+                                      "'bf16_acc' holds 128 bf16 per thread: "
+                                      "64 registers"}));
   EXPECT_EQ(F[0].Range.Line, 78u);
   EXPECT_EQ(F[0].Notes[0].Range.Line, 67u);
   // The optimal accumulator alone: 128 registers, below the limit.
@@ -204,6 +204,22 @@ TEST(Capacity, AccumulatorPerThread) {
   ASSERT_EQ(F.size(), 1u);
   EXPECT_EQ(F[0].Args[0], "192");
   EXPECT_EQ(noteTexts(F[0])[0], "'acc' holds 128 f32 per thread: 128 registers");
+}
+
+TEST(Capacity, FusedCastHoldsNoRegisters) {
+  // The epilogue as examples/gemm/optimal.cpp writes it, the cast a
+  // temporary that only the staging copy reads: the copy's instruction
+  // converts each register pair on the way, so only acc is live -- 128.
+  Gemm G = buildGemm();
+  G.B.makeTemporary(G.Cast);
+  tf::targets::Fact Limit;
+  MergedTarget T = withFact(h200(), "thread.registers.max", 127, Limit);
+  std::vector<Finding> F = checkCapacity(G.B.K, T);
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].Args[0], "128");
+  EXPECT_EQ(noteTexts(F[0]),
+            (std::vector<std::string>{
+                "'acc' holds 128 f32 per thread: 128 registers"}));
 }
 
 TEST(Capacity, UnboundLayoutIsReplicated) {

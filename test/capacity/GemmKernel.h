@@ -130,6 +130,14 @@ struct Builder {
     V.Range = at(Line, Name[0] ? 1 : 20);
     return K.addValue(V);
   }
+  /// Makes local \p V an unnamed temporary (`op(...)` used as an operand,
+  /// its range the expression's), as local() makes one without a name.
+  void makeTemporary(ValueId V) {
+    Value &X = K.Values[V];
+    X.Origin = ValueOrigin::Temporary;
+    X.Name.clear();
+    X.Range.Column = 20;
+  }
   /// A ring declared with no op: `tf::Ring<Slot, Stages> name;`.
   ValueId ring(StmtId Parent, const char *Name, TensorType Slot, int Stages,
                unsigned Line) {
@@ -311,7 +319,11 @@ inline Gemm buildGemm(const GemmOptions &O = {}) {
   B.K.Stmts[G.MmaOp].Assigns = true;
 
   G.EpilogueScope = B.scope(G.Tiles, Compute, "compute", 77);
-  G.Cast = B.define(G.EpilogueScope, "",
+  // The cast is kept as a value of its own (`auto bf16_acc =
+  // tf::cast<tf::bf16>(acc);`), so it holds registers: a temporary cast that
+  // only feeds the copy would be fused into it and hold none
+  // (Capacity.FusedCastHoldsNoRegisters).
+  G.Cast = B.define(G.EpilogueScope, "bf16_acc",
                     tensorType(DType::bf16, AccText, Storage::rmem), OpKind::Cast,
                     {G.Acc}, 78);
   G.CastOp = B.K.Values[G.Cast].Def;

@@ -74,6 +74,7 @@ TEST(Scopes, TemporaryIsHeldWhereItIsComputed) {
   // tf::cast<bf16>(acc) inside a compute scope is on compute: reading it on
   // the loader is an error naming the temporary.
   Gemm G = buildGemm();
+  G.B.makeTemporary(G.Cast);
   G.B.op(G.StoreScope, OpKind::Schedule, {G.Cast, G.StagedTile}, 84, "tf.Copy");
   std::vector<Finding> F = checkScopes(G.B.K);
   ASSERT_EQ(F.size(), 1u);
