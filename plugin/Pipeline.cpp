@@ -231,6 +231,14 @@ Pipeline::lower(const hir::Module &M,
     lower::LoweringResult R = lower::lowerKernel(K, Targets[I]);
     for (const analysis::Finding &F : R.Refusals)
       reportFinding(Diags, Opts, F, &K);
+    // Internal errors are tf's bugs, not the kernel's: not entries of the
+    // diagnostics table, but errors that say so.
+    for (const auto &[At, Message] : R.InternalErrors)
+      Diags.Report(toClang(At.Begin),
+                   Diags.getCustomDiagID(DiagnosticsEngine::Error,
+                                         "internal error in tf (please report "
+                                         "it): %0"))
+          << Message;
     if (!R.Lowered) {
       Failed = true;
       continue;

@@ -106,8 +106,16 @@ public:
   /// arguments), however many roles lower the statement.
   void refuse(plugin::DiagId Id, const hir::SourceRange &At,
               std::vector<std::string> Args);
-  bool failed() const { return !Refusals.empty(); }
+  /// Records an internal error: a precondition an earlier stage guarantees
+  /// does not hold (a bug in tf, not in the kernel).
+  void internalError(const hir::SourceRange &At, std::string Message) {
+    Internal.push_back({At, std::move(Message)});
+  }
+  bool failed() const { return !Refusals.empty() || !Internal.empty(); }
   std::vector<analysis::Finding> takeRefusals() { return std::move(Refusals); }
+  std::vector<std::pair<hir::SourceRange, std::string>> takeInternalErrors() {
+    return std::move(Internal);
+  }
 
   /// An instruction of kind \p K from HIR statement \p S run by role \p R.
   Inst inst(InstKind K, const hir::Stmt &S, int R) const;
@@ -128,6 +136,7 @@ public:
 
 private:
   std::vector<analysis::Finding> Refusals;
+  std::vector<std::pair<hir::SourceRange, std::string>> Internal;
   std::set<std::tuple<unsigned, unsigned, std::vector<std::string>>> Reported;
 };
 

@@ -118,6 +118,7 @@ LoweringResult lowerKernel(const hir::Kernel &K,
                                          "and each scope is lowered as a role"});
   if (Ctx.failed()) {
     Result.Refusals = Ctx.takeRefusals();
+    Result.InternalErrors = Ctx.takeInternalErrors();
     return Result;
   }
   std::vector<InstId> Roles;
@@ -125,11 +126,13 @@ LoweringResult lowerKernel(const hir::Kernel &K,
   checkHandoffs(Ctx);
   if (Ctx.failed()) {
     Result.Refusals = Ctx.takeRefusals();
+    Result.InternalErrors = Ctx.takeInternalErrors();
     return Result;
   }
   placeBarriers(Ctx);
   if (Ctx.failed()) {
     Result.Refusals = Ctx.takeRefusals();
+    Result.InternalErrors = Ctx.takeInternalErrors();
     return Result;
   }
   initializeBarriers(Ctx, L.Body);
@@ -138,10 +141,9 @@ LoweringResult lowerKernel(const hir::Kernel &K,
   if (llvm::Error E = verify(L)) {
     hir::SourceRange At = K.Range;
     At.End = 0;
-    Result.Refusals.push_back(
-        at(DiagId::err_tf_lower_internal, At,
-           {"the lowered form of '" + K.Name +
-            "' fails verification: " + llvm::toString(std::move(E))}));
+    Result.InternalErrors.push_back(
+        {At, "the lowered form of '" + K.Name +
+                 "' fails verification: " + llvm::toString(std::move(E))});
     return Result;
   }
   Result.Lowered = std::move(L);

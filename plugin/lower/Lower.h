@@ -50,13 +50,18 @@ struct LoweringResult {
   std::optional<Kernel> Lowered;
   /// Errors (err_tf_lower_*), in the order found; empty when Lowered is set.
   std::vector<analysis::Finding> Refusals;
+  /// Internal errors -- a bug in tf, not in the kernel: the lowered form
+  /// fails verification, or a pass finds what an earlier stage guarantees
+  /// missing. Not diagnostics of the table (user input cannot cause them);
+  /// the pipeline reports them as internal errors at their place.
+  std::vector<std::pair<hir::SourceRange, std::string>> InternalErrors;
   /// The backend that lowered it (emits it); null when the target has none.
   const backend::Backend *Backend = nullptr;
 };
 
 /// Lowers \p K on \p Target (its merged target; null: the kernel names
 /// none, refused) and verifies the result; a verifier failure is an
-/// internal error (err_tf_lower_internal) at the kernel.
+/// internal error at the kernel.
 /// @pre infer(K, Target) and check(K, Target) have run without errors.
 LoweringResult lowerKernel(const hir::Kernel &K,
                            const targets::MergedTarget *Target);

@@ -6,7 +6,8 @@
 // the layouts by hand: SBO is the byte distance between 8-row groups, LBO
 // between the K-adjacent core matrices (no swizzle) or the MN-adjacent
 // swizzle atoms (MN-major), and each atom starts where its (m, k) or (k, n)
-// corner lies in the unswizzled layout.
+// corner lies in the unswizzled layout. Last, the refusals behind
+// err_tf_lower_descriptor, on fragments broken by hand.
 //
 //===----------------------------------------------------------------------===//
 #include "lower/Descriptor.h"
@@ -172,6 +173,44 @@ TEST(Descriptor, SwizzleModes) {
   // An element-unit swizzle (CuTe's Swizzle<3,3,3> on 16-bit types) is not
   // a byte-address mode.
   EXPECT_EQ(tf::lower::swizzleModeOf({3, 3, 3}), std::nullopt);
+}
+
+// The refusals behind err_tf_lower_descriptor (the rule of cuda_sm90 reports
+// them at the WGMMA site). A site the contract accepted has a fragment in a
+// canonical layout, so no source reaches them; they are built here by
+// breaking an accepted fragment: a swizzle that is no WGMMA mode, a layout
+// that binds no `sbo`, a start known only at run time.
+std::string refusal(const tf::OperandFragment &F) {
+  llvm::Expected<SmemDescriptor> D =
+      tf::lower::wgmmaDescriptor(F, tf::DType::bf16, {0, 0});
+  EXPECT_FALSE(bool(D));
+  return D ? "" : llvm::toString(D.takeError());
+}
+
+TEST(Descriptor, Refusals) {
+  tf::MatchReport R = matchGemm(
+      "((2,8,8),(4,16)):((4096,512,64),(16,1)) | Swizzle(3,4,3)", BKMajor128,
+      "K", "K");
+  const tf::OperandFragment *A = R.fragment("A");
+  ASSERT_NE(A, nullptr);
+
+  tf::OperandFragment Element = *A;
+  Element.layout.swizzle = {3, 3, 3};
+  EXPECT_EQ(refusal(Element),
+            "operand A: swizzle ((8,8),16):((512,64),1) | Swizzle(3,3,3) "
+            "is no WGMMA swizzle mode");
+
+  tf::OperandFragment NoSbo = *A;
+  NoSbo.bindings.values = {};
+  for (const tf::Binding &B : A->bindings.values)
+    if (B.name != tf::Name("sbo"))
+      NoSbo.bindings.values.push_back(B);
+  EXPECT_EQ(refusal(NoSbo), "operand A: the canonical layout binds no sbo");
+
+  tf::OperandFragment Dynamic = *A;
+  Dynamic.layout.offset = tf::Int::dynamic();
+  EXPECT_EQ(refusal(Dynamic),
+            "operand A: the atom's start is not a compile-time constant");
 }
 
 } // namespace

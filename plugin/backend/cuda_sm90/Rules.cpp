@@ -286,9 +286,9 @@ void lowerWgmma(LoweringContext &Ctx, StmtId Op, Selection &Sel) {
   const OperandFragment *FA = R ? R->fragment("A") : nullptr;
   const OperandFragment *FB = R ? R->fragment("B") : nullptr;
   if (!R || !R->accepted || !R->repeat.derived || !FA || !FB) {
-    Ctx.refuse(DiagId::err_tf_lower_internal, LoweringContext::at(S),
-               {"the WGMMA site reached lowering without an accepted match "
-                "recorded by inference"});
+    Ctx.internalError(LoweringContext::at(S),
+                      "the WGMMA site reached lowering without an accepted "
+                      "match recorded by inference");
     return;
   }
   ValueId Rings[2];

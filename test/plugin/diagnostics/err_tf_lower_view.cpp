@@ -1,0 +1,38 @@
+// The memory plan places every shared-memory buffer and ring stage at a fixed
+// offset of the CTA's shared memory, so each needs static extents. A shared
+// buffer sized at run time (here a row of bias values as long as N, not yet
+// read by any op: the contracts of the ops that would read it refuse run-time
+// extents themselves) is refused at its declaration once the kernel is
+// lowered (emit=); the check alone accepts it. Nothing is written.
+// DEFINE: %{tf} = -std=c++20 -fsyntax-only -I %tf_include -fplugin=%tf_plugin
+// RUN: %clangxx %{tf} -Xclang -verify=check %s
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %clangxx %{tf} -fplugin-arg-tf-emit=%t -Xclang -verify %s
+// RUN: ls %t | count 0
+// check-no-diagnostics
+#include "../Inputs/gemm_meshes.hpp"
+
+namespace t {
+using namespace gemm_test; // cta, loader, compute, Wgmma, LhsSlot, RhsSlot, Matrix
+using Acc = Acc128x64<>;
+using Staged = tf::Tensor<tf::bf16, "(128,64):(64,1) | Swizzle(3,4,3)", tf::smem>;
+using BiasRow = tf::Tensor<float, "(?)", tf::smem>;
+
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
+void gemm(Matrix a, Matrix b, Matrix out) {
+  tf::Ring<LhsSlot, 3> lhs_ring;
+  tf::Ring<RhsSlot, 3> rhs_ring;
+  auto staged_tile = tf::empty<Staged>();
+  auto bias_row = tf::empty<BiasRow>({b.extent(1)}); // expected-error {{shared-memory view 'bias_row' cannot be placed: its extents are run-time values; every shared-memory view is placed at a fixed offset [tf:lower-view]}}
+  for (auto [m, n] : tf::persistent_tiles(cta, tf::ceil_div(a.extent(0), 128), tf::ceil_div(b.extent(1), 64))) {
+    [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();
+    for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
+      [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), lhs_ring);
+      [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring);
+      [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>>(acc, lhs, rhs);
+    }
+    [[tf::mesh(compute)]] auto staged = tf::schedule<tf::Copy>(tf::cast<tf::bf16>(acc), staged_tile);
+    [[tf::mesh(loader)]] tf::schedule<tf::nv::CopyAsyncTensor>(staged, out.tile<128, 64>(m * 128, n * 64));
+  }
+}
+} // namespace t
