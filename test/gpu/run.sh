@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test/gpu/run.sh - build and run every GPU test on a machine with an H200.
 #
-#   test/gpu/run.sh [--cublas]
+#   test/gpu/run.sh [--cublas] [--sustained]
 #
 # Builds each test with nvcc for sm_90a, runs it under `timeout`, runs
 # compute-sanitizer on the small test, checks the SASS for the instructions
@@ -11,7 +11,9 @@
 # full log is copied there too. $TF_COMMIT names the commit in the log when
 # the tree is a copy without git history. --cublas also times cuBLAS (through
 # PyTorch) on the GEMM shapes listed below, the baseline the generated GEMMs
-# are compared with.
+# are compared with. --sustained also runs every gemm_* folder test with
+# --sustained (gemm_harness.hpp): at 8192 x 17408 x 5120, ours and its cuBLAS
+# baseline timed over launches back to back, in interleaved rounds.
 set -uo pipefail
 
 cd "$(dirname "$0")/../.."
@@ -21,7 +23,14 @@ FLAGS=(-std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Iinclude
        -Iruntime/include -Xptxas -v)
 RUN_TIMEOUT=60
 CUBLAS=0
-[[ ${1:-} == --cublas ]] && CUBLAS=1
+SUSTAINED=0
+for arg in "$@"; do
+  case $arg in
+    --cublas) CUBLAS=1 ;;
+    --sustained) SUSTAINED=1 ;;
+    *) echo "usage: $0 [--cublas] [--sustained]" >&2; exit 2 ;;
+  esac
+done
 mkdir -p "$BUILD"
 LOG=$BUILD/run.log
 : >"$LOG"
@@ -137,7 +146,8 @@ sanitize() {  # TOOL TEST [ARGS...]
 }
 if command -v compute-sanitizer >/dev/null; then
   for run in "memcheck single_tile" "racecheck single_tile" \
-             "memcheck gemm_optimal --small"; do
+             "memcheck gemm_optimal --small" "memcheck gemm_relu --small" \
+             "memcheck gemm_f16 --small"; do
     read -r tool test args <<<"$run"
     if [[ -x $BUILD/$test ]]; then
       sanitize "$tool" "$test" $args
@@ -149,17 +159,22 @@ else
   record "sanitizer" FAIL "compute-sanitizer is missing"
 fi
 
-# The instructions the tests exist for must be in the machine code.
+# The instructions the tests exist for must be in the machine code (the
+# generated GEMMs: their HGMMA form, f16's without .BF16).
 sass_count() { cuobjdump -sass "$BUILD/$1" 2>/dev/null | grep -c "$2"; }
 for check in "single_tile HGMMA" "single_tile UTMALDG" "pipeline HGMMA" \
              "pipeline UTMALDG" "pipeline UTMASTG" "pipeline USETMAXREG" \
-             "wgmma_forms HGMMA" "wgmma_forms QGMMA" "launch_gemm HGMMA" "gemm_optimal HGMMA" "gemm_optimal UTMALDG" \
-             "gemm_optimal UTMASTG"; do
-  set -- $check
-  [[ -x $BUILD/$1 ]] || continue
-  n=$(sass_count "$1" "$2")
-  if [[ $n -gt 0 ]]; then record "sass $1 $2" PASS "$n instructions"
-  else record "sass $1 $2" FAIL "none in cuobjdump -sass"; fi
+             "wgmma_forms HGMMA" "wgmma_forms QGMMA" "launch_gemm HGMMA" \
+             "gemm_optimal HGMMA.64x256x16.F32.BF16" "gemm_optimal UTMALDG" \
+             "gemm_optimal UTMASTG" "gemm_relu HGMMA.64x256x16.F32.BF16" \
+             "gemm_relu UTMALDG" "gemm_relu UTMASTG" \
+             "gemm_f16 HGMMA\.64x256x16\.F32[^.]" "gemm_f16 UTMALDG" \
+             "gemm_f16 UTMASTG"; do
+  read -r test pattern <<<"$check"
+  [[ -x $BUILD/$test ]] || continue
+  n=$(sass_count "$test" "$pattern")
+  if [[ $n -gt 0 ]]; then record "sass $test $pattern" PASS "$n instructions"
+  else record "sass $test $pattern" FAIL "none in cuobjdump -sass"; fi
 done
 
 if [[ $CUBLAS -eq 1 ]]; then
@@ -172,6 +187,21 @@ if [[ $CUBLAS -eq 1 ]]; then
   else
     record "cublas baseline" FAIL "exit $rc"
   fi
+fi
+
+if [[ $SUSTAINED -eq 1 ]]; then
+  for t in "${TESTS[@]}"; do
+    [[ $t == gemm_* && -x test/gpu/$t/build.sh && -x $BUILD/$t ]] || continue
+    note "== $t --sustained"
+    out=$(timeout 120 "$BUILD/$t" --sustained 2>&1)
+    rc=$?
+    printf '%s\n' "$out" | tee -a "$LOG"
+    if [[ $rc -eq 0 ]] && grep -q '^SUSTAINED' <<<"$out"; then
+      record "sustained $t" PASS "$(grep -m1 -o 'ours/baseline [0-9.]*' <<<"$out")"
+    else
+      record "sustained $t" FAIL "exit $rc; $(grep -m1 '^FAIL\|error' <<<"$out")"
+    fi
+  done
 fi
 
 note ""

@@ -1,0 +1,552 @@
+//===- test/gpu/gemm_harness.hpp - The generated GEMMs against cuBLAS -----===//
+//
+// What the GPU tests of examples/gemm/{optimal,relu,f16}.cpp share (the
+// folders gemm_optimal/, gemm_relu/, gemm_f16/): each user.cpp includes its
+// example with the example's main renamed and hands `gemm_test::main` a
+// function that runs the kernel through tf::launch. Per shape:
+//
+// - random operands of the kernel's type T (bf16 or f16; never zeros) in
+//   device memory, drawn afresh for every shape;
+// - the output poisoned (a NaN payload of T) before every run;
+// - the reference: cuBLAS with T in, f32 compute and f32 out, the
+//   epilogue (relu) applied on the host; and |A| |B| by cuBLAS too, the
+//   accumulation bound's scale;
+// - every element within dot_bound<T> (one output ulp, 2^-7 |ref| for bf16,
+//   2^-10 |ref| for f16, plus K 2^-23 sum|a b|) + K 2^-23 sum|a b| of the
+//   reference, or the shape fails (unwritten and non-finite counted apart);
+// - timing, in the same process: ours against the baseline, cuBLAS with T
+//   out (for relu cuBLASLt's RELU epilogue), each run paused by the poisoning
+//   copy (the median of N), and with `--sustained`, back to back.
+//
+// `TEST [--small | --sustained [M N K]]`: all shapes; --small: 328 x 760 x
+// 200 once (compute-sanitizer, bounded waits); --sustained: the anchor shape
+// (or M N K), checked once, then ROUNDS interleaved rounds per side of
+// WARMUP launches and TIMED launches back to back between two events, no
+// copies in between; the median round of each side, TFLOP/s, ours/baseline.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "../../examples/gemm/check.hpp"
+#include "harness.hpp"
+
+#include <cublasLt.h>
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+namespace gemm_test {
+
+using gemm_example::Epilogue;
+using gemm_example::Half;
+
+inline const tf::runtime::CudaCheck check{"gemm test harness"};
+
+inline void cublas_check(cublasStatus_t status, const char *call) {
+  if (status != CUBLAS_STATUS_SUCCESS)
+    check.fail("%s failed: cuBLAS status %d", call, static_cast<int>(status));
+}
+
+template <Half T> inline constexpr cudaDataType cuda_type = CUDA_R_16BF;
+template <> inline constexpr cudaDataType cuda_type<tf::f16> = CUDA_R_16F;
+template <Half T> inline constexpr const char *type_name = "bf16";
+template <> inline constexpr const char *type_name<tf::f16> = "f16";
+
+/// Calls body(begin, end, chunk) on disjoint chunks covering [0, n), one
+/// thread per chunk (the host work of the 8192 x 17408 x 5120 shape --
+/// 130 M random operands, 140 M compared elements -- would otherwise keep
+/// the GPU machine waiting for seconds).
+template <class Body> void parallel_chunks(std::size_t n, Body body) {
+  const std::size_t chunks = std::clamp<std::size_t>(
+      std::min<std::size_t>(std::thread::hardware_concurrency(), n / 65536), 1,
+      64);
+  std::vector<std::thread> threads;
+  for (std::size_t c = 0; c < chunks; ++c)
+    threads.emplace_back(body, n * c / chunks, n * (c + 1) / chunks, c);
+  for (auto &t : threads)
+    t.join();
+}
+
+/// n values of T uniform in [-1, -1/8] u [1/8, 1] (random, never zero: as
+/// gemm_example::random_elements draws them), drawn in parallel chunks, each
+/// from its own generator seeded by `seed` and the chunk (the chunking
+/// depends on the machine's threads, so the values do too).
+template <Half T>
+std::vector<T> random_elements(std::size_t n, std::uint32_t seed) {
+  std::vector<T> out(n);
+  parallel_chunks(n, [&](std::size_t begin, std::size_t end, std::size_t c) {
+    std::seed_seq seq{seed, static_cast<std::uint32_t>(c)};
+    std::mt19937 gen(seq);
+    std::uniform_real_distribution<float> mag(0.125f, 1.0f);
+    std::bernoulli_distribution sign(0.5);
+    for (std::size_t i = begin; i < end; ++i)
+      out[i] = T(sign(gen) ? mag(gen) : -mag(gen));
+  });
+  return out;
+}
+
+/// Runs the kernel under test: out (M x N) = epilogue(a (M x K) b (K x N)),
+/// row-major device pointers.
+template <Half T>
+using Launch = std::function<void(T *a, T *b, T *out, std::int64_t M,
+                                  std::int64_t N, std::int64_t K)>;
+
+/// Row-major C = A B through cuBLAS (column-major C^T = B^T A^T): T in, f32
+/// compute, output of `out_type`.
+template <Half T>
+void cublas_gemm(cublasHandle_t handle, const T *a, const T *b, void *c,
+                 cudaDataType out_type, std::int64_t M, std::int64_t N,
+                 std::int64_t K) {
+  const float one = 1, zero = 0;
+  cublas_check(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, int(N), int(M),
+                            int(K), &one, b, cuda_type<T>, int(N), a,
+                            cuda_type<T>, int(K), &zero, c, out_type, int(N),
+                            CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+               "cublasGemmEx");
+}
+
+/// What ours is timed against: cuBLAS computing the same function with T
+/// out. Without an epilogue cublasGemmEx; with relu cuBLASLt's
+/// CUBLASLT_EPILOGUE_RELU (the fused equivalent), or, if cuBLASLt finds no
+/// algorithm for it, plain cublasGemmEx without the relu, labelled so.
+template <Half T> class Baseline {
+public:
+  Baseline(cublasHandle_t handle, cublasLtHandle_t lt, Epilogue e,
+           std::int64_t M, std::int64_t N, std::int64_t K)
+      : handle_(handle), lt_(lt), M_(M), N_(N), K_(K) {
+    label_ = std::string("cuBLAS GemmEx ") + type_name<T> + " out";
+    if (e != Epilogue::relu)
+      return;
+    cublas_check(cublasLtMatmulDescCreate(&op_, CUBLAS_COMPUTE_32F, CUDA_R_32F),
+                 "cublasLtMatmulDescCreate");
+    const cublasOperation_t no = CUBLAS_OP_N;
+    const cublasLtEpilogue_t relu = CUBLASLT_EPILOGUE_RELU;
+    cublas_check(cublasLtMatmulDescSetAttribute(
+                     op_, CUBLASLT_MATMUL_DESC_TRANSA, &no, sizeof no),
+                 "cublasLtMatmulDescSetAttribute (TRANSA)");
+    cublas_check(cublasLtMatmulDescSetAttribute(
+                     op_, CUBLASLT_MATMUL_DESC_TRANSB, &no, sizeof no),
+                 "cublasLtMatmulDescSetAttribute (TRANSB)");
+    cublas_check(cublasLtMatmulDescSetAttribute(
+                     op_, CUBLASLT_MATMUL_DESC_EPILOGUE, &relu, sizeof relu),
+                 "cublasLtMatmulDescSetAttribute (EPILOGUE)");
+    // Column-major: B^T is N x K, A^T is K x M, C^T is N x M.
+    cublas_check(cublasLtMatrixLayoutCreate(&lb_, cuda_type<T>, N, K, N),
+                 "cublasLtMatrixLayoutCreate (B)");
+    cublas_check(cublasLtMatrixLayoutCreate(&la_, cuda_type<T>, K, M, K),
+                 "cublasLtMatrixLayoutCreate (A)");
+    cublas_check(cublasLtMatrixLayoutCreate(&lc_, cuda_type<T>, N, M, N),
+                 "cublasLtMatrixLayoutCreate (C)");
+    check(cudaMalloc(&workspace_, workspace_bytes), "cudaMalloc (workspace)");
+    cublasLtMatmulPreference_t pref;
+    cublas_check(cublasLtMatmulPreferenceCreate(&pref),
+                 "cublasLtMatmulPreferenceCreate");
+    cublas_check(cublasLtMatmulPreferenceSetAttribute(
+                     pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                     &workspace_bytes, sizeof workspace_bytes),
+                 "cublasLtMatmulPreferenceSetAttribute");
+    int found = 0;
+    const cublasStatus_t status = cublasLtMatmulAlgoGetHeuristic(
+        lt_, op_, lb_, la_, lc_, lc_, pref, 1, &heuristic_, &found);
+    cublasLtMatmulPreferenceDestroy(pref);
+    if (status == CUBLAS_STATUS_SUCCESS && found > 0) {
+      lt_relu_ = true;
+      label_ = std::string("cuBLASLt ") + type_name<T> + " out, RELU epilogue";
+    } else {
+      label_ = std::string("cuBLAS GemmEx ") + type_name<T> +
+               " out WITHOUT relu (cuBLASLt found no RELU algorithm)";
+    }
+  }
+  ~Baseline() {
+    if (op_) {
+      cublasLtMatrixLayoutDestroy(la_);
+      cublasLtMatrixLayoutDestroy(lb_);
+      cublasLtMatrixLayoutDestroy(lc_);
+      cublasLtMatmulDescDestroy(op_);
+      cudaFree(workspace_);
+    }
+  }
+  Baseline(const Baseline &) = delete;
+  Baseline &operator=(const Baseline &) = delete;
+
+  const std::string &label() const { return label_; }
+  bool applies_epilogue() const { return lt_relu_; }
+
+  void operator()(const T *a, const T *b, T *c) const {
+    if (!lt_relu_) {
+      cublas_gemm<T>(handle_, a, b, c, cuda_type<T>, M_, N_, K_);
+      return;
+    }
+    const float one = 1, zero = 0;
+    cublas_check(cublasLtMatmul(lt_, op_, &one, b, lb_, a, la_, &zero, c, lc_,
+                                c, lc_, &heuristic_.algo, workspace_,
+                                workspace_bytes, 0),
+                 "cublasLtMatmul");
+  }
+
+private:
+  static constexpr std::size_t workspace_bytes = 32u << 20;
+  cublasHandle_t handle_;
+  cublasLtHandle_t lt_;
+  std::int64_t M_, N_, K_;
+  std::string label_;
+  bool lt_relu_ = false;
+  cublasLtMatmulDesc_t op_ = nullptr;
+  cublasLtMatrixLayout_t la_ = nullptr, lb_ = nullptr, lc_ = nullptr;
+  cublasLtMatmulHeuristicResult_t heuristic_{};
+  void *workspace_ = nullptr;
+};
+
+/// The median of `runs` timings of `body` (milliseconds), each bracketed by
+/// events on the default stream after `before` (not timed).
+template <class Before, class Body>
+float median_ms(int runs, Before before, Body body) {
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "cudaEventCreate");
+  check(cudaEventCreate(&stop), "cudaEventCreate");
+  std::vector<float> times;
+  for (int r = 0; r < runs; ++r) {
+    before();
+    check(cudaEventRecord(start), "cudaEventRecord");
+    body();
+    check(cudaEventRecord(stop), "cudaEventRecord");
+    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    times.push_back(ms);
+  }
+  check(cudaEventDestroy(start), "cudaEventDestroy");
+  check(cudaEventDestroy(stop), "cudaEventDestroy");
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+/// How an output compares with the reference, element by element.
+struct Comparison {
+  std::int64_t elements = 0, outside = 0, unwritten = 0, non_finite = 0;
+  std::int64_t worst = -1;
+  double worst_ratio = 0, worst_bound = 0, worst_out = 0, worst_ref = 0;
+  bool ok() const { return elements > 0 && outside == 0; }
+};
+
+/// `out` against cuBLAS's f32 result `ref` with the epilogue applied on the
+/// host. ours is within dot_bound<T> of the exact result (one T ulp of
+/// output rounding, 2^-7 |exact| for bf16 and 2^-10 |exact| for f16, plus the
+/// f32 accumulation K 2^-23 sum|a b|; examples/gemm/check.hpp derives it),
+/// cuBLAS's f32 result within f32_dot_bound (K 2^-23 sum|a b|) of the exact
+/// one, and relu moves neither error up (1-Lipschitz); so
+///   |ours - e(cuBLAS)| <= 2^u |e(cuBLAS)| + 2 K 2^-23 sum|a b|
+/// (the one-ulp allowance, twice the round-to-nearest half ulp, covers
+/// |e(cuBLAS)| in place of |e(exact)|). sum|a b| per element is |A| |B|.
+template <Half T>
+Comparison compare(const std::vector<T> &out, const std::vector<float> &ref,
+                   const std::vector<float> &mag, std::int64_t K, Epilogue e) {
+  std::vector<Comparison> parts(64);
+  parallel_chunks(
+      ref.size(), [&](std::size_t begin, std::size_t end, std::size_t chunk) {
+        Comparison &c = parts[chunk];
+        c.elements = static_cast<std::int64_t>(end - begin);
+        for (std::size_t i = begin; i < end; ++i) {
+          const double r = gemm_example::apply(e, ref[i]);
+          const double bound = gemm_example::dot_bound<T>(r, mag[i], K) +
+                               gpu_test::f32_dot_bound(mag[i], int(K));
+          const double o = float(out[i]);
+          double ratio;
+          if (out[i].bits == gemm_example::poison_bits_of<T>) {
+            ++c.unwritten;
+            ratio = INFINITY;
+          } else if (!std::isfinite(o)) {
+            ++c.non_finite;
+            ratio = INFINITY;
+          } else {
+            ratio = std::fabs(o - r) / bound;
+          }
+          c.outside += !(ratio <= 1.0);
+          if (c.worst < 0 || ratio > c.worst_ratio) {
+            c.worst = static_cast<std::int64_t>(i);
+            c.worst_ratio = ratio;
+            c.worst_bound = bound;
+            c.worst_out = o;
+            c.worst_ref = r;
+          }
+        }
+      });
+  Comparison all;
+  for (const Comparison &c : parts) {
+    all.elements += c.elements;
+    all.outside += c.outside;
+    all.unwritten += c.unwritten;
+    all.non_finite += c.non_finite;
+    if (c.worst >= 0 && (all.worst < 0 || c.worst_ratio > all.worst_ratio)) {
+      all.worst = c.worst;
+      all.worst_ratio = c.worst_ratio;
+      all.worst_bound = c.worst_bound;
+      all.worst_out = c.worst_out;
+      all.worst_ref = c.worst_ref;
+    }
+  }
+  return all;
+}
+
+/// One shape's data on the device: random operands (seeded by the shape and
+/// the test), ours' and the baseline's outputs, the poison they are reset
+/// to, and the reference.
+template <Half T> struct Problem {
+  std::int64_t M, N, K;
+  std::vector<T> a, b;
+  gpu_test::DeviceBuffer<T> da, db, dout, dbase;
+  gpu_test::DeviceBuffer<std::uint16_t> dpoison;
+  std::vector<float> ref, mag; ///< cuBLAS's f32 A B and |A| |B|
+
+  Problem(cublasHandle_t handle, std::int64_t M_, std::int64_t N_,
+          std::int64_t K_, std::uint32_t salt)
+      : M(M_), N(N_), K(K_),
+        a(random_elements<T>(std::size_t(M * K), seed(1, salt))),
+        b(random_elements<T>(std::size_t(K * N), seed(2, salt))),
+        da(a.size(), check), db(b.size(), check), dout(M * N, check),
+        dbase(M * N, check), dpoison(M * N, check) {
+    da.upload(a);
+    db.upload(b);
+    dpoison.upload(std::vector<std::uint16_t>(static_cast<std::size_t>(M * N),
+                                              gemm_example::poison_bits_of<T>));
+    // The reference and the bound's scale, in f32 from cuBLAS.
+    gpu_test::DeviceBuffer<float> dref(M * N, check), dmag(M * N, check);
+    cublas_gemm<T>(handle, da.get(), db.get(), dref.get(), CUDA_R_32F, M, N, K);
+    {
+      auto magnitude_of = [](std::vector<T> v) {
+        for (T &x : v)
+          x = T::from_bits(static_cast<std::uint16_t>(x.bits & 0x7fffu));
+        return v;
+      };
+      gpu_test::DeviceBuffer<T> dabs_a(a.size(), check),
+          dabs_b(b.size(), check);
+      dabs_a.upload(magnitude_of(a));
+      dabs_b.upload(magnitude_of(b));
+      cublas_gemm<T>(handle, dabs_a.get(), dabs_b.get(), dmag.get(), CUDA_R_32F,
+                     M, N, K);
+      check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (reference)");
+    }
+    ref = dref.download();
+    mag = dmag.download();
+  }
+
+  std::uint32_t seed(std::uint32_t operand, std::uint32_t salt) const {
+    return static_cast<std::uint32_t>(M * 1000003 + N * 10007 + K * 101) ^
+           (salt * 2654435761u) ^ operand;
+  }
+
+  /// Both outputs back to the poison (a device copy: the timed loops'
+  /// pause).
+  void poison_out() {
+    check(cudaMemcpy(dout.get(), dpoison.get(), M * N * 2,
+                     cudaMemcpyDeviceToDevice),
+          "cudaMemcpy (poison)");
+  }
+  void poison_base() {
+    check(cudaMemcpy(dbase.get(), dpoison.get(), M * N * 2,
+                     cudaMemcpyDeviceToDevice),
+          "cudaMemcpy (poison)");
+  }
+  double tflop() const {
+    return 2.0 * double(M) * double(N) * double(K) / 1e12;
+  }
+};
+
+/// Prints one verdict line for ours (PASS/FAIL, collected by run.sh) or an
+/// INFO line for the baseline; returns whether it passed.
+inline bool print_comparison(const char *prefix, const char *test,
+                             const char *what, std::int64_t M, std::int64_t N,
+                             std::int64_t K, int ulp, const Comparison &c) {
+  std::printf("%s %s M=%" PRId64 " N=%" PRId64 " K=%" PRId64 "%s: %" PRId64
+              " of %" PRId64 " elements off by more than 2^%d "
+              "|ref| + 2 K 2^-23 sum|a b| (unwritten=%" PRId64
+              " non_finite=%" PRId64 "); worst out[%" PRId64 "][%" PRId64
+              "] = %.6g vs %.9g, %.3g of its bound %.3g (cuBLAS f32 "
+              "reference)\n",
+              prefix ? prefix : (c.ok() ? "PASS" : "FAIL"), test, M, N, K, what,
+              c.outside, c.elements, ulp, c.unwritten, c.non_finite,
+              c.worst >= 0 ? c.worst / N : -1, c.worst >= 0 ? c.worst % N : -1,
+              c.worst_out, c.worst_ref, c.worst_ratio, c.worst_bound);
+  return c.ok();
+}
+
+/// The test's state: its name, epilogue, the kernel and the cuBLAS handles.
+template <Half T> struct Test {
+  const char *name;
+  Epilogue epilogue;
+  Launch<T> ours;
+  cublasHandle_t handle;
+  cublasLtHandle_t lt;
+
+  void run_ours(Problem<T> &p) const {
+    ours(p.da.get(), p.db.get(), p.dout.get(), p.M, p.N, p.K);
+  }
+
+  /// One poisoned run of ours, checked element by element; and (INFO) the
+  /// baseline's output checked against the same bound, if it computes the
+  /// same function.
+  bool correctness(Problem<T> &p, const Baseline<T> &base) const {
+    p.poison_out();
+    run_ours(p);
+    check(cudaGetLastError(), "launch (ours)");
+    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (ours)");
+    const int ulp = gemm_example::ulp_exponent<T>;
+    const bool pass = print_comparison(
+        nullptr, name, "", p.M, p.N, p.K, ulp,
+        compare<T>(p.dout.download(), p.ref, p.mag, p.K, epilogue));
+    if (epilogue == Epilogue::none || base.applies_epilogue()) {
+      p.poison_base();
+      base(p.da.get(), p.db.get(), p.dbase.get());
+      check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (baseline)");
+      const std::string what = " baseline (" + base.label() + ")";
+      print_comparison(
+          "INFO", name, what.c_str(), p.M, p.N, p.K, ulp,
+          compare<T>(p.dbase.download(), p.ref, p.mag, p.K, epilogue));
+    }
+    return pass;
+  }
+
+  /// Paused timing: the median of `runs` runs of each, the output poisoned
+  /// (untimed) before each.
+  void paused_timing(Problem<T> &p, const Baseline<T> &base, int runs) const {
+    const float ours_ms = median_ms(
+        runs, [&] { p.poison_out(); }, [&] { run_ours(p); });
+    const float base_ms = median_ms(
+        runs, [&] { p.poison_base(); },
+        [&] { base(p.da.get(), p.db.get(), p.dbase.get()); });
+    const double ours_tf = p.tflop() / (ours_ms * 1e-3),
+                 base_tf = p.tflop() / (base_ms * 1e-3);
+    std::printf("PERF %" PRId64 ",%" PRId64 ",%" PRId64 " %.1f\n", p.M, p.N,
+                p.K, ours_tf);
+    std::printf("TIME %s M=%" PRId64 " N=%" PRId64 " K=%" PRId64
+                ": ours %.3f ms %.1f TFLOP/s, %s %.3f ms %.1f TFLOP/s, "
+                "ours/baseline %.3f (paused: median of %d, output poisoned "
+                "before each)\n",
+                name, p.M, p.N, p.K, ours_ms, ours_tf, base.label().c_str(),
+                base_ms, base_tf, ours_tf / base_tf, runs);
+  }
+
+  /// Sustained timing: `rounds` interleaved rounds (ours, baseline, ours,
+  /// ...), each `warmup` launches then `timed` launches back to back between
+  /// two events, nothing in between; per side the median round.
+  void sustained_timing(Problem<T> &p, const Baseline<T> &base, int rounds,
+                        int warmup, int timed) const {
+    cudaEvent_t start, stop;
+    check(cudaEventCreate(&start), "cudaEventCreate");
+    check(cudaEventCreate(&stop), "cudaEventCreate");
+    auto round = [&](auto &&launch) {
+      for (int i = 0; i < warmup; ++i)
+        launch();
+      check(cudaEventRecord(start), "cudaEventRecord");
+      for (int i = 0; i < timed; ++i)
+        launch();
+      check(cudaEventRecord(stop), "cudaEventRecord");
+      check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+      check(cudaGetLastError(), "launches");
+      float ms = 0;
+      check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+      return ms / float(timed);
+    };
+    std::vector<float> ours_ms, base_ms;
+    for (int r = 0; r < rounds; ++r) {
+      ours_ms.push_back(round([&] { run_ours(p); }));
+      base_ms.push_back(
+          round([&] { base(p.da.get(), p.db.get(), p.dbase.get()); }));
+    }
+    check(cudaEventDestroy(start), "cudaEventDestroy");
+    check(cudaEventDestroy(stop), "cudaEventDestroy");
+    auto list = [&](const std::vector<float> &ms) {
+      std::string s;
+      for (float t : ms) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%s%.1f", s.empty() ? "" : " ",
+                      p.tflop() / (t * 1e-3));
+        s += buf;
+      }
+      return s;
+    };
+    const std::string ours_rounds = list(ours_ms), base_rounds = list(base_ms);
+    auto median = [](std::vector<float> v) {
+      std::sort(v.begin(), v.end());
+      return v[v.size() / 2];
+    };
+    const float om = median(ours_ms), bm = median(base_ms);
+    const double ours_tf = p.tflop() / (om * 1e-3),
+                 base_tf = p.tflop() / (bm * 1e-3);
+    std::printf("SUSTAINED %s M=%" PRId64 " N=%" PRId64 " K=%" PRId64
+                ": ours %.3f ms %.1f TFLOP/s, %s %.3f ms %.1f TFLOP/s, "
+                "ours/baseline %.3f (median of %d interleaved rounds of %d "
+                "warm-up + %d timed back-to-back launches per side; rounds "
+                "TFLOP/s: ours %s; baseline %s)\n",
+                name, p.M, p.N, p.K, om, ours_tf, base.label().c_str(), bm,
+                base_tf, ours_tf / base_tf, rounds, warmup, timed,
+                ours_rounds.c_str(), base_rounds.c_str());
+  }
+};
+
+struct Shape {
+  std::int64_t M, N, K;
+  int runs;
+};
+
+/// The test's main (the user.cpp's `main` returns it): every shape, checked
+/// and timed paused; `--small`: 328 x 760 x 200 once, checked only;
+/// `--sustained [M N K]`: the anchor (or M N K) checked once, then timed
+/// back to back ($TF_SUSTAINED="ROUNDS WARMUP TIMED", default "7 20 50").
+template <Half T>
+int main(int argc, char **argv, const char *name, Epilogue epilogue,
+         Launch<T> ours) {
+  Test<T> test{name, epilogue, std::move(ours), nullptr, nullptr};
+  cublas_check(cublasCreate(&test.handle), "cublasCreate");
+  cublas_check(cublasLtCreate(&test.lt), "cublasLtCreate");
+  const std::uint32_t salt = static_cast<std::uint32_t>(
+      std::hash<std::string_view>{}(std::string_view(name)));
+  const std::string_view mode = argc > 1 ? argv[1] : "";
+  int failed = 0;
+  if (mode == "--sustained") {
+    Shape s{8192, 17408, 5120, 0};
+    if (argc == 5) {
+      s.M = std::atoll(argv[2]);
+      s.N = std::atoll(argv[3]);
+      s.K = std::atoll(argv[4]);
+    }
+    int rounds = 7, warmup = 20, timed = 50;
+    if (const char *env = std::getenv("TF_SUSTAINED"))
+      std::sscanf(env, "%d %d %d", &rounds, &warmup, &timed);
+    Problem<T> p(test.handle, s.M, s.N, s.K, salt);
+    Baseline<T> base(test.handle, test.lt, epilogue, s.M, s.N, s.K);
+    failed += !test.correctness(p, base);
+    test.sustained_timing(p, base, rounds, warmup, timed);
+  } else {
+    const bool small = mode == "--small";
+    const std::vector<Shape> shapes =
+        small ? std::vector<Shape>{{328, 760, 200, 0}}
+              : std::vector<Shape>{
+                    {128, 256, 64, 5},       // one tile, one K step
+                    {8192, 17408, 5120, 20}, // the anchor
+                    {1000, 1544, 1000, 5},   // no extent a tile multiple
+                    {64, 4096, 4096, 5},     // M = 64: half a tile
+                    {2048, 2048, 64, 5},     // K = 64: one K step per tile
+                    {328, 760, 200, 5},      // a partial tile everywhere
+                };
+    for (const Shape &s : shapes) {
+      Problem<T> p(test.handle, s.M, s.N, s.K, salt);
+      Baseline<T> base(test.handle, test.lt, epilogue, s.M, s.N, s.K);
+      failed += !test.correctness(p, base);
+      if (s.runs > 0)
+        test.paused_timing(p, base, s.runs);
+    }
+  }
+  cublas_check(cublasLtDestroy(test.lt), "cublasLtDestroy");
+  cublas_check(cublasDestroy(test.handle), "cublasDestroy");
+  return failed ? 1 : 0;
+}
+
+} // namespace gemm_test
