@@ -126,10 +126,15 @@ Support supports(const hir::Kernel &K, StmtId Op, const Contract &C) {
     if (Ops.size() == 2 && isBuffer(K, Ops[1]) &&
         K.Values[Ops[0]].Type.Where == Storage::rmem)
       return yes(1);
-    return no("cuda_sm90 lowers generic.Copy from a register tensor into a "
-              "shared-memory buffer (the staged epilogue); a copy of a "
-              "global tile into shared memory is nv.sm90.CopyAsyncTensor "
-              "(TMA)");
+    return no("cuda_sm90 lowers generic.Copy only from a register tensor "
+              "into a shared-memory buffer (the staged epilogue); this one "
+              "copies " + std::string(name(K.Values[Ops[0]].Type.Where)) +
+              " into " +
+              (Ops.size() == 2
+                   ? std::string(name(K.Values[Ops[1]].Type.Where))
+                   : std::string("?")) +
+              " (a global tile goes into shared memory by "
+              "nv.sm90.CopyAsyncTensor, TMA)");
   }
   return no("cuda_sm90 has no lowering for " + std::string(C.id.view()) +
             "; it lowers nv.sm90.CopyAsyncTensor, nv.sm90.Wgmma and "

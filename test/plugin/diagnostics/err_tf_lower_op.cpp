@@ -25,7 +25,7 @@ void gemm(Matrix a, Matrix b, Matrix c) {
   tf::Ring<RhsSlot, 3> rhs_ring;
   auto residual_tile = tf::empty<Tile>();
   for (auto [m, n] : tf::persistent_tiles(cta, tf::ceil_div(a.extent(0), 128), tf::ceil_div(b.extent(1), 64))) {
-    [[tf::mesh(loader)]] tf::schedule<tf::Copy>(c.tile<128, 64>(m * 128, n * 64), residual_tile); // expected-error {{tf.schedule as generic.Copy cannot be lowered by the cuda_sm90 backend: cuda_sm90 lowers generic.Copy from a register tensor into a shared-memory buffer (the staged epilogue); a copy of a global tile into shared memory is nv.sm90.CopyAsyncTensor (TMA) [tf:lower-op]}}
+    [[tf::mesh(loader)]] tf::schedule<tf::Copy>(c.tile<128, 64>(m * 128, n * 64), residual_tile); // expected-error {{tf.schedule as generic.Copy cannot be lowered by the cuda_sm90 backend: cuda_sm90 lowers generic.Copy only from a register tensor into a shared-memory buffer (the staged epilogue); this one copies gmem into smem (a global tile goes into shared memory by nv.sm90.CopyAsyncTensor, TMA) [tf:lower-op]}}
     [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();
     for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
       [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), lhs_ring);
@@ -54,7 +54,7 @@ void gemm(Matrix a, Matrix b, Matrix out) {
       [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring);
       [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>>(acc, lhs, rhs);
     }
-    [[tf::mesh(compute)]] tf::schedule<tf::Copy>(tf::cast<tf::bf16>(acc), out.tile<128, 64>(m * 128, n * 64)); // expected-error {{tf.schedule as generic.Copy cannot be lowered by the cuda_sm90 backend: cuda_sm90 lowers generic.Copy from a register tensor into a shared-memory buffer (the staged epilogue); a copy of a global tile into shared memory is nv.sm90.CopyAsyncTensor (TMA) [tf:lower-op]}}
+    [[tf::mesh(compute)]] tf::schedule<tf::Copy>(tf::cast<tf::bf16>(acc), out.tile<128, 64>(m * 128, n * 64)); // expected-error {{tf.schedule as generic.Copy cannot be lowered by the cuda_sm90 backend: cuda_sm90 lowers generic.Copy only from a register tensor into a shared-memory buffer (the staged epilogue); this one copies rmem into gmem (a global tile goes into shared memory by nv.sm90.CopyAsyncTensor, TMA) [tf:lower-op]}}
   }
 }
 } // namespace direct_store

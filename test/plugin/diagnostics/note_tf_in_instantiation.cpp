@@ -35,12 +35,15 @@ void mma() {
   auto lhs = tf::empty<LhsSlot>();
   auto rhs = tf::empty<RhsSlot>();
   [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();
-  // kernel-error@+1 {{the tile of nv.sm90.Wgmma does not decompose into atoms}} kernel-note@+1 {{contract nv.sm90.Wgmma, tile}}
+  // kernel-error@+2 {{the tile of nv.sm90.Wgmma does not decompose into atoms}} kernel-note@+2 {{contract nv.sm90.Wgmma, tile}}
+  // kernel-error@+1 {{tf.schedule as nv.sm90.Wgmma cannot be lowered by the cuda_sm90 backend: cuda_sm90 reads WGMMA operand A from a ring slot a TMA load filled (the SS form); this operand is not one}}
   [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>>(acc, lhs, rhs);
 }
 
+// mma<64> is legal for the contract but its operands are buffers no TMA
+// fills, which the target's backend does not lower (legal means lowerable).
 void launch() {
-  mma<64>();
+  mma<64>(); // kernel-note {{in instantiation of 'k::mma<64>' requested here}}
   mma<48>(); // kernel-note {{in instantiation of 'k::mma<48>' requested here}}
 }
 } // namespace k
