@@ -3,8 +3,8 @@
 // The user's program is examples/gemm/optimal.cpp itself (its kernel, types
 // and CPU main, renamed here so this test can have its own): tf::launch of
 // gemm::gemm on device tensors finds the launcher that the CUDA backend's
-// optimal.tf.cu registered under the kernel's address. Per shape -- the
-// seed's 8192 x 17408 x 5120, then shapes that are not multiples of the
+// optimal.tf.cu registered under the kernel's address. Per shape --
+// 8192 x 17408 x 5120, then shapes that are not multiples of the
 // 128 x 256 x 64 tile, a small M and K = 64 -- random bf16 operands, the
 // output poisoned before every run, every output element checked against
 // cuBLAS (bf16 in, f32 compute and output) within the bound below, and the
@@ -200,7 +200,7 @@ int main(int argc, char **argv) {
   };
   const std::vector<Shape> all = {
       {128, 256, 64, 5},       // one tile: one working CTA, one K step
-      {8192, 17408, 5120, 20}, // the seed's shape
+      {8192, 17408, 5120, 20}, // the H200 GEMM's benchmark shape
       {1000, 1544, 1000, 5},   // no extent a multiple of its tile
       {64, 4096, 4096, 5},     // small M: half a tile, most CTAs idle
       {2048, 2048, 64, 5},     // K = 64: one K step per tile
