@@ -33,7 +33,7 @@ echo "== tf facts nv.sm90.Wgmma --target nvidia.h200_sxm (first lines)"
 build/bin/tf facts nv.sm90.Wgmma --target nvidia.h200_sxm | sed -n '1,40p'
 
 echo
-echo "== tf layout: the seed's shared-memory tile and the consumer mesh"
+echo "== tf layout: the GEMM's shared-memory A tile and the consumer mesh"
 build/bin/tf layout print --matrix '((2,8,8),(4,16)):((4096,512,64),(16,1)) | Swizzle(3,4,3)'
 build/bin/tf layout coalesce '((2,8,8),(4,16)):((4096,512,64),(16,1))'
 build/bin/tf layout print --matrix '[2@group 4@warp 8@lane8 4@lane4; 128 32 4 1] + 128'

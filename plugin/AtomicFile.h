@@ -2,8 +2,7 @@
 //
 // What the plugin writes (the SARIF log, the emitted .cu) is never seen
 // half-written: the bytes go to a temporary file next to the destination,
-// which is then renamed over it (DESIGN.md, "Non-negotiables"). Sarif.cpp
-// and Consumer.cpp use it.
+// which is then renamed over it. Sarif.cpp and Consumer.cpp use it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TF_PLUGIN_ATOMICFILE_H

@@ -1,8 +1,7 @@
 //===- Attributes.cpp - tf::kernel, tf::mesh and tf::layout ---------------===//
 //
 // ParsedAttrInfo registry entries for tf's attributes and the argument checks
-// they share with Sites.cpp. Clang 22 specifics (DESIGN.md, "Toolchain
-// facts"):
+// they share with Sites.cpp. Clang 22 specifics:
 //  - each attribute is registered with its scoped spelling `tf::mesh` and its
 //    bare spelling `mesh`, because a scoped spelling alone makes the parser
 //    skip the arguments; the bare form is then refused here;

@@ -1,6 +1,6 @@
 //===- examples/gemm/grid.cpp - The baseline: one CTA per output tile -----===//
 //
-// The seed's grid.py in C++: every 128 x 256 tile of the output gets its own
+// The baseline H200 GEMM: every 128 x 256 tile of the output gets its own
 // CTA (GM x GN CTAs, a grid sized at launch), A and B tiles are staged in
 // shared memory through bounded tiles, and tf::matmul leaves the instruction
 // undecided -- there is no thread mesh yet, so no instruction could be

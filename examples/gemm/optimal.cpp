@@ -1,6 +1,6 @@
 //===- examples/gemm/optimal.cpp - The H200 GEMM with decisions (1)-(7) ---===//
 //
-// The seed's optimal.py in C++: 132 persistent CTAs in L2-grouped order, a
+// The H200 GEMM, fully decided: 132 persistent CTAs in L2-grouped order, a
 // warp-specialized CTA (one TMA thread loads, two consumer warpgroups run
 // WGMMA), 3-stage rings of swizzled smem tiles, and a staged epilogue.
 // README.md explains each numbered decision. Without the plugin the same
@@ -35,7 +35,7 @@ inline constexpr tf::Mesh compute = threads.sub(tf::range(1, 3), tf::_)
 
 // (3) The accumulator: 128 x 256 f32 in the registers of the 256 compute
 // threads; 2@group splits M between the consumers, the rest is WGMMA's C
-// fragment (the seed's L_C with its leaves grouped into (M, N)).
+// fragment, its leaves grouped into the two modes (M, N).
 using Acc = tf::Tensor<float,
                        "((2@group,4@warp,2,8@lane8),(32,4@lane4,2))"
                        ":((16384,16,8,1),(512,128,64))",

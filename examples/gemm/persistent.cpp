@@ -1,6 +1,6 @@
 //===- examples/gemm/persistent.cpp - 132 persistent CTAs, L2-grouped -----===//
 //
-// The seed's persistent.py in C++: the grid of grid.cpp becomes 132 resident
+// The second step of the tutorial: the grid of grid.cpp becomes 132 resident
 // CTAs (one wave on the H200's 132 SMs instead of ceil(GM*GN / 132)), each
 // walking output tiles p, p + 132, ... in an L2-grouped order (groups of 8
 // rows of tiles, down a column first, so the CTAs of a wave share tiles of B

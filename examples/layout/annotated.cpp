@@ -1,7 +1,7 @@
 //===- examples/layout/annotated.cpp - tf attributes on a kernel ----------===//
 //
-// The three tf attributes on one function, with the meshes of the seed's
-// H200 GEMM (DESIGN.md, "Surface syntax"). Compiles with any C++20 compiler;
+// The three tf attributes on one function, with the meshes of the H200 GEMM
+// of examples/gemm/optimal.cpp. Compiles with any C++20 compiler;
 // with the plugin, `report` prints what it found:
 //
 //   clang++ -std=c++20 -fsyntax-only -I include -fplugin=build/lib/tf.so \
@@ -19,7 +19,7 @@ namespace ex {
 
 constexpr int CTAS = 132;
 
-// 384 threads: three warpgroups of 128 (the seed's T_thread).
+// 384 threads: three warpgroups of 128 (the thread topology).
 constexpr tf::Mesh threads = tf::mesh("thread", tf::layout<"(3,128)">,
                                       "warpgroup", "participant");
 // Warpgroups 1 and 2 compute; as a (2,4,8,4) mesh of groups, warps and lanes.

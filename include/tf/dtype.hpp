@@ -1,7 +1,7 @@
 //===- tf/dtype.hpp - Element types ---------------------------------------===//
 //
-// The element types tensors, contracts and targets speak of. Names are those
-// of the seed and of PTX (`bf16`, `fp8e4m3`), which users and agents write.
+// The element types tensors, contracts and targets speak of. Names are short
+// and PTX-like (`bf16`, `fp8e4m3`), as users and agents write them.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

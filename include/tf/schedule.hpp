@@ -5,9 +5,10 @@
 //   auto staged = tf::schedule<tf::Copy>(tf::cast<tf::bf16>(acc), staged_tile);
 //
 // `tf::schedule<Atom, tf::Repeat<R...>>(operands...)` is an op whose
-// instruction is decided: the seed's `tf.schedule(..., op=..., repeat=...)`.
+// instruction is decided: Atom names the instruction, Repeat how many atoms.
 // The Repeat is optional: it is derived from the tile and the atom's shape,
-// and a written one must agree (DESIGN.md, "Non-negotiables").
+// and a written one must agree (else the site is refused, naming the derived
+// value).
 //
 // Atoms (their types refer to their constexpr contracts, include/tf/atoms/):
 //   tf::TiledMma<MmaAtom>      MMA atoms tiled over an M x N x K tile:
@@ -49,7 +50,8 @@
 
 namespace tf {
 
-/// How many atoms a tiled op runs along M, N, K: the seed's repeat=(2,1,4).
+/// How many atoms a tiled op runs along M, N, K: Repeat<2, 1, 4> for the
+/// 128 x 256 x 64 tile of examples/gemm/optimal.cpp in 64 x 256 x 16 atoms.
 template <int... R> struct Repeat {
   static constexpr int rank = sizeof...(R);
   static constexpr std::int64_t counts[rank > 0 ? rank : 1] = {R...};

@@ -11,8 +11,8 @@
 // the pointer and the run-time values of the `?` extents and strides. Its
 // top-level modes are its dimensions; a coordinate of a hierarchical mode is
 // a linear index into that mode, read lexicographically. An element's offset
-// is swizzle((offset + L(c)) * sizeof(T)) / sizeof(T) (DESIGN.md: swizzles
-// act on bytes). Axis bindings (`@warp`) say which unit holds an element;
+// is swizzle((offset + L(c)) * sizeof(T)) / sizeof(T) (swizzles act on
+// bytes). Axis bindings (`@warp`) say which unit holds an element;
 // header-only execution ignores them and indexes the codomain directly.
 //
 // `t.tile<BM, BK>(m0, k0)` is a Window: a BM x BK view at (m0, k0) with

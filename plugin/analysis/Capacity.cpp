@@ -5,8 +5,7 @@
 // capacities a Hopper GEMM runs out of, against the target's facts. Each
 // finding is a warning (warn_tf_capacity_*), never an error: exceeding a
 // capacity makes a kernel fail to launch or slow, and the facts say where
-// the limit is, but the decision stays the user's (DESIGN.md,
-// "Non-negotiables").
+// the limit is, but the decision stays the user's.
 //
 //   shared memory   Sum over the kernel's smem allocations -- rings (Stages
 //                   x slot bytes) and buffers (tf::empty / tf::zeros /

@@ -5,13 +5,15 @@
 //
 // Compiles each FILE as `tf hir` does (ToolRunner.h) and runs the plugin's
 // pipeline on it (Pipeline.h: checks, lowering as passes, verification), and
-// prints every kernel's LIR (lower/Printer.h) to stdout, or with -o to OUT, written whole through a
-// temporary file and a rename, so OUT is never half-written and is left as
-// it was when anything fails. A kernel with undecided sites is refused with
-// one error per site; a construct finalize cannot lower and a failed check
-// are errors too. Errors go to stderr as `tf finalize: error: FILE:L:C:
-// ...`; the exit status is 1 then. docs/finalize.md describes the lowered
-// form, docs/cli.md the command; test/cli/finalize/ tests it.
+// prints every kernel's LIR (lower/Printer.h) to stdout, or with -o to OUT,
+// written whole through a temporary file and a rename, so OUT is never
+// half-written and is left as it was when anything fails. A kernel with
+// undecided sites is refused with one error per site; a construct the
+// lowering cannot lower and a failed check are errors too. They are Clang
+// diagnostics on stderr (`FILE:L:C: error: ... [tf:lower-...]`); usage errors
+// are `tf finalize: error: ...`. The exit status is 1 then. docs/finalize.md
+// describes the lowered form, docs/cli.md the command; test/cli/finalize/
+// tests it.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"

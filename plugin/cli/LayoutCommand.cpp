@@ -50,7 +50,7 @@ cl::opt<bool> Json("json", cl::sub(LayoutSubcommand),
 cl::opt<bool> Matrix("matrix", cl::sub(LayoutSubcommand),
                      cl::desc("print: the two-row matrix notation"));
 cl::opt<bool> Seed("seed", cl::sub(LayoutSubcommand),
-                   cl::desc("print: the seed's Layout(shape, stride) form"));
+                   cl::desc("print: the call style, Layout(shape, stride)"));
 cl::opt<std::string>
     Form("form", cl::sub(LayoutSubcommand),
          cl::desc("divide/product: logical (default), zipped, tiled, flat; "
@@ -292,7 +292,7 @@ private:
                    "tiled, flat"};
   }
 
-  /// The seed's Python-like form: Layout(...) unless an offset or swizzle
+  /// The call style: Layout(...) unless an offset or swizzle
   /// makes it a ComposedLayout(...).
   static std::string seedString(const LayoutText &Text) {
     if (!Text.has_offset && !Text.has_swizzle)

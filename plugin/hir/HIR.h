@@ -7,7 +7,7 @@
 // carries its AccessRelation: an iteration domain and, per operand, which
 // domain dimensions index which operand dimensions, read or written.
 //
-// The HIR holds no Clang type (DESIGN.md, "Early decisions"): BuildHIR.cpp is
+// The HIR holds no Clang type: BuildHIR.cpp is
 // the one file that translates Clang's AST into it; inference, the contract
 // checks, the printer, the queries and the backends read only this header.
 // Source positions are kept as Clang's raw SourceLocation encodings (so the

@@ -8,8 +8,8 @@
 //     one CTA per tile as an index expression of the run-time extents for
 //     grid_tiles), the threads of a CTA and the dynamic shared memory;
 //   - the shared-memory map: every ring stage and buffer as a tensor view at
-//     a fixed byte offset (the seed's T.tensor_view(offset, dtype, storage,
-//     layout, shape)), every mbarrier as an 8-byte object with its name;
+//     a fixed byte offset (offset, element type, storage, layout, shape),
+//     every mbarrier as an 8-byte object with its name;
 //   - the pipelines: per ring a `full` and an `empty` barrier per stage with
 //     their arrival counts and expected transaction bytes, and the iteration
 //     clock that producer and consumer both index slots and phases with;

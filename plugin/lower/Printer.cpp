@@ -1,7 +1,7 @@
 //===- plugin/lower/Printer.cpp - The LIR as a readable program -----------===//
 //
 // See Printer.h. Expressions print infix with the parentheses precedence
-// needs; `/` is floor division of non-negative values, as in the seed.
+// needs; `/` is floor division of non-negative values.
 //
 //===----------------------------------------------------------------------===//
 #include "lower/Printer.h"

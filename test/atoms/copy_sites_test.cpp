@@ -38,7 +38,7 @@ using K = ReasonKind;
 
 const Contract &TMA = sm90::copy_async_tensor;
 
-/// The seed's loader: thread 0 of the producer warpgroup, alone.
+/// The H200 GEMM's loader: thread 0 of the producer warpgroup, alone.
 constexpr Mesh loader = threads.sub(0, range(0, 1));
 /// Stage 0 of the A ring: 128 x 64 bf16, K-major, 128-byte swizzle.
 constexpr ComposedLayout a_slot =
@@ -61,7 +61,7 @@ Site tma_load() {
 }
 
 /// The epilogue's store: the staged 128 x 256 bf16 tile of C back to a
-/// row-major 8192 x 17408 C (the seed's 64 x 68 grid of 128 x 256 tiles).
+/// row-major 8192 x 17408 C (a 64 x 68 grid of 128 x 256 tiles).
 /// 256 bf16 are 512 bytes a row: more than any swizzle span, so unswizzled.
 Site tma_store() {
   Site s;
@@ -640,7 +640,7 @@ TEST(CpAsyncSite, AlignmentFollowsTheSize) {
 const Contract &LDM = sm80::ldmatrix;
 const Contract &STM = sm90::stmatrix;
 
-/// Warp 1 of the seed's consumer warpgroup 0: threads 160..191 as (8,4).
+/// Warp 1 of the H200 GEMM's consumer warpgroup 0: threads 160..191 as (8,4).
 constexpr Mesh warp1 = threads.sub(1, range(32, 64)).reshape(IntTuple{8, 4});
 
 /// ldmatrix.x4 of four 8x8 matrices from the K-major 128-byte-swizzled A

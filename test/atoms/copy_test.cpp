@@ -60,7 +60,7 @@ TEST(CopyAsyncTensor, SwizzleModesAreByteSwizzles) {
     EXPECT_EQ(p->kind, LayoutPatternKind::row_major);
     EXPECT_EQ(p->layout.swizzle, expected[i]);
   }
-  // 128-byte mode on the seed's bf16 slot: row 1, column 0 is byte 128,
+  // 128-byte mode on the H200 GEMM's bf16 A slot: row 1, column 0 is byte 128,
   // whose bits 7..9 (=1) go into 4..6: byte 144.
   ComposedLayout slot{
       swizzle_for(SwizzleMode::bytes128), Int(0),
@@ -162,7 +162,7 @@ TEST(CopyAsyncTensor, SeedTilesAgainstLimits) {
   const Contract &c = sm90::copy_async_tensor;
   auto sw = [](const char *m) { return when_choice("swizzle", m); };
   const Condition load = when_choice("direction", "load");
-  // The seed's A tile: 128 x 64 bf16 of a K-major matrix with K = 4096.
+  // The H200 GEMM's A tile: 128 x 64 bf16 of a K-major matrix with K = 4096.
   Operand a{Layout{IntTuple{128, 64}, IntTuple{4096, 1}}, DType::bf16, 0};
   EXPECT_TRUE(limits_hold(c, "src", a, {load, sw("bytes128")}));
   // 64 x 128 bf16 rows are 256 bytes: more than the 128-byte span...

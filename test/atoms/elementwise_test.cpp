@@ -25,7 +25,7 @@ TEST(Generic, NoCapabilityAnyThreadMesh) {
     EXPECT_TRUE(c->capability.empty()) << c->id.view();
     EXPECT_TRUE(match(c->execution_mesh, compute)) << c->id.view();
     EXPECT_TRUE(match(c->execution_mesh, mesh("thread", layout<"(1)">)));
-    // The seed's report: T.cast / T.binary refused on the CTA mesh.
+    // Refused on the CTA mesh: element-wise work runs on threads.
     EXPECT_FALSE(match(c->execution_mesh, mesh("cta", layout<"(64,68)">)))
         << c->id.view();
   }
@@ -55,7 +55,7 @@ TEST(Generic, CastDomainsAndLayouts) {
     has_bf16 = has_bf16 || v.dtype == DType::bf16;
     has_fp8 = has_fp8 || v.dtype == DType::fp8e4m3 || v.dtype == DType::fp8e5m2;
   }
-  EXPECT_TRUE(has_bf16);  // the seed's cast<bf16>(acc)
+  EXPECT_TRUE(has_bf16);  // the GEMM epilogue's cast<bf16>(acc)
   EXPECT_FALSE(has_fp8);  // needs cvt.fp8
   const OperandPattern *src = find_operand(c, "src");
   const OperandPattern *dst = find_operand(c, "dst");

@@ -1,6 +1,6 @@
 //===- test/atoms/generic_sites_test.cpp - Copy, Cast, Binary at sites ----===//
 //
-// The seed's epilogue through tf::match: the accumulator cast to bf16 in
+// The H200 GEMM's epilogue through tf::match: the accumulator cast to bf16 in
 // registers (generic.Cast), an element-wise add (generic.Binary) and the copy
 // of the result to shared memory (generic.Copy); then every refusal kind that
 // applies (no capability and no limits: these atoms have none).
@@ -20,7 +20,7 @@ const Contract &COPY = generic::copy;
 const Contract &CAST = generic::cast;
 const Contract &BIN = generic::binary;
 
-/// The seed's accumulator over the compute mesh (128 x 256 f32).
+/// The H200 GEMM's accumulator over the compute mesh (128 x 256 f32).
 constexpr ShardLayout acc =
     shard("(2@group,4@warp,2,8@lane8,32,4@lane4,2):(16384,16,8,1,512,128,64)",
           compute);
@@ -37,7 +37,7 @@ Site copy_site() {
   return s;
 }
 
-/// The seed's `cast<bf16>(acc)`.
+/// The epilogue's `cast<bf16>(acc)`.
 Site cast_site() {
   Site s;
   s.mesh = compute;

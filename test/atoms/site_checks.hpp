@@ -44,10 +44,10 @@ inline constexpr Name amx_int8_caps[] = {"amx.tile", "amx.int8", "avx512f"};
 /// A CPU without AMX at all.
 inline constexpr Name avx512_caps[] = {"avx512f", "avx512.bf16"};
 
-/// The seed's threads: 3 warpgroups of 128 (producer, 2 consumers).
+/// The H200 GEMM's threads: 3 warpgroups of 128 (producer, 2 consumers).
 inline constexpr Mesh threads =
     mesh("thread", IntTuple{3, 128}, "warpgroup", "participant");
-/// The seed's compute mesh threads[1:3, :] as (2,4,8,4).
+/// Its compute mesh threads[1:3, :] as (2,4,8,4).
 inline constexpr Mesh compute = threads.sub(range(1, 3), _).reshape(
     IntTuple{2, 4, 8, 4}, "group", "warp", "lane8", "lane4");
 /// The 16 cores of the AMX host.

@@ -323,7 +323,7 @@ TEST(MmaSync, Fp8OnSm89) {
 }
 
 TEST(MmaSync, GridMeshRefusesEveryMmaAtom) {
-  // The seed's candidates listing for grid.py: all three refused by mesh.
+  // The grid GEMM's CTA mesh (grid.cpp): all three refused by mesh.
   tf::Site s = seed::gemm_site();
   s.mesh = seed::grid_cta;
   for (const tf::Contract *c : {&W, &M80, &M89}) {

@@ -1,6 +1,6 @@
-//===- test/contracts/seed_site.hpp - The seed's GEMM site ----------------===//
+//===- test/contracts/seed_site.hpp - The H200 GEMM's WGMMA site ----------===//
 //
-// The seed's WGMMA use (optimal.py, decision (6)): the compute mesh
+// The WGMMA use of examples/gemm/optimal.cpp (decision (6)): the compute mesh
 // threads[1:3, :] reshaped to (2,4,8,4), the A/B shared-memory slots of
 // decision (4), the accumulator of decision (3), Wgmma(n=256, bf16, SS,
 // a_major=K) with b_major=MN (the B slot is N-major), repeat (2,1,4).

@@ -16,7 +16,7 @@ namespace {
 
 using tf::atoms::nv::sm90::wgmma;
 
-// The seed's GEMM: accepted, repeat (2,1,4).
+// The H200 GEMM's site: accepted, repeat (2,1,4).
 constexpr tf::MatchReport seed_report() { return tf::match(wgmma, seed::gemm_site()); }
 static_assert(seed_report().accepted);
 static_assert(seed_report().repeat.count[0] == 2 &&

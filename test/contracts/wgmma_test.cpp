@@ -1,6 +1,6 @@
 //===- test/contracts/wgmma_test.cpp - nv.sm90.Wgmma against sites --------===//
 //
-// The seed's GEMM site is accepted with repeat (2,1,4); every refusal kind
+// The H200 GEMM's site is accepted with repeat (2,1,4); every refusal kind
 // is produced and printed; other tiles, forms and dtypes.
 //
 //===----------------------------------------------------------------------===//
@@ -16,7 +16,7 @@ namespace {
 
 const tf::Contract &W = tf::atoms::nv::sm90::wgmma;
 
-/// One warpgroup at thread 128: the seed's consumer 0.
+/// One warpgroup at thread 128: the GEMM's consumer 0.
 constexpr tf::Mesh one_group = seed::compute.sub(0);
 
 TEST(Wgmma, SeedGemmAccepted) {
@@ -28,7 +28,7 @@ TEST(Wgmma, SeedGemmAccepted) {
   EXPECT_EQ(r.repeat.count[2], 4);
   EXPECT_EQ(r.repeat.atom[1], 256);
   EXPECT_EQ(r.repeat.atom[2], 16);
-  // The two M repeats run on the two warpgroups (the seed's 2@group).
+  // The two M repeats run on the two warpgroups (2@group).
   EXPECT_EQ(r.repeat.spatial[0], 2);
   EXPECT_EQ(r.repeat.spatial_axis[0], "group");
   EXPECT_EQ(r.repeat.spatial[2], 1);
@@ -75,7 +75,7 @@ TEST(Wgmma, SeedDefaultsApply) {
 }
 
 TEST(Wgmma, SeedBIsNotKMajor) {
-  // DESIGN.md's sketch writes b_major = K; the seed's B slot is N-major.
+  // b_major = K is wrong for this site: the GEMM's B slot is N-major.
   tf::Site s = seed::gemm_site();
   set(s, tf::arg("b_major", tf::choice("K")));
   tf::MatchReport r = tf::match(W, s);

@@ -2,7 +2,7 @@
 //
 // The cost model of `tf analyze` (plugin/analysis/Cost.h) on the H200 GEMM
 // of examples/gemm/optimal.cpp (test/capacity/GemmKernel.h, with the access
-// relations BuildHIR gives it) at the seed's shape 8192 x 17408 x 5120 and
+// relations BuildHIR gives it) at M, N, K = 8192, 17408, 5120 and
 // variants, against the real nvidia.h200_sxm facts: waves, flop, bytes,
 // peaks, reuse windows and the roofline, each with its precision.
 //

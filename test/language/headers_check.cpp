@@ -1,6 +1,6 @@
 // Compiled (not run) by ctest with clang 22, g++ and nvcc, without
 // exceptions and RTTI where the compiler allows: every op instantiated once
-// on the seed's types, warning-free (g++ with -Wno-attributes).
+// on the H200 GEMM's types, warning-free (g++ with -Wno-attributes).
 #include "tf/tf.hpp"
 
 namespace check {

@@ -166,7 +166,7 @@ TEST(Ops, MatmulAccumulatesInFloat) {
     }
 }
 
-/// The seed's GEMM with small tiles, header-only: M, N, K not multiples of
+/// The GEMM with small tiles, header-only: M, N, K not multiples of
 /// the tile sizes; bf16 output against a double reference.
 TEST(Ops, TiledGemmAtTheEdgesMatchesADoubleReference) {
   constexpr int BM = 32, BN = 16, BK = 16;

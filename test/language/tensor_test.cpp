@@ -1,5 +1,5 @@
-// Tensors: indexing through the seed's layouts and swizzles, dynamic extents
-// and strides, bounded windows, buffers and rings.
+// Tensors: indexing through the H200 GEMM's layouts and swizzles, dynamic
+// extents and strides, bounded windows, buffers and rings.
 #include "tf/ops/buffer.hpp"
 #include "tf/tensor.hpp"
 

@@ -272,7 +272,7 @@ TEST(AlgebraInverse, ExactResults) {
   // is (2,4):(1,2) as A(R(i)) == i shows.
   EXPECT_EQ(*tf::right_inverse(L({4, 2}, {1, 4})), L({2, 4}, {1, 2}));
   EXPECT_EQ(*tf::left_inverse(L({4, 2}, {1, 4})), L({2, 4}, {1, 2}));
-  // The seed's row-major 128x64 tile is its own (identity) inverse.
+  // The H200 GEMM's row-major 128x64 A tile is its own (identity) inverse.
   Layout tile = L({{2, 8, 8}, {4, 16}}, {{4096, 512, 64}, {16, 1}});
   EXPECT_EQ(*tf::right_inverse(tile), L(8192, 1));
   EXPECT_EQ(*tf::left_inverse(tile), L(8192, 1));

@@ -1,6 +1,6 @@
 //===- test/layout/mesh_test.cpp - Meshes, predicates, matching -----------===//
 //
-// The seed's H200 GEMM meshes end to end (threads, loader, compute), slicing
+// The H200 GEMM's meshes end to end (threads, loader, compute), slicing
 // and reshaping rules and their errors, the WGMMA execution mesh predicates,
 // and unification of meshes with contract patterns.
 //
@@ -28,12 +28,13 @@ using tf_test::L;
 using tf_test::loader;
 using tf_test::threads;
 
-// The same mesh with its shape written as text, as in the design sketch.
+// The same mesh with its shape written as text, as examples/gemm/optimal.cpp
+// writes it.
 constexpr Mesh compute_text = threads.sub(tf::range(1, 3), tf::_)
                                   .reshape<"(2,4,8,4)">("group", "warp",
                                                         "lane8", "lane4");
 
-// The seed's WGMMA execution mesh:
+// The WGMMA execution mesh, in call style:
 // Mesh(('thread',), ComposedLayout(None, p0, Layout(((*g, 4, 8, 4),), ((*gs, 32, 4, 1),))))
 constexpr Mesh wgmma_mesh{
     "thread",
@@ -99,7 +100,7 @@ TEST(MeshSeed, ComputeIsTwoConsumers) {
   EXPECT_EQ(*compute.size(), 256);
   for (std::int64_t u = 0; u < 384; ++u)
     EXPECT_EQ(compute.contains(u), u >= 128) << u;
-  // Linear mesh index i is thread 128 + i: the seed's matrix + 128.
+  // Linear mesh index i is thread 128 + i: the matrix's offset + 128.
   for (std::int64_t i = 0; i < 256; ++i)
     EXPECT_EQ(*compute.unit(i), 128 + i);
 }

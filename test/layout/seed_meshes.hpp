@@ -1,8 +1,9 @@
-//===- test/layout/seed_meshes.hpp - The seed's H200 GEMM meshes ----------===//
+//===- test/layout/seed_meshes.hpp - The H200 GEMM's meshes ---------------===//
 //
-// The meshes of the seed's GEMM, shared by the mesh and shard tests:
-// threads, its loader warp threads[0, :32], its consumers threads[1:3, :]
-// reshaped to (2,4,8,4), and the persistent CTA mesh.
+// The meshes of the H200 GEMM of examples/gemm/optimal.cpp, shared by the
+// mesh and shard tests: threads, a loader warp threads[0, :32] (optimal.cpp
+// loads with the first thread alone), its consumers threads[1:3, :] reshaped
+// to (2,4,8,4), and the persistent CTA mesh.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -1,6 +1,6 @@
 //===- test/layout/shard_test.cpp - ShardLayouts and reshard --------------===//
 //
-// The seed's accumulator L_C over the compute mesh: validation, holders of
+// The H200 GEMM's accumulator L_C over the compute mesh: validation, holders of
 // every element checked against the PTX ISA wgmma D-fragment layout, the
 // in-group part matched against the WGMMA contract's C ShardLayout, coverage,
 // replication, and reshard classification.

@@ -30,7 +30,7 @@ constexpr bool fails(const Result<Layout> &r, Errc code) {
   return !r.ok() && r.error().code == code;
 }
 
-// The seed's row-major 128x64 tile and the WGMMA execution mesh.
+// The H200 GEMM's row-major 128x64 A tile and the WGMMA execution mesh.
 constexpr Layout tile = L({{2, 8, 8}, {4, 16}}, {{4096, 512, 64}, {16, 1}});
 constexpr Layout mesh = L({4, 8, 4}, {32, 4, 1});
 

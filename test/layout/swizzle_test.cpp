@@ -123,7 +123,8 @@ TEST(Swizzle, ModesPermuteChunksWithinRows) {
   }
 }
 
-// The seed's lhs slot: a bf16 128x64 row-major tile under the 128 B mode.
+// The H200 GEMM's lhs slot: a bf16 128x64 row-major tile under the 128 B
+// mode.
 // Row m is 128 bytes; its eight 16-byte chunks are permuted by XOR with
 // m % 8, so element (m, k) lands at 64m + 8((k/8) ^ (m%8)) + k%8.
 TEST(ComposedLayout, Bf16Tile128B) {

@@ -1,7 +1,8 @@
 //===- test/layout/text_test.cpp - Parsing and printing layouts -----------===//
 //
-// Every written form of docs/layout/notation.md, the seed's exact strings,
-// round trips (fixed and random), and every parse error with its position.
+// Every written form of docs/layout/notation.md, the H200 GEMM's layouts in
+// call style with Python's spacing, round trips (fixed and random), and every
+// parse error with its position.
 //
 //===----------------------------------------------------------------------===//
 #include "tf/layout/text.hpp"
@@ -87,7 +88,8 @@ TEST(TextParse, SeedStyle) {
   EXPECT_EQ(parse("Layout:1"), (Layout{Int::symbolic("Layout"), 1}));
 }
 
-// The seed's strings, verbatim.
+// The H200 GEMM's layouts and meshes in call style, spaced as Python prints
+// them.
 TEST(TextParse, SeedStrings) {
   tf::ComposedLayout lhs = *tf::parse_composed_layout(
       "Layout(((2, 8, 8), (4, 16)), ((4096, 512, 64), (16, 1))) | "

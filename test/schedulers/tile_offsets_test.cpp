@@ -48,7 +48,7 @@ TEST(TileOffsets, ValueTypeFollowsTheArguments) {
   static_assert(std::is_same_v<
                 decltype(tf::tile_offsets(std::int64_t{10}, 2))::value_type,
                 std::int64_t>);
-  // The loop variable of the design sketch.
+  // The loop variable as the GEMM examples write it: a range-for over ints.
   int sum = 0;
   for (int k : tf::tile_offsets(std::int64_t{100}, 32))
     sum += k;

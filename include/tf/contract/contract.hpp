@@ -7,8 +7,8 @@
 // pattern: shape (symbolic in the parameters), dtype, storage, and the
 // layouts or ShardLayouts it accepts. Contracts are declared once per atom in
 // include/tf/atoms/ as constexpr values; one engine (contract/match.hpp)
-// matches them against a use, and `tf facts` prints them. Seed: the
-// `MmaAtom` class and the `schedule facts` listing of T.cuda.sm90.Wgmma.
+// matches them against a use, and `tf facts` prints them
+// (docs/contracts/README.md).
 //
 //===----------------------------------------------------------------------===//
 #pragma once

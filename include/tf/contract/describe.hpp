@@ -1,7 +1,7 @@
 //===- tf/contract/describe.hpp - Match reasons and reports as text -------===//
 //
-// Run-time text for what contract/match.hpp found, one line per reason in
-// the spirit of the seed's `schedule candidates` listing:
+// Run-time text for what contract/match.hpp found, one line per reason, as
+// `tf candidates` and `tf facts` list them:
 //
 //   mesh: Mesh(cta, (64,68):(68,1), bm, bn) does not match
 //         Mesh(thread, ((*g,4,8,4)):((*gs,32,4,1)) + p0): level cta is not thread

@@ -26,7 +26,8 @@
 // constant offset (the `rest` layout): a codomain translation for register
 // fragments, an address translation for shared-memory tiles (checked against
 // the operand's base_align_bytes limit). Repeats along leaves bound to the
-// mesh are spatial (the seed's 2@group: two warpgroups run one M atom each),
+// mesh are spatial (2@group in examples/gemm/optimal.cpp: two warpgroups run
+// one M atom each),
 // the others sequential. A written repeat that differs from the derived one
 // is a reason carrying the derived value.
 //
@@ -447,7 +448,7 @@ struct Modes {
 
 /// The leaves of `l` grouped into the top-level modes of `shape`: by `l`'s
 /// own modes when their sizes are those of `shape`, else greedily (the
-/// seed's flat accumulator (2,4,2,8,32,4,2) over shape (128,256) groups as
+/// flat accumulator (2,4,2,8,32,4,2) over shape (128,256) groups as
 /// ((2,4,2,8),(32,4,2))). `axes` (may be null) gives the leaves' bindings.
 constexpr Result<Modes> group_modes(const Layout &l, const IntTuple &shape,
                                     const FixedVector<AxisRef, max_shard_leaves> *axes) {

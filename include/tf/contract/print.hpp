@@ -1,7 +1,7 @@
 //===- tf/contract/print.hpp - Contracts as text --------------------------===//
 //
 // Run-time text for instruction contracts, as `tf facts` prints them and as
-// diagnostics quote them. The listing follows the seed's `schedule facts`:
+// diagnostics quote them:
 //
 //   nv.sm90.Wgmma
 //     kind               mma

@@ -2,10 +2,10 @@
 //
 // The layout of a shared-memory tile: a Layout of elements, an offset, and a
 // Swizzle applied to the resulting byte offset. Written
-// `((2,8,8),(4,16)):((4096,512,64),(16,1)) | Swizzle(3,4,3)` or, as in the
-// seed, `ComposedLayout(Swizzle(3,4,3), p0, Layout(...))`. The layout and the
-// offset count elements while the swizzle acts on bytes (DESIGN.md), so
-// evaluating needs the element size.
+// `((2,8,8),(4,16)):((4096,512,64),(16,1)) | Swizzle(3,4,3)` or, in call
+// style, `ComposedLayout(Swizzle(3,4,3), p0, Layout(...))`. The layout and the
+// offset count elements while the swizzle acts on bytes (as the hardware's
+// do), so evaluating needs the element size.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

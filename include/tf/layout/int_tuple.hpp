@@ -6,7 +6,7 @@
 // argument) and every operation is constexpr.
 //
 // Coordinates follow tf's lexicographic convention: within a tuple the last
-// mode varies fastest (DESIGN.md, "Conventions").
+// mode varies fastest (docs/layout/notation.md).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -204,7 +204,7 @@ constexpr bool is_static(const IntTuple &t) {
   return true;
 }
 
-/// `t` with every tuple reversed, recursively: the φ of DESIGN.md that maps
+/// `t` with every tuple reversed, recursively: φ (docs/layout/algebra.md) maps
 /// CuTe's colexicographic reading to tf's lexicographic one.
 constexpr IntTuple reverse_modes(const IntTuple &t) {
   if (t.is_leaf())

@@ -2,7 +2,7 @@
 //
 // A Mesh arranges units of one topology level in a logical shape: its layout
 // maps a mesh coordinate to a unit id, unit = offset + layout(coord), and each
-// top-level mode may be named. The seed's thread mesh
+// top-level mode may be named. The H200 GEMM's thread mesh
 //   [3@warpgroup 128@participant; 128 1]
 // is mesh("thread", (3,128):(128,1), "warpgroup", "participant"); its consumer
 // part threads[1:3, :] reshaped to (2,4,8,4) is
@@ -176,7 +176,7 @@ struct Mesh {
   Name level{};
   /// Mesh coordinate -> unit id (before the offset).
   Layout layout{};
-  /// First unit id (the seed's p0); symbolic in contract patterns.
+  /// First unit id (`p0` in contract patterns, where it is symbolic).
   Int offset{};
   /// One name per top-level mode of `layout`, or none at all.
   FixedVector<Name, max_mesh_axes> axes{};

@@ -1,6 +1,6 @@
 //===- tf/layout/mesh_literal.hpp - Mesh shapes from string literals ------===//
 //
-// `Mesh::reshape<"(2,4,8,4)">(names...)`, the form of the seed's sketch:
+// `Mesh::reshape<"(2,4,8,4)">(names...)`, as examples/gemm/optimal.cpp writes:
 //   constexpr tf::Mesh compute = threads.sub(tf::range(1, 3), tf::_)
 //                                    .reshape<"(2,4,8,4)">("group", "warp",
 //                                                          "lane8", "lane4");

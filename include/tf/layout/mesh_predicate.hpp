@@ -1,7 +1,7 @@
 //===- tf/layout/mesh_predicate.hpp - Conditions on execution meshes ------===//
 //
 // An instruction contract's execution mesh comes with predicates, printed by
-// `schedule facts` exactly as the seed writes them:
+// `tf facts` as:
 //   each top-level mode has no backward step
 //   each top-level mode reaches each of its own slots exactly once
 //   p0 % 128 == 0
@@ -141,7 +141,7 @@ constexpr Verdict check(const MeshPredicate &p, const Mesh &m) {
   return {};
 }
 
-/// The predicate as the seed prints it, e.g. "p0 % 128 == 0".
+/// The predicate as `tf facts` prints it, e.g. "p0 % 128 == 0".
 inline std::string to_string(const MeshPredicate &p) {
   switch (p.kind) {
   case MeshPredicateKind::no_backward_step:

@@ -3,13 +3,13 @@
 // A ShardLayout is a Layout whose leaves may be bound to mesh axes (`2@group`)
 // together with the Mesh it is distributed over: the bound leaves say which
 // unit holds an element, the unbound leaves how a unit arranges its part
-// locally. The seed's accumulator
+// locally. The H200 GEMM's accumulator (examples/gemm/optimal.cpp)
 //   (2@group,4@warp,2,8@lane8,32,4@lane4,2):(16384,16,8,1,512,128,64)
 // binds four leaves to the compute mesh (2,4,8,4) and keeps (2,32,2) local.
 //
 // Rules (checked by make_shard):
 //  - a leaf is bound to a top-level mode of the mesh by name (`@warp`) or to
-//    one leaf of the mesh's layout by index (the seed's S(i), where the
+//    one leaf of the mesh's layout by index (`@i`, tf::axis(i), where the
 //    contract mesh ((4,8,4)):((32,4,1)) is one top-level mode of 3 leaves);
 //  - each mesh leaf is bound at most once, and a bound leaf's extent equals
 //    the size of what it is bound to (equal, not dividing: a partial binding
@@ -49,7 +49,7 @@ struct AxisRef {
 
 /// A binding to the mesh's top-level mode named `name` (`@name`).
 constexpr AxisRef axis(Name name) { return {name, -1}; }
-/// A binding to leaf `leaf` of the mesh's layout (the seed's S(i)).
+/// A binding to leaf `leaf` of the mesh's layout (`@leaf`).
 constexpr AxisRef axis(int leaf) { return {{}, leaf}; }
 /// No binding: the leaf is part of each unit's local storage.
 inline constexpr AxisRef local{};
@@ -144,8 +144,9 @@ make_shard(const Layout &layout,
   return check_shard(ShardLayout{layout, axes, mesh});
 }
 
-/// The seed's form ShardLayout(layout, (S(0), S(2), S(4)), mesh): the listed
-/// leaves are bound, in order, to the mesh's leaves 0, 1, 2, ...
+/// The form ShardLayout(layout, (S(0), S(2), S(4)), mesh), S(i) naming leaf
+/// i of `layout`: the listed leaves are bound, in order, to the mesh's leaves
+/// 0, 1, 2, ...
 constexpr Result<ShardLayout>
 make_shard_modes(const Layout &layout,
                  const FixedVector<int, max_shard_leaves> &sharded,
@@ -417,7 +418,7 @@ struct ShardSlice {
 /// layout leaf bound to it is dropped, the mesh is sliced at `index` (its
 /// offset moves) and the element offset of that leaf goes to element_base.
 /// The remaining leaves form a flat layout.
-/// The seed's accumulator at group 0 is the WGMMA contract's C layout.
+/// The H200 GEMM's accumulator at group 0 is the WGMMA contract's C layout.
 /// @pre `name` is a top-level mode of s.mesh bound by exactly one leaf
 constexpr Result<ShardSlice> slice_axis(const ShardLayout &s, Name name,
                                         std::int64_t index) {

@@ -4,7 +4,7 @@
 // Swizzle does: for S >= 0 the bits [M+S, M+S+B) are XORed into [M, M+B);
 // for S < 0 the bits [M, M+B) are XORed into [M-S, M-S+B). The bits below M
 // never change. In tf a swizzle always acts on *byte* offsets, as the
-// hardware and CuTe's swizzle_ptr do (DESIGN.md, "Conventions"):
+// hardware and CuTe's swizzle_ptr do:
 // Swizzle(3,4,3) is the 128-byte TMA/WGMMA mode (byte-address bits 7..9 into
 // 4..6) for every element type.
 //

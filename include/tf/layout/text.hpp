@@ -1,6 +1,6 @@
 //===- tf/layout/text.hpp - Layouts as text -------------------------------===//
 //
-// The seed's notation for layouts, read and written: the constexpr parser
+// tf's notation for layouts, read and written: the constexpr parser
 // (text/parse.hpp), compile-time literals `tf::layout<"...">`
 // (text/literal.hpp) and the printers (text/print.hpp). The notation itself
 // is described in docs/layout/notation.md.

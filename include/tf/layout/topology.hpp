@@ -1,7 +1,7 @@
 //===- tf/layout/topology.hpp - Levels of the parallel hierarchy ----------===//
 //
 // A Topology is one level of the parallel hierarchy (`cta`, `thread`) with its
-// largest parallelism: the seed's T_CTA = (132), T_thread = (384). Meshes name
+// largest parallelism: the H200 GEMM's cta = (132), thread = (384). Meshes name
 // the level whose units they arrange; unit ids of different levels are never
 // comparable, which is why every mesh operation checks the level first.
 //

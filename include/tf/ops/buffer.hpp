@@ -155,10 +155,10 @@ empty(const std::int64_t (&extents)[N]) {
   return b;
 }
 
-/// N buffers of tensor type `Slot` used in rotation (the seed's
-/// `buffers=STAGES`): the k-th call of next() returns slot k % N, so the
-/// producer of the k-th tile writes slot k % N and its consumer reads the
-/// same slot, N - 1 tiles behind at most.
+/// N buffers of tensor type `Slot` used in rotation (an N-stage pipeline):
+/// the k-th call of next() returns slot k % N, so the producer of the k-th
+/// tile writes slot k % N and its consumer reads the same slot, N - 1 tiles
+/// behind at most.
 template <class Slot, int N> class [[clang::annotate("tf.type.ring")]] Ring {
   static_assert(N >= 1, "tf::Ring: a ring needs at least one buffer (N >= 1)");
   static_assert(Slot::dynamic_extents == 0,

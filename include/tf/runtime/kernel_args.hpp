@@ -7,8 +7,8 @@
 //   TensorArg{data, rank, dtype, storage, extents[], strides[]}
 //
 // where dimension 0 is the outermost (tf writes coordinates
-// lexicographically, DESIGN.md) and strides count elements. A tf::Tensor
-// with hierarchical modes is described by its leaves, outermost first, so
+// lexicographically, last mode fastest) and strides count elements. A
+// tf::Tensor with hierarchical modes is described by its leaves, outermost first, so
 // "(?,?)" is rank 2 and "((2,64),?)" rank 3. Every other argument travels
 // as the address of the caller's object; the launcher was generated from
 // the kernel's signature and knows its type.

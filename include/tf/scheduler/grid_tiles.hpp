@@ -1,6 +1,6 @@
 //===- tf/scheduler/grid_tiles.hpp - One CTA per output tile --------------===//
 //
-// The grid GEMM of the seed: one CTA per output tile, launched with
+// The grid GEMM's loop: one CTA per output tile, launched with
 // tf::grid(GM * GN).
 //
 //   constexpr tf::Mesh cta = tf::mesh("cta", tf::layout<"(?)">, "tile");

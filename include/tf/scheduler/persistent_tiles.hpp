@@ -1,6 +1,6 @@
 //===- tf/scheduler/persistent_tiles.hpp - Persistent CTAs over tiles -----===//
 //
-// The persistent GEMM of the seed: P CTAs (one per SM) walk the GM x GN
+// The persistent GEMM's loop: P CTAs (one per SM) walk the GM x GN
 // output tiles, CTA p taking tile ids p, p+P, p+2P, ... in an L2-grouped
 // order:
 //

@@ -1,5 +1,5 @@
 // warn_tf_capacity_l2: a persistent GEMM (128 x 256 tiles, 132 CTAs,
-// group_m = 8) with M = 8192, N = 17408 and K = 6144 instead of the seed's
+// group_m = 8) with M = 8192, N = 17408 and K = 6144 instead of the usual
 // 5120. The first wave of 132 CTAs runs 8 tile rows and 17 tile columns of
 // the 64 x 68 grid: 8 panels of A (128 x 6144 bf16, 12 MiB) and 17 of B
 // (6144 x 256 bf16, 51 MiB) -- 63 MiB, over the 60 MiB of

@@ -7,7 +7,7 @@ lines from the attribute to the first line that is just "}"): deletes a line,
 replaces an integer literal, drops a token, or duplicates a line. Whatever the
 mutant says, clang with the plugin must exit with 0 or 1 -- a signal, an
 assertion or a "PLEASE submit a bug report" stack dump is a failure. Run by
-mutants.test; the seed makes the mutants reproducible.
+mutants.test; the SEED argument makes the mutants reproducible.
 """
 import os
 import random

@@ -50,7 +50,7 @@ constexpr Mesh pattern_mesh(Name level, std::string_view text) {
 }
 
 /// The ShardLayout written `text` (leaves bound with `@i` to leaf i of the
-/// mesh, as the seed's S(i)) over `mesh`.
+/// mesh) over `mesh`.
 constexpr ShardLayout pattern_shard(std::string_view text, const Mesh &mesh) {
   LayoutText t = parse_layout_text(text).value();
   ShardLayout s;

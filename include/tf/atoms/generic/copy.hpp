@@ -1,7 +1,7 @@
 //===- tf/atoms/generic/copy.hpp - The generic Copy contract --------------===//
 //
 // generic.Copy: a plain copy that every thread does with ordinary loads and
-// stores (ld/st, mov) -- the seed's epilogue `tf.schedule(Copy, ...)` from
+// stores (ld/st, mov) -- the GEMM epilogue's `tf::schedule<tf::Copy>` from
 // registers to shared memory. Any thread mesh issues it, each thread copying
 // the elements the site's layouts give it; source and destination have the
 // same dtype (a conversion is generic.Cast) and the same shape.
@@ -13,7 +13,7 @@
 // special instruction is the schedule's decision, not a refusal here.
 //
 // No capability: every target can load and store. The execution mesh is the
-// thread level (the seed's report refuses T.cast/T.binary at CTA level for
+// thread level (generic.Cast and generic.Binary are refused at CTA level for
 // the same reason: the units that run element-wise work are threads).
 //
 //===----------------------------------------------------------------------===//

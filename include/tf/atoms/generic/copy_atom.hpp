@@ -1,8 +1,8 @@
 //===- tf/atoms/generic/copy_atom.hpp - The generic Copy atom type --------===//
 //
 // tf::Copy chooses generic.Copy: ordinary loads and stores by every thread
-// of the mesh, between any two of gmem, smem and rmem -- the seed's staged
-// epilogue, decision (7):
+// of the mesh, between any two of gmem, smem and rmem -- the staged epilogue,
+// decision (7) of examples/gemm/optimal.cpp:
 //
 //   [[tf::mesh(compute)]] auto staged =
 //       tf::schedule<tf::Copy>(tf::cast<tf::bf16>(acc), staged_tile);

@@ -3,7 +3,8 @@
 // Element-wise atoms run by any thread mesh on register fragments: each
 // thread converts or combines the elements it holds, so every operand must be
 // distributed exactly as the first one (LayoutPatternKind::same_as) -- the
-// seed's `tf.cast(acc)` keeps the accumulator's ShardLayout.
+// GEMM epilogue's `tf::cast<tf::bf16>(acc)` keeps the accumulator's
+// ShardLayout.
 //   generic.Cast    dst = convert<to>(src)           (cvt.rn.*, rounding to
 //                                                     nearest even)
 //   generic.Binary  out = op(lhs, rhs), op in {add, sub, mul, max, min}

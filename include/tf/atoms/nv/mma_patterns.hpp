@@ -28,7 +28,7 @@ constexpr Mesh mesh_pattern(Name level, std::string_view text) {
 }
 
 /// A register-fragment arrangement: the ShardLayout written `text`, whose
-/// `@i` bind leaves to leaf i of `mesh` (the seed's S(i)).
+/// `@i` bind leaves to leaf i of `mesh`.
 constexpr LayoutPattern fragment(std::string_view text, const Mesh &mesh,
                                  Conditions when, Name source) {
   LayoutText t = parse_layout_text(text).value();

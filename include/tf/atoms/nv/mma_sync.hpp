@@ -18,11 +18,10 @@
 // row + K col for B), as for WGMMA (docs/contracts/engine.md).
 //
 // The execution mesh is one warp, ((*g,8,4)):((*gs,4,1)) + p0: mesh
-// coordinate (groupID, threadID_in_group) is lane 4 groupID + t. The seed
-// writes Layout(((*g,4,8),),((*gs,1,4),)), CuTe's colexicographic spelling
-// of the same map; read lexicographically (tf's convention) (4,8):(1,4)
-// would enumerate lanes 0,4,8,..., which has backward steps; φ turns it
-// into (8,4):(4,1).
+// coordinate (groupID, threadID_in_group) is lane 4 groupID + t. CuTe, which
+// reads colexicographically, writes its lane part (4,8):(1,4);
+// read lexicographically (tf's convention) (4,8):(1,4) would enumerate lanes
+// 0,4,8,..., which has backward steps; φ turns it into (8,4):(4,1).
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -6,7 +6,7 @@
 // leaves with numbers, which is the form the algorithms of this folder work
 // on; they keep each leaf's IntKind so that static inputs give static results.
 //
-// Reading is lexicographic (DESIGN.md, "Conventions"): the last leaf is the
+// Reading is lexicographic (docs/layout/notation.md): the last leaf is the
 // innermost (fastest) one, so two adjacent leaves `s0:d0, s1:d1` merge when
 // d0 == s1 * d1 into `(s0*s1):d1`. This is CuTe's rule read through φ.
 //

@@ -6,7 +6,7 @@
 //
 //   ((2,8,8),(4,16)):((4096,512,64),(16,1))        CuTe style, shape:stride
 //   (3,128)                                         shape alone, row-major
-//   Layout(((2,8,8),(4,16)),((4096,512,64),(16,1)))  the seed's style
+//   Layout(((2,8,8),(4,16)),((4096,512,64),(16,1)))  call style
 //   <layout> + 128 | Swizzle(3,4,3)                 offset and swizzle
 //   ComposedLayout(Swizzle(3,4,3) or None, p0, Layout(...))
 //   [2@group 4@warp 8@lane8 4@lane4; 128 32 4 1] + 128     matrix

@@ -96,7 +96,7 @@ inline std::string to_string(const Layout &l, const LeafAxes &axes) {
          to_string(l.stride);
 }
 
-/// The seed's style: `Layout(((2,8,8),(4,16)),((4096,512,64),(16,1)))`, with
+/// The call style: `Layout(((2,8,8),(4,16)),((4096,512,64),(16,1)))`, with
 /// one-mode tuples written as in Python, `(8,)`.
 inline std::string to_seed_string(const Layout &l) {
   return "Layout(" + detail::tuple_string(l.shape, nullptr, true) + "," +
@@ -118,7 +118,7 @@ inline std::string to_string(const ComposedLayout &c) {
   return out;
 }
 
-/// The seed's style: `ComposedLayout(Swizzle(3,4,3), 0, Layout(...))`, with
+/// The call style: `ComposedLayout(Swizzle(3,4,3), 0, Layout(...))`, with
 /// `None` for the identity swizzle.
 inline std::string to_seed_string(const ComposedLayout &c) {
   return "ComposedLayout(" +
@@ -166,7 +166,7 @@ inline std::string swizzle_prefix(const Swizzle &sw) {
 
 } // namespace detail
 
-/// The seed's matrix, one column per leaf, extents over strides, aligned:
+/// The matrix form, one column per leaf, extents over strides, aligned:
 ///   [ 2@group  4@warp  8@lane8  4@lane4 ]
 ///   [ 128      32      4        1       ] + 128
 /// A swizzle other than Swizzle{} is written `Swizzle(3,4,3) o` before it.

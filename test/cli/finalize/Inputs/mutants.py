@@ -6,7 +6,7 @@ The mutants are those of test/plugin/robustness/mutate.py (a line of the
 kernel deleted or duplicated, a number replaced, a token dropped). Whatever a
 mutant says, `tf finalize` must print its lowered form or refuse it with
 errors -- exit 0 or 1; a signal or a "PLEASE submit" stack dump is a failure.
-Run by mutants.test; the seed makes the mutants reproducible.
+Run by mutants.test; the SEED argument makes the mutants reproducible.
 """
 import os
 import random

@@ -14,7 +14,7 @@
 // bytes, rows > 16 or colsb > 64, or a configured tile i >= 8.
 //
 // One core executes AMX instructions: the AMX target's topology levels are
-// "core" and "amx" (seed, "M2 Pro 上的 AMX"), and every AMX contract's
+// "core" and "amx", and every AMX contract's
 // execution mesh is one core.
 //
 //===----------------------------------------------------------------------===//

@@ -6,8 +6,8 @@
 //                      (gmem box -> smem, optional .multicast::cluster)
 //   direction = store  cp.async.bulk.tensor.Nd.global.shared::cta
 //                      (smem box -> gmem; no multicast)
-// One contract, because the seed's and DESIGN.md's `tf::nv::CopyAsyncTensor`
-// names both the loads and the epilogue store; the operands switch on the
+// One contract, because one atom type, `tf::nv::CopyAsyncTensor`, names
+// both the loads and the epilogue store; the operands switch on the
 // direction (src is gmem for a load, smem for a store), and so do the limits.
 // A site's storages say which direction it is.
 //
@@ -18,10 +18,11 @@
 // The box is described by shape alone (the tensor map's boxDim): TMA writes
 // it into shared memory in row-major box order, innermost box dimension
 // fastest, under the tensor map's swizzle, which acts on the byte address
-// (DESIGN.md, "Conventions"). So the smem operand must be the compact
+// (as tf's swizzles do). So the smem operand must be the compact
 // row-major layout of the box composed with swizzle_for(mode).
 //
-// Every number here is an ISA constant (DESIGN.md, "Where numbers live"):
+// Every number here is an ISA constant, so it belongs to the contract (device
+// capacities and rates live only in targets/*.toml, with unit and origin):
 //  - rank 1..5, boxDim[i] <= 256, boxDim[0] * elementSize % 16 == 0,
 //    globalStrides[i] % 16 == 0: CUDA Driver API, cuTensorMapEncodeTiled;
 //  - with swizzling (interleave NONE), boxDim[0] * elementSize <= the

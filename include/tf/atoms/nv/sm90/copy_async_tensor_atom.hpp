@@ -1,7 +1,8 @@
 //===- tf/atoms/nv/sm90/copy_async_tensor_atom.hpp - The TMA atom type ----===//
 //
 // tf::nv::CopyAsyncTensor chooses TMA (nv.sm90.CopyAsyncTensor) for a copy
-// between global and shared memory, the seed's decisions (5) and (7):
+// between global and shared memory, decisions (5) and (7) of
+// examples/gemm/optimal.cpp:
 //
 //   [[tf::mesh(loader)]] auto lhs =
 //       tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<BM, BK>(m0, k0), lhs_ring);

@@ -3,8 +3,7 @@
 // nv.sm90.Wgmma: wgmma.mma_async.sync.aligned.m64nNkK, D = A x B + D, issued
 // by one warpgroup (128 threads), A from shared memory (form SS) or
 // registers (RS), B from shared memory, the f32 accumulator in registers.
-// The seed's `schedule facts` listing of T.cuda.sm90.Wgmma is this
-// contract printed (`tf facts nv.sm90.Wgmma`).
+// `tf facts nv.sm90.Wgmma` prints this contract.
 //
 // Sources (PTX ISA 8.x, "Asynchronous Warpgroup Level Matrix Multiply-
 // Accumulate Instructions", section 9.7.15 -- numbers as in PTX ISA 8.5):
@@ -26,7 +25,7 @@
 //    of the 64 x N accumulator is m + 64 * j, element (m, kk) of A is
 //    m + 64 * kk. Thread t = 32 * warp + 4 * lane8 + lane4 of the execution
 //    mesh ((4,8,4)):((32,4,1)) + p0 holds D rows 16 warp + 8 h + lane8 and
-//    columns 8 j + 2 lane4 + e (h, e < 2; j < N/8): the seed's
+//    columns 8 j + 2 lane4 + e (h, e < 2; j < N/8): the layout
 //    (4,2,8,c,4,2):(16,8,1,512,128,64) with leaves 0, 2, 4 bound to the
 //    mesh and c = N/8. Its local index is (h, j, e) in written order; PTX
 //    numbers the registers d[4 j + 2 h + e] -- the backend applies that
@@ -228,8 +227,9 @@ inline constexpr LayoutPattern b_smem[] = {
     TF_WGMMA_K_MAJOR_B(16, 8, 16, 32, 64),
     TF_WGMMA_K_MAJOR_B(32, 16, 32, 64, 128),
     TF_WGMMA_K_MAJOR_B(8, 4, 8, 16, 32),
-    // N-major (16-bit only): the seed's B tile ((4,2,8),(4,64)):((4096,512,64),(1024,1))
-    // | Swizzle(3,4,3) is this with nb = 4, sbo = 512, lbo = 1024.
+    // N-major (16-bit only): the H200 GEMM's B tile
+    // ((4,2,8),(4,64)):((4096,512,64),(1024,1)) | Swizzle(3,4,3) is this with
+    // nb = 4, sbo = 512, lbo = 1024.
     smem("((2,8),(nb,64)):((sbo,64),(lbo,1))", sw128, "b0", {is("b_major", "MN")}, "PTX 9.7.15.5.1.2 SW128"),
     smem("((2,8),(nb,32)):((sbo,32),(lbo,1))", sw64, "b0", {is("b_major", "MN")}, "PTX 9.7.15.5.1.2 SW64"),
     smem("((2,8),(nb,16)):((sbo,16),(lbo,1))", sw32, "b0", {is("b_major", "MN")}, "PTX 9.7.15.5.1.2 SW32"),
@@ -256,7 +256,7 @@ inline constexpr LayoutPattern a_regs[] = {
              {is("k", std::int64_t(8))}, "PTX 9.7.15.5.1.1 A k8"),
 };
 
-/// The accumulator D (64 x n, f32): the seed's
+/// The accumulator D (64 x n, f32), in make_shard_modes' form
 /// ShardLayout(Layout((4,2,8,c,4,2),(16,8,1,512,128,64)), (S(0),S(2),S(4)), ...).
 inline constexpr LayoutPattern c_regs[] = {
     fragment("(4@0,2,8@1,c,4@2,2):(16,8,1,512,128,64)", warpgroup, {},

@@ -1,14 +1,14 @@
 //===- tf/atoms/nv/sm90/wgmma_atom.hpp - The WGMMA atom type --------------===//
 //
-// The C++ type users name in tf::schedule to choose WGMMA (the seed's
-// decision (1)):
+// The C++ type users name in tf::schedule to choose WGMMA (decision (1) of
+// examples/gemm/optimal.cpp):
 //
 //   using Wgmma = tf::nv::sm90::Wgmma<256, tf::bf16, tf::Form::SS, tf::Major::K>;
 //   acc = tf::schedule<tf::TiledMma<Wgmma>, tf::Repeat<2, 1, 4>>(acc, lhs, rhs);
 //
 // Its template arguments are the contract's parameters n, dtype, form,
-// a_major, b_major (b_major defaults to MN as in the contract; the seed's B
-// tile ((4,2,8),(4,64)):((4096,512,64),(1024,1)) | Swizzle(3,4,3) is
+// a_major, b_major (b_major defaults to MN as in the contract; the H200
+// GEMM's B tile ((4,2,8),(4,64)):((4096,512,64),(1024,1)) | Swizzle(3,4,3) is
 // N-major). Every fact -- the allowed values, the derived k, the atom's
 // extents 64 x n x k, the operands' storages and dtypes -- is read from the
 // constexpr contract tf::atoms::nv::sm90::wgmma (wgmma.hpp), the single

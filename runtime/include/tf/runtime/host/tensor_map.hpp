@@ -35,7 +35,7 @@
 namespace tf::runtime {
 
 /// How TMA swizzles a box in shared memory; bytes128 is the layout WGMMA's
-/// 128-byte swizzle mode reads (DESIGN.md: Swizzle(3,4,3) on bytes).
+/// 128-byte swizzle mode reads (Swizzle(3,4,3) acting on byte offsets).
 enum class TmaSwizzle { none, bytes32, bytes64, bytes128 };
 
 /// The span of bytes one swizzle pattern covers: the longest box row.
