@@ -2,9 +2,13 @@
 //
 // The header-only execution (tf::launch without generated code) of a GEMM
 // example's kernel, for the end-to-end interpreter tests. Each example is
-// compiled into its own test binary by a wrapper source that includes it
-// with its `main` renamed (see OptimalHeaderOnly.cpp): the examples share
-// their namespace and kernel names, so two cannot live in one program.
+// compiled into its own test binary by GemmHeaderOnly.cpp, which includes it
+// (TF_GEMM_EXAMPLE_SOURCE) with its `main` renamed: the examples share their
+// namespace and kernel names, so two cannot live in one program.
+//
+// Both element types are declared; a binary defines the one of its example
+// (optimal.cpp and relu.cpp bf16, f16.cpp f16), so a test built for the
+// other type does not link.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TF_TEST_INTERP_GEMMREFERENCE_H
@@ -18,9 +22,12 @@
 namespace tf_interp_test {
 
 /// Out (M x N) = A (M x K) * B (K x N), all row-major, by the example's
-/// kernel run header-only with its own grid.
+/// kernel (with its epilogue, if any) run header-only with its own grid.
 void gemmHeaderOnly(std::vector<tf::bf16> &A, std::vector<tf::bf16> &B,
                     std::vector<tf::bf16> &Out, std::int64_t M, std::int64_t N,
+                    std::int64_t K);
+void gemmHeaderOnly(std::vector<tf::f16> &A, std::vector<tf::f16> &B,
+                    std::vector<tf::f16> &Out, std::int64_t M, std::int64_t N,
                     std::int64_t K);
 
 } // namespace tf_interp_test
