@@ -60,10 +60,10 @@ struct Options {
   /// sarif=FILE: write every diagnostic of the translation unit to FILE as
   /// SARIF 2.1.0 (Sarif.h). The plugin action does this, not the consumer.
   std::string SarifFile;
-  /// emit=DIR: lower every kernel with a target and write the CUDA backend's
-  /// DIR/<main file's stem>.tf.cu (emit/CudaEmitter.h), atomically, when the
-  /// translation unit has no errors; a kernel that cannot be lowered is an
-  /// error and nothing is written.
+  /// emit=DIR: lower every kernel with a target and write, per backend, its
+  /// file DIR/<main file's stem><suffix> (cuda_sm90: .tf.cu) atomically
+  /// (Pipeline.h), when the translation unit has no errors; a kernel that
+  /// cannot be lowered is an error at its op and nothing is written.
   std::string EmitDir;
   /// emit-debug-waits: the emitted waits are bounded and trap with the
   /// barrier's name (with emit=DIR only).
