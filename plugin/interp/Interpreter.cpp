@@ -43,13 +43,16 @@ using lower::BarrierId;
 using lower::Expr;
 using lower::ExprId;
 using lower::ExprKind;
-using lower::Inst;
+using lower::as;
+using lower::AtomCallStmt;
 using lower::InstId;
-using lower::InstKind;
 using lower::Kernel;
+using lower::OperandView;
+using lower::Stmt;
 using lower::Region;
 using lower::RegionId;
 using lower::RegionKind;
+namespace ext = lower::sm90;
 
 llvm::StringRef policyName(SchedulePolicy P) {
   switch (P) {
@@ -69,6 +72,38 @@ namespace {
 
 llvm::Error fail(const llvm::Twine &Message) {
   return llvm::createStringError(Message);
+}
+
+/// Statement \p S's name in messages: its instruction's PTX name.
+std::string stmtName(const Stmt &S) {
+  if (const auto *T = as<ext::Tma>(S))
+    return T->Store ? "cp.async.bulk.tensor.store"
+                    : "cp.async.bulk.tensor.load";
+  if (const auto *I = as<ext::Inst>(S))
+    return ext::kindName(I->sm90Kind());
+  switch (S.kind()) {
+  case lower::StmtKind::Role:
+    return "scope";
+  case lower::StmtKind::TileLoop:
+  case lower::StmtKind::KLoop:
+    return "for";
+  case lower::StmtKind::Let:
+    return "let";
+  case lower::StmtKind::ZeroFragment:
+    return "zero";
+  case lower::StmtKind::StoreFragment:
+    return "st.shared";
+  case lower::StmtKind::AtomCall:
+    return "call " + S.get<AtomCallStmt>().Contract;
+  case lower::StmtKind::Extension:
+    break;
+  }
+  return "an extension statement";
+}
+
+/// The accumulator operand (C) of WGMMA atom call \p S.
+const OperandView &accumulatorOf(const Stmt &S) {
+  return *S.get<AtomCallStmt>().operand("C");
 }
 
 /// Threads of a warpgroup, the unit WGMMA and its fragments are defined on.
@@ -140,7 +175,9 @@ struct Frame {
   std::size_t Pos = 0;
   /// The walker's scope size when the frame began (its lets end with it).
   std::size_t ScopeMark = 0;
-  const Inst *Loop = nullptr;
+  /// A loop's statement and variable.
+  const Stmt *Loop = nullptr;
+  std::string Name;
   std::int64_t Var = 0, Bound = 0, Step = 0;
 };
 
@@ -154,7 +191,7 @@ struct PendingWgmma {
 /// The threads of a role (or one warpgroup of it) running its body.
 struct Walker {
   std::string Name;
-  const Inst *Role = nullptr;
+  const lower::RoleStmt *Role = nullptr;
   std::int64_t Begin = 0, End = 0;
   /// The warpgroup of the role this walker is (0 for a role of one walker).
   std::int64_t Group = 0;
@@ -163,7 +200,7 @@ struct Walker {
   bool Producer = false;
   bool Done = false;
   /// The next instruction, once `current` found it.
-  const Inst *Next = nullptr;
+  const Stmt *Next = nullptr;
   std::vector<Frame> Stack;
   std::vector<std::pair<std::string, std::int64_t>> Scope;
   /// bar.sync: arrived, waiting for the generation after NamedGeneration.
@@ -185,7 +222,10 @@ struct Walker {
 struct TmaOp {
   std::uint64_t Id = 0;
   bool Store = false;
-  const Inst *I = nullptr;
+  const Stmt *I = nullptr;
+  /// The box's tensor map; loads: the barrier completing the bytes.
+  unsigned Map = lower::None;
+  BarrierId Bar = lower::None;
   /// The shared-memory byte address of the box.
   std::int64_t Smem = 0;
   llvm::SmallVector<std::int64_t, 5> Coords;
@@ -227,57 +267,59 @@ private:
 
   // One CTA.
   llvm::Error runCta(std::int64_t Index);
-  void addWalkers(const Inst &Role);
+  void addWalkers(const Stmt &Role);
   llvm::Error schedule();
   std::size_t choose(llvm::ArrayRef<std::size_t> Runnable, bool TmaReady);
   llvm::Error deadlock();
   llvm::Error checkPhasesAtExit();
 
   // Walkers.
-  llvm::Expected<const Inst *> current(Walker &W);
-  llvm::Expected<bool> blocked(Walker &W, const Inst &I);
-  std::string waitsFor(Walker &W, const Inst &I);
+  llvm::Expected<const Stmt *> current(Walker &W);
+  llvm::Expected<bool> blocked(Walker &W, const Stmt &S);
+  std::string waitsFor(Walker &W, const Stmt &S);
   llvm::Error step(Walker &W);
   llvm::Error stepTma();
   llvm::Error finish(Walker &W);
 
   // Expressions and operands.
   llvm::Expected<std::int64_t> eval(const Walker *W, ExprId E);
-  llvm::Expected<std::int64_t> share(const Walker &W, const Inst &I);
-  llvm::Expected<Mbarrier *> mbarrier(const Walker &W, const Inst &I,
-                                      std::int64_t &Slot);
+  /// The threads of \p W that perform an instruction of \p Threads
+  /// threads issued by thread \p Elected (-1: every thread of the role).
+  llvm::Expected<std::int64_t> share(const Walker &W, std::int64_t Elected,
+                                     std::int64_t Threads);
+  llvm::Expected<Mbarrier *> mbarrier(const Walker &W, BarrierId Bar,
+                                      ExprId SlotExpr, std::int64_t &Slot);
   llvm::Expected<const Region *> stage(hir::ValueId Ring, std::int64_t Slot);
-  llvm::Expected<const Region *> view(const Walker &W, const Inst &I,
+  llvm::Expected<const Region *> view(const Walker &W, const OperandView &V,
                                       std::int64_t &Slot);
   const TensorArg &argumentOf(unsigned Map) const {
     return Args[MapArgument[Map]];
   }
-  llvm::Error at(const Walker *W, const Inst *I, llvm::Error E) const;
+  llvm::Error at(const Walker *W, const Stmt *S, llvm::Error E) const;
 
-  // Instructions, one function per kind.
-  llvm::Error execute(Walker &W, const Inst &I);
-  llvm::Error barrierInit(Walker &W, const Inst &I);
-  llvm::Error wait(Walker &W, const Inst &I);
-  llvm::Error arriveExpectTx(Walker &W, const Inst &I);
-  llvm::Error arrive(Walker &W, const Inst &I);
-  llvm::Error tmaLoad(Walker &W, const Inst &I);
-  llvm::Error tmaStore(Walker &W, const Inst &I);
-  llvm::Error bulkCommit(Walker &W, const Inst &I);
-  llvm::Error bulkWaitRead(Walker &W, const Inst &I);
-  llvm::Error zeroAcc(Walker &W, const Inst &I);
-  llvm::Error wgmmaFence(Walker &W, const Inst &I);
-  llvm::Error wgmma(Walker &W, const Inst &I);
-  llvm::Error wgmmaCommit(Walker &W, const Inst &I);
-  llvm::Error wgmmaWait(Walker &W, const Inst &I);
-  llvm::Error storeFragment(Walker &W, const Inst &I);
-  llvm::Error fenceProxyAsync(Walker &W, const Inst &I);
-  llvm::Error namedBarrier(Walker &W, const Inst &I);
+  // Statements, one function per kind.
+  llvm::Error execute(Walker &W, const Stmt &S);
+  llvm::Error executeExtension(Walker &W, const Stmt &S, const ext::Inst &I);
+  llvm::Error barrierInit(Walker &W, const ext::BarrierInit &I);
+  llvm::Error arriveExpectTx(Walker &W, const ext::ArriveExpectTx &I);
+  llvm::Error arrive(Walker &W, const ext::Arrive &I);
+  llvm::Error tmaLoad(Walker &W, const Stmt &S, const ext::Tma &T);
+  llvm::Error tmaStore(Walker &W, const Stmt &S, const ext::Tma &T);
+  llvm::Error bulkCommit(Walker &W);
+  llvm::Error bulkWaitRead(Walker &W);
+  llvm::Error zeroAcc(Walker &W, const lower::ZeroFragmentStmt &I);
+  llvm::Error wgmmaFence(Walker &W);
+  llvm::Error wgmma(Walker &W, const Stmt &S, const ext::Wgmma &I);
+  llvm::Error wgmmaCommit(Walker &W);
+  llvm::Error wgmmaWait(Walker &W, const ext::WgmmaWait &I);
+  llvm::Error storeFragment(Walker &W, const Stmt &S);
+  llvm::Error namedBarrier(Walker &W, const ext::NamedBarrier &I);
 
   // What the instructions share.
   llvm::Error performWgmma(Walker &W, const PendingWgmma &P);
   llvm::Error performTma(const TmaOp &Op);
   bool accumulatorInFlight(const Walker &W, hir::ValueId Acc) const;
-  llvm::Expected<const StorePlan *> storePlan(const Inst &I, const Walker &W);
+  llvm::Expected<const StorePlan *> storePlan(const Stmt &S, const Walker &W);
 
   const Kernel &K;
   llvm::ArrayRef<TensorArg> Args;
@@ -288,8 +330,8 @@ private:
   std::vector<unsigned> MapArgument;
   std::map<hir::ValueId, std::vector<RegionId>> RingStages;
   std::map<hir::ValueId, AccInfo> Accs;
-  std::map<const Inst *, bool> Producers;
-  std::map<const Inst *, StorePlan> Plans;
+  std::map<const Stmt *, bool> Producers;
+  std::map<const Stmt *, StorePlan> Plans;
 
   // Per CTA.
   std::int64_t Cta = -1;
@@ -356,8 +398,9 @@ llvm::Error Run::checkArguments() {
 
 bool Run::issuesLoads(const std::vector<InstId> &Body) const {
   for (InstId Id : Body) {
-    const Inst &I = K.Insts[Id];
-    if (I.Kind == InstKind::TmaLoad || issuesLoads(I.Body))
+    const Stmt &S = K.Insts[Id];
+    const auto *T = as<ext::Tma>(S);
+    if ((T && !T->Store) || issuesLoads(S.Body))
       return true;
   }
   return false;
@@ -373,20 +416,22 @@ llvm::Error Run::scanKernel() {
       Stages.resize(X.Stage + 1, lower::None);
     Stages[X.Stage] = R;
   }
-  for (const Inst &I : K.Insts) {
-    if (I.Kind == InstKind::Role)
-      Producers[&I] = issuesLoads(I.Body);
-    if (I.Kind != InstKind::Wgmma)
+  for (const Stmt &S : K.Insts) {
+    if (S.is<lower::RoleStmt>())
+      Producers[&S] = issuesLoads(S.Body);
+    const auto *W = as<ext::Wgmma>(S);
+    if (!W)
       continue;
-    if (llvm::Error E = checkWgmmaAtom(I.Atom))
-      return lower::problemAt(I.Range, llvm::toString(std::move(E)));
-    const lower::MmaAtom *Op = &I.Atom;
-    AccInfo &A = Accs[I.Acc];
+    if (llvm::Error E = checkWgmmaAtom(W->Atom))
+      return lower::problemAt(S.Range, llvm::toString(std::move(E)));
+    const lower::MmaAtom *Op = &W->Atom;
+    const OperandView &C = accumulatorOf(S);
+    AccInfo &A = Accs[C.Fragment];
     if (A.Blocks && (A.Op.N != Op->N || A.Op.M != Op->M))
-      return lower::problemAt(I.Range,
+      return lower::problemAt(S.Range,
                               "the WGMMAs of one accumulator differ in shape");
     A.Op = *Op;
-    A.Blocks = std::max(A.Blocks, I.Block + 1);
+    A.Blocks = std::max(A.Blocks, C.Block + 1);
   }
   return llvm::Error::success();
 }
@@ -414,15 +459,15 @@ llvm::Error Run::run() {
     Cta = -1;
     CtaScope.clear();
     for (InstId Id : K.Body) {
-      const Inst &I = K.Insts[Id];
-      if (I.Kind != InstKind::Let)
+      const auto *L = K.Insts[Id].getIf<lower::LetStmt>();
+      if (!L)
         continue;
-      llvm::Expected<std::int64_t> V = eval(nullptr, I.Value);
+      llvm::Expected<std::int64_t> V = eval(nullptr, L->Value);
       if (!V) {
         llvm::consumeError(V.takeError());
         break;
       }
-      CtaScope.push_back({I.Vars[0], *V});
+      CtaScope.push_back({L->Var, *V});
     }
     llvm::Expected<std::int64_t> G = eval(nullptr, K.Grid);
     if (!G)
@@ -457,27 +502,22 @@ llvm::Error Run::runCta(std::int64_t Index) {
            static_cast<std::uint64_t>(Index));
 
   for (InstId Id : K.Body) {
-    const Inst &I = K.Insts[Id];
-    switch (I.Kind) {
-    case InstKind::Let: {
-      llvm::Expected<std::int64_t> V = eval(nullptr, I.Value);
+    const Stmt &S = K.Insts[Id];
+    if (const auto *L = S.getIf<lower::LetStmt>()) {
+      llvm::Expected<std::int64_t> V = eval(nullptr, L->Value);
       if (!V)
-        return at(nullptr, &I, V.takeError());
-      CtaScope.push_back({I.Vars[0], *V});
-      break;
-    }
-    case InstKind::Role:
-      addWalkers(I);
-      break;
-    case InstKind::FenceBarrierInit:
+        return at(nullptr, &S, V.takeError());
+      CtaScope.push_back({L->Var, *V});
+    } else if (S.is<lower::RoleStmt>()) {
+      addWalkers(S);
+    } else if (as<ext::FenceBarrierInit>(S)) {
       // fence.mbarrier_init, then a barrier of the whole CTA: everything
       // before it has run.
       if (llvm::Error E = schedule())
         return E;
       Walkers.clear();
-      break;
-    default:
-      return at(nullptr, &I,
+    } else {
+      return at(nullptr, &S,
                 fail("at kernel level (outside every role) is not modeled"));
     }
   }
@@ -486,7 +526,8 @@ llvm::Error Run::runCta(std::int64_t Index) {
   return checkPhasesAtExit();
 }
 
-void Run::addWalkers(const Inst &Role) {
+void Run::addWalkers(const Stmt &RoleStmt) {
+  const lower::RoleStmt &Role = RoleStmt.get<lower::RoleStmt>();
   const std::int64_t Threads = Role.End - Role.Begin;
   const bool Split = Threads > 0 && Threads % WarpgroupThreads == 0 &&
                      Role.Begin % WarpgroupThreads == 0;
@@ -498,13 +539,13 @@ void Run::addWalkers(const Inst &Role) {
     W.Group = G;
     W.Begin = Split ? Role.Begin + G * WarpgroupThreads : Role.Begin;
     W.End = Split ? W.Begin + WarpgroupThreads : Role.End;
-    W.Producer = Producers[&Role];
-    W.Name = "role '" + Role.RoleName + "'" +
+    W.Producer = Producers[&RoleStmt];
+    W.Name = "role '" + Role.Name + "'" +
              (Count > 1 ? " warpgroup " + std::to_string(G) : "") +
              " (threads [" + std::to_string(W.Begin) + ", " +
              std::to_string(W.End) + "))";
     Frame F;
-    F.Body = &Role.Body;
+    F.Body = &RoleStmt.Body;
     W.Stack.push_back(F);
     Walkers.push_back(std::move(W));
   }
@@ -518,7 +559,7 @@ llvm::Error Run::schedule() {
       Walker &W = Walkers[I];
       if (W.Done)
         continue;
-      llvm::Expected<const Inst *> Next = current(W);
+      llvm::Expected<const Stmt *> Next = current(W);
       if (!Next)
         return at(&W, nullptr, Next.takeError());
       if (!*Next)
@@ -615,7 +656,7 @@ llvm::Error Run::checkPhasesAtExit() {
 
 //===- Walkers ------------------------------------------------------------===//
 
-llvm::Expected<const Inst *> Run::current(Walker &W) {
+llvm::Expected<const Stmt *> Run::current(Walker &W) {
   W.Next = nullptr;
   while (!W.Stack.empty()) {
     const std::size_t Top = W.Stack.size() - 1;
@@ -625,9 +666,9 @@ llvm::Expected<const Inst *> Run::current(Walker &W) {
         F.Var += F.Step;
         if (F.Var < F.Bound) {
           W.Scope.resize(F.ScopeMark);
-          W.Scope.push_back({F.Loop->Vars[0], F.Var});
+          W.Scope.push_back({F.Name, F.Var});
           F.Pos = 0;
-          if (F.Loop->Kind == InstKind::TileLoop) {
+          if (F.Loop->is<lower::TileLoopStmt>()) {
             ++W.TileIterations;
             Stats.MaxTilesPerWalker =
                 std::max(Stats.MaxTilesPerWalker, W.TileIterations);
@@ -641,64 +682,66 @@ llvm::Expected<const Inst *> Run::current(Walker &W) {
         ++W.Stack.back().Pos;
       continue;
     }
-    const Inst &I = K.Insts[(*W.Stack[Top].Body)[W.Stack[Top].Pos]];
-    switch (I.Kind) {
-    case InstKind::Let: {
-      llvm::Expected<std::int64_t> V = eval(&W, I.Value);
+    const Stmt &S = K.Insts[(*W.Stack[Top].Body)[W.Stack[Top].Pos]];
+    if (const auto *L = S.getIf<lower::LetStmt>()) {
+      llvm::Expected<std::int64_t> V = eval(&W, L->Value);
       if (!V)
-        return lower::problemAt(I.Range, "let " + I.Vars[0] + ": " +
+        return lower::problemAt(S.Range, "let " + L->Var + ": " +
                                              llvm::toString(V.takeError()));
-      W.Scope.push_back({I.Vars[0], *V});
+      W.Scope.push_back({L->Var, *V});
       ++W.Stack[Top].Pos;
       continue;
     }
-    case InstKind::TileLoop:
-    case InstKind::KLoop: {
-      llvm::Expected<std::int64_t> Start = eval(&W, I.Start);
-      llvm::Expected<std::int64_t> Bound = eval(&W, I.Bound);
+    const auto *Tiles = S.getIf<lower::TileLoopStmt>();
+    const auto *KLoop = S.getIf<lower::KLoopStmt>();
+    if (Tiles || KLoop) {
+      llvm::Expected<std::int64_t> Start =
+          eval(&W, Tiles ? Tiles->Start : KLoop->Start);
+      llvm::Expected<std::int64_t> Bound =
+          eval(&W, Tiles ? Tiles->Bound : KLoop->Bound);
       llvm::Expected<std::int64_t> Step =
-          I.Kind == InstKind::TileLoop ? eval(&W, I.Stride)
-                                       : llvm::Expected<std::int64_t>(I.Step);
+          Tiles ? eval(&W, Tiles->Stride)
+                : llvm::Expected<std::int64_t>(KLoop->Step);
       for (llvm::Expected<std::int64_t> *V : {&Start, &Bound, &Step})
         if (!*V) {
           llvm::consumeError(Start.takeError());
           llvm::consumeError(Bound.takeError());
           llvm::consumeError(Step.takeError());
-          return lower::problemAt(I.Range,
+          return lower::problemAt(S.Range,
                                   "the loop's range does not evaluate");
         }
       if (*Step <= 0)
-        return lower::problemAt(I.Range, "a loop with step " +
+        return lower::problemAt(S.Range, "a loop with step " +
                                              llvm::Twine(*Step) +
                                              " does not end");
-      if (I.Vars.empty())
-        return lower::problemAt(I.Range, "a loop without a variable");
+      const std::string Name = Tiles ? "task" : KLoop->Var;
+      if (Name.empty())
+        return lower::problemAt(S.Range, "a loop without a variable");
       if (*Start >= *Bound) {
         ++W.Stack[Top].Pos;
         continue;
       }
       Frame F;
-      F.Body = &I.Body;
+      F.Body = &S.Body;
       F.ScopeMark = W.Scope.size();
-      F.Loop = &I;
+      F.Loop = &S;
+      F.Name = Name;
       F.Var = *Start;
       F.Bound = *Bound;
       F.Step = *Step;
-      W.Scope.push_back({I.Vars[0], F.Var});
+      W.Scope.push_back({Name, F.Var});
       W.Stack.push_back(F);
-      if (I.Kind == InstKind::TileLoop) {
+      if (Tiles) {
         ++W.TileIterations;
         Stats.MaxTilesPerWalker =
             std::max(Stats.MaxTilesPerWalker, W.TileIterations);
       }
       continue;
     }
-    case InstKind::Role:
-      return lower::problemAt(I.Range, "a role inside a role is not modeled");
-    default:
-      W.Next = &I;
-      return &I;
-    }
+    if (S.is<lower::RoleStmt>())
+      return lower::problemAt(S.Range, "a role inside a role is not modeled");
+    W.Next = &S;
+    return &S;
   }
   if (llvm::Error E = finish(W))
     return E;
@@ -720,74 +763,66 @@ llvm::Error Run::finish(Walker &W) {
   return llvm::Error::success();
 }
 
-llvm::Expected<bool> Run::blocked(Walker &W, const Inst &I) {
-  switch (I.Kind) {
-  case InstKind::Wait: {
+llvm::Expected<bool> Run::blocked(Walker &W, const Stmt &S) {
+  if (const auto *X = as<ext::Wait>(S)) {
     std::int64_t Slot = 0;
-    llvm::Expected<Mbarrier *> M = mbarrier(W, I, Slot);
+    llvm::Expected<Mbarrier *> M = mbarrier(W, X->Bar, X->Slot, Slot);
     if (!M)
       return M.takeError();
     if (!(*M)->initialized())
-      return fail("waits on " + K.Barriers[I.Bar].Name + "[" +
+      return fail("waits on " + K.Barriers[X->Bar].Name + "[" +
                   llvm::Twine(Slot) + "], which was never initialized");
-    llvm::Expected<std::int64_t> Parity = eval(&W, I.Phase);
+    llvm::Expected<std::int64_t> Parity = eval(&W, X->Phase);
     if (!Parity)
       return Parity.takeError();
     return !(*M)->parityCompleted(*Parity);
   }
-  case InstKind::NamedBarrier:
-    return W.AtNamedBarrier &&
-           Named[I.BarrierIdNum].Generation == W.NamedGeneration;
-  case InstKind::BulkWaitRead: {
-    const std::size_t Keep =
-        static_cast<std::size_t>(std::max<std::int64_t>(I.Count, 0));
-    for (std::size_t G = 0; G + Keep < W.StoreGroups.size(); ++G)
-      for (std::uint64_t Id : W.StoreGroups[G])
+  if (const auto *X = as<ext::NamedBarrier>(S))
+    return W.AtNamedBarrier && Named[X->Id].Generation == W.NamedGeneration;
+  if (as<ext::BulkWaitRead>(S)) {
+    // wait_group.read 0: every committed group has read shared memory.
+    for (const std::vector<std::uint64_t> &Group : W.StoreGroups)
+      for (std::uint64_t Id : Group)
         if (PendingStores.count(Id))
           return true;
     return false;
   }
-  default:
-    return false;
-  }
+  return false;
 }
 
-std::string Run::waitsFor(Walker &W, const Inst &I) {
+std::string Run::waitsFor(Walker &W, const Stmt &S) {
   std::string Where;
-  if (!I.Range.File.empty())
-    Where = I.Range.File + ":" + std::to_string(I.Range.Line) + ":" +
-            std::to_string(I.Range.Column) + " ";
-  switch (I.Kind) {
-  case InstKind::Wait: {
+  if (!S.Range.File.empty())
+    Where = S.Range.File + ":" + std::to_string(S.Range.Line) + ":" +
+            std::to_string(S.Range.Column) + " ";
+  if (const auto *X = as<ext::Wait>(S)) {
     std::int64_t Slot = 0;
-    llvm::Expected<Mbarrier *> M = mbarrier(W, I, Slot);
-    llvm::Expected<std::int64_t> Parity = eval(&W, I.Phase);
+    llvm::Expected<Mbarrier *> M = mbarrier(W, X->Bar, X->Slot, Slot);
+    llvm::Expected<std::int64_t> Parity = eval(&W, X->Phase);
     if (!M || !Parity) {
       llvm::consumeError(M.takeError());
       llvm::consumeError(Parity.takeError());
-      return "waits at " + Where + "on " + K.Barriers[I.Bar].Name;
+      return "waits at " + Where + "on " + K.Barriers[X->Bar].Name;
     }
     return "waits at " + Where + "mbarrier.try_wait.parity " +
-           K.Barriers[I.Bar].Name + "[" + std::to_string(Slot) +
+           K.Barriers[X->Bar].Name + "[" + std::to_string(Slot) +
            "] for the phase of parity " + std::to_string(*Parity) +
            " (the barrier: " + (*M)->describe() + ")";
   }
-  case InstKind::NamedBarrier: {
-    const NamedBarrierState &S = Named[I.BarrierIdNum];
-    return "waits at " + Where + "bar.sync " + std::to_string(I.BarrierIdNum) +
-           " (" + std::to_string(S.Arrived) + " of " + std::to_string(S.Count) +
+  if (const auto *X = as<ext::NamedBarrier>(S)) {
+    const NamedBarrierState &St = Named[X->Id];
+    return "waits at " + Where + "bar.sync " + std::to_string(X->Id) + " (" +
+           std::to_string(St.Arrived) + " of " + std::to_string(St.Count) +
            " threads arrived)";
   }
-  default:
-    return "waits at " + Where + lower::instName(I.Kind);
-  }
+  return "waits at " + Where + stmtName(S);
 }
 
 llvm::Error Run::step(Walker &W) {
-  const Inst &I = *W.Next;
+  const Stmt &S = *W.Next;
   Stay = false;
-  if (llvm::Error E = execute(W, I))
-    return at(&W, &I, std::move(E));
+  if (llvm::Error E = execute(W, S))
+    return at(&W, &S, std::move(E));
   if (!Stay)
     ++W.Stack.back().Pos;
   return llvm::Error::success();
@@ -810,12 +845,12 @@ llvm::Error Run::stepTma() {
   if (llvm::Error E = performTma(Op))
     return lower::problemAt(
         Op.I->Range, "CTA " + std::to_string(Cta) + ", the TMA unit (" +
-                         lower::instName(Op.I->Kind) + " issued by " +
+                         stmtName(*Op.I) + " issued by " +
                          Op.Walker + "): " + llvm::toString(std::move(E)));
   return llvm::Error::success();
 }
 
-llvm::Error Run::at(const Walker *W, const Inst *I, llvm::Error E) const {
+llvm::Error Run::at(const Walker *W, const Stmt *I, llvm::Error E) const {
   if (!E)
     return E;
   std::string Prefix = "CTA " + std::to_string(Cta);
@@ -823,7 +858,7 @@ llvm::Error Run::at(const Walker *W, const Inst *I, llvm::Error E) const {
     Prefix += ", " + W->Name;
   Prefix += ": ";
   if (I)
-    Prefix += std::string(lower::instName(I->Kind)) + ": ";
+    Prefix += stmtName(*I) + ": ";
   std::string Message = llvm::toString(std::move(E));
   if (I)
     return lower::problemAt(I->Range, Prefix + Message);
@@ -917,42 +952,43 @@ llvm::Expected<std::int64_t> Run::eval(const Walker *W, ExprId Id) {
   return fail("an expression of an unknown kind");
 }
 
-llvm::Expected<std::int64_t> Run::share(const Walker &W, const Inst &I) {
+llvm::Expected<std::int64_t> Run::share(const Walker &W, std::int64_t Elected,
+                                        std::int64_t Threads) {
   // Inside a role every thread performs an instruction (the backend emits
   // it in the role's branch), unless one thread is elected; Threads, when
   // set, must say so.
-  const Inst &Role = *W.Role;
+  const lower::RoleStmt &Role = *W.Role;
   const std::int64_t RoleThreads = Role.End - Role.Begin;
-  if (I.Elected >= 0) {
-    if (I.Elected < Role.Begin || I.Elected >= Role.End)
-      return fail("elects thread " + llvm::Twine(I.Elected) +
+  if (Elected >= 0) {
+    if (Elected < Role.Begin || Elected >= Role.End)
+      return fail("elects thread " + llvm::Twine(Elected) +
                   ", which is not in the role's threads [" +
                   llvm::Twine(Role.Begin) + ", " + llvm::Twine(Role.End) + ")");
-    if (I.Threads > 1)
+    if (Threads > 1)
       return fail("one elected thread performs it, but it counts " +
-                  llvm::Twine(I.Threads) + " threads");
-    return I.Elected >= W.Begin && I.Elected < W.End ? 1 : 0;
+                  llvm::Twine(Threads) + " threads");
+    return Elected >= W.Begin && Elected < W.End ? 1 : 0;
   }
-  if (I.Threads != 0 && I.Threads != RoleThreads)
-    return fail("it counts " + llvm::Twine(I.Threads) +
+  if (Threads != 0 && Threads != RoleThreads)
+    return fail("it counts " + llvm::Twine(Threads) +
                 " threads, but without an elected thread all " +
                 llvm::Twine(RoleThreads) + " threads of the role perform it");
   return W.threads();
 }
 
-llvm::Expected<Mbarrier *> Run::mbarrier(const Walker &W, const Inst &I,
-                                         std::int64_t &Slot) {
-  if (I.Bar >= K.Barriers.size())
+llvm::Expected<Mbarrier *> Run::mbarrier(const Walker &W, BarrierId Bar,
+                                         ExprId SlotExpr, std::int64_t &Slot) {
+  if (Bar >= K.Barriers.size())
     return fail("names no barrier");
-  llvm::Expected<std::int64_t> S = eval(&W, I.Slot);
+  llvm::Expected<std::int64_t> S = eval(&W, SlotExpr);
   if (!S)
     return S.takeError();
   Slot = *S;
-  const Barrier &B = K.Barriers[I.Bar];
+  const Barrier &B = K.Barriers[Bar];
   if (Slot < 0 || Slot >= B.Count)
     return fail("slot " + llvm::Twine(Slot) + " of " + B.Name + ", which has " +
                 llvm::Twine(B.Count) + " object(s)");
-  return &Barriers[I.Bar][static_cast<std::size_t>(Slot)];
+  return &Barriers[Bar][static_cast<std::size_t>(Slot)];
 }
 
 llvm::Expected<const Region *> Run::stage(hir::ValueId Ring,
@@ -967,70 +1003,85 @@ llvm::Expected<const Region *> Run::stage(hir::ValueId Ring,
   return &K.Regions[It->second[static_cast<std::size_t>(Slot)]];
 }
 
-llvm::Expected<const Region *> Run::view(const Walker &W, const Inst &I,
+llvm::Expected<const Region *> Run::view(const Walker &W, const OperandView &V,
                                          std::int64_t &Slot) {
   Slot = 0;
-  if (I.Ring != hir::None) {
-    llvm::Expected<std::int64_t> S = eval(&W, I.Slot);
+  if (V.Ring != hir::None) {
+    llvm::Expected<std::int64_t> S = eval(&W, V.Slot);
     if (!S)
       return S.takeError();
     Slot = *S;
-    return stage(I.Ring, Slot);
+    return stage(V.Ring, Slot);
   }
-  if (I.View >= K.Regions.size())
+  if (V.View >= K.Regions.size())
     return fail("names no shared-memory view");
-  return &K.Regions[I.View];
+  return &K.Regions[V.View];
 }
 
 //===- Instructions -------------------------------------------------------===//
 
-llvm::Error Run::execute(Walker &W, const Inst &I) {
-  switch (I.Kind) {
-  case InstKind::BarrierInit:
-    return barrierInit(W, I);
-  case InstKind::Wait:
-    return wait(W, I);
-  case InstKind::ArriveExpectTx:
-    return arriveExpectTx(W, I);
-  case InstKind::Arrive:
-    return arrive(W, I);
-  case InstKind::TmaLoad:
-    return tmaLoad(W, I);
-  case InstKind::TmaStore:
-    return tmaStore(W, I);
-  case InstKind::BulkCommit:
-    return bulkCommit(W, I);
-  case InstKind::BulkWaitRead:
-    return bulkWaitRead(W, I);
-  case InstKind::ZeroAcc:
-    return zeroAcc(W, I);
-  case InstKind::WgmmaFence:
-    return wgmmaFence(W, I);
-  case InstKind::Wgmma:
-    return wgmma(W, I);
-  case InstKind::WgmmaCommit:
-    return wgmmaCommit(W, I);
-  case InstKind::WgmmaWait:
-    return wgmmaWait(W, I);
-  case InstKind::StoreFragment:
-    return storeFragment(W, I);
-  case InstKind::FenceProxyAsync:
-    return fenceProxyAsync(W, I);
-  case InstKind::NamedBarrier:
-    return namedBarrier(W, I);
-  case InstKind::FenceBarrierInit:
-    return fail("inside a role is not modeled (it is a CTA-wide barrier)");
-  case InstKind::Role:
-  case InstKind::TileLoop:
-  case InstKind::KLoop:
-  case InstKind::Let:
+llvm::Error Run::execute(Walker &W, const Stmt &S) {
+  if (const auto *I = as<ext::Inst>(S))
+    return executeExtension(W, S, *I);
+  switch (S.kind()) {
+  case lower::StmtKind::ZeroFragment:
+    return zeroAcc(W, S.get<lower::ZeroFragmentStmt>());
+  case lower::StmtKind::StoreFragment:
+    return storeFragment(W, S);
+  case lower::StmtKind::Role:
+  case lower::StmtKind::TileLoop:
+  case lower::StmtKind::KLoop:
+  case lower::StmtKind::Let:
     break; // structure: `current` runs it
+  case lower::StmtKind::AtomCall:
+  case lower::StmtKind::Extension:
+    return fail("the interpreter models the sm90 extension only");
   }
   return fail("the interpreter does not implement this instruction");
 }
 
-llvm::Error Run::barrierInit(Walker &W, const Inst &I) {
-  llvm::Expected<std::int64_t> N = share(W, I);
+llvm::Error Run::executeExtension(Walker &W, const Stmt &S,
+                                  const ext::Inst &I) {
+  switch (I.sm90Kind()) {
+  case ext::Kind::BarrierInit:
+    return barrierInit(W, llvm::cast<ext::BarrierInit>(I));
+  case ext::Kind::Wait:
+    // `blocked` let the walker through: the phase has completed.
+    return llvm::Error::success();
+  case ext::Kind::ArriveExpectTx:
+    return arriveExpectTx(W, llvm::cast<ext::ArriveExpectTx>(I));
+  case ext::Kind::Arrive:
+    return arrive(W, llvm::cast<ext::Arrive>(I));
+  case ext::Kind::Tma: {
+    const auto &T = llvm::cast<ext::Tma>(I);
+    return T.Store ? tmaStore(W, S, T) : tmaLoad(W, S, T);
+  }
+  case ext::Kind::BulkCommit:
+    return bulkCommit(W);
+  case ext::Kind::BulkWaitRead:
+    return bulkWaitRead(W);
+  case ext::Kind::WgmmaFence:
+    return wgmmaFence(W);
+  case ext::Kind::Wgmma:
+    return wgmma(W, S, llvm::cast<ext::Wgmma>(I));
+  case ext::Kind::WgmmaCommit:
+    return wgmmaCommit(W);
+  case ext::Kind::WgmmaWait:
+    return wgmmaWait(W, llvm::cast<ext::WgmmaWait>(I));
+  case ext::Kind::FenceProxyAsync:
+    // The model has one view of shared memory; the fence orders nothing
+    // more.
+    return llvm::Error::success();
+  case ext::Kind::NamedBarrier:
+    return namedBarrier(W, llvm::cast<ext::NamedBarrier>(I));
+  case ext::Kind::FenceBarrierInit:
+    return fail("inside a role is not modeled (it is a CTA-wide barrier)");
+  }
+  return fail("the interpreter does not implement this instruction");
+}
+
+llvm::Error Run::barrierInit(Walker &W, const ext::BarrierInit &I) {
+  llvm::Expected<std::int64_t> N = share(W, -1, 0);
   if (!N)
     return N.takeError();
   if (*N == 0)
@@ -1047,17 +1098,12 @@ llvm::Error Run::barrierInit(Walker &W, const Inst &I) {
   return llvm::Error::success();
 }
 
-llvm::Error Run::wait(Walker &, const Inst &) {
-  // `blocked` let the walker through: the phase has completed.
-  return llvm::Error::success();
-}
-
-llvm::Error Run::arriveExpectTx(Walker &W, const Inst &I) {
-  llvm::Expected<std::int64_t> N = share(W, I);
+llvm::Error Run::arriveExpectTx(Walker &W, const ext::ArriveExpectTx &I) {
+  llvm::Expected<std::int64_t> N = share(W, I.Elected, I.Threads);
   if (!N)
     return N.takeError();
   std::int64_t Slot = 0;
-  llvm::Expected<Mbarrier *> M = mbarrier(W, I, Slot);
+  llvm::Expected<Mbarrier *> M = mbarrier(W, I.Bar, I.Slot, Slot);
   if (!M)
     return M.takeError();
   for (std::int64_t T = 0; T < *N; ++T) {
@@ -1071,12 +1117,12 @@ llvm::Error Run::arriveExpectTx(Walker &W, const Inst &I) {
   return llvm::Error::success();
 }
 
-llvm::Error Run::arrive(Walker &W, const Inst &I) {
-  llvm::Expected<std::int64_t> N = share(W, I);
+llvm::Error Run::arrive(Walker &W, const ext::Arrive &I) {
+  llvm::Expected<std::int64_t> N = share(W, I.Elected, I.Threads);
   if (!N)
     return N.takeError();
   std::int64_t Slot = 0;
-  llvm::Expected<Mbarrier *> M = mbarrier(W, I, Slot);
+  llvm::Expected<Mbarrier *> M = mbarrier(W, I.Bar, I.Slot, Slot);
   if (!M)
     return M.takeError();
   if (*N == 0)
@@ -1087,46 +1133,59 @@ llvm::Error Run::arrive(Walker &W, const Inst &I) {
   return llvm::Error::success();
 }
 
-llvm::Error Run::tmaLoad(Walker &W, const Inst &I) {
-  llvm::Expected<std::int64_t> N = share(W, I);
+/// The global box and the shared-memory view of TMA atom call \p Call.
+std::pair<const OperandView *, const OperandView *>
+tmaOperands(const AtomCallStmt &Call) {
+  const OperandView *Global = nullptr, *Shared = nullptr;
+  for (const OperandView &O : Call.Operands)
+    (O.Place == lower::OperandPlace::Global ? Global : Shared) = &O;
+  return {Global, Shared};
+}
+
+llvm::Error Run::tmaLoad(Walker &W, const Stmt &S, const ext::Tma &T) {
+  const AtomCallStmt &Call = S.get<AtomCallStmt>();
+  llvm::Expected<std::int64_t> N = share(W, Call.Elected, Call.Threads);
   if (!N)
     return N.takeError();
   if (*N == 0)
     return llvm::Error::success();
-  if (I.Map >= K.Maps.size())
+  const auto [Global, Shared] = tmaOperands(Call);
+  if (!Global || !Shared || Global->Map >= K.Maps.size())
     return fail("names no tensor map");
   std::int64_t Slot = 0;
-  llvm::Expected<const Region *> R = view(W, I, Slot);
+  llvm::Expected<const Region *> R = view(W, *Shared, Slot);
   if (!R)
     return R.takeError();
   std::int64_t BarSlot = 0;
-  llvm::Expected<Mbarrier *> M = mbarrier(W, I, BarSlot);
+  llvm::Expected<Mbarrier *> M = mbarrier(W, T.Bar, T.Slot, BarSlot);
   if (!M)
     return M.takeError();
-  const lower::TensorMap &Map = K.Maps[I.Map];
+  const lower::TensorMap &Map = K.Maps[Global->Map];
   std::int64_t BoxBytes = bytes(Map.Element);
   for (std::int64_t B : Map.Box)
     BoxBytes *= B;
-  const std::int64_t Dst = (*R)->Offset + I.ViewOffset;
+  const std::int64_t Dst = (*R)->Offset + Shared->Offset;
   if (Dst % 128 != 0)
     return fail("the box's shared-memory address " + llvm::Twine(Dst) +
                 " is not 128-byte aligned");
-  if (I.ViewOffset < 0 || I.ViewOffset + BoxBytes > (*R)->Bytes)
+  if (Shared->Offset < 0 || Shared->Offset + BoxBytes > (*R)->Bytes)
     return fail("the box's " + llvm::Twine(BoxBytes) + " bytes at offset " +
-                llvm::Twine(I.ViewOffset) + " of " + (*R)->Name +
+                llvm::Twine(Shared->Offset) + " of " + (*R)->Name +
                 " reach outside its " + llvm::Twine((*R)->Bytes) + " bytes");
   TmaOp Op;
-  Op.I = &I;
+  Op.I = &S;
+  Op.Map = Global->Map;
+  Op.Bar = T.Bar;
   Op.Smem = Dst;
   Op.Slot = BarSlot;
   Op.Walker = W.Name;
-  for (ExprId C : I.Coords) {
+  for (ExprId C : Global->Coords) {
     llvm::Expected<std::int64_t> V = eval(&W, C);
     if (!V)
       return V.takeError();
     Op.Coords.push_back(*V);
   }
-  for (std::int64_t T = 0; T < *N; ++T) {
+  for (std::int64_t I = 0; I < *N; ++I) {
     Op.Id = NextOp++;
     Tma.push_back(Op);
     ++Stats.TmaLoads;
@@ -1134,41 +1193,44 @@ llvm::Error Run::tmaLoad(Walker &W, const Inst &I) {
   return llvm::Error::success();
 }
 
-llvm::Error Run::tmaStore(Walker &W, const Inst &I) {
-  llvm::Expected<std::int64_t> N = share(W, I);
+llvm::Error Run::tmaStore(Walker &W, const Stmt &S, const ext::Tma &) {
+  const AtomCallStmt &Call = S.get<AtomCallStmt>();
+  llvm::Expected<std::int64_t> N = share(W, Call.Elected, Call.Threads);
   if (!N)
     return N.takeError();
   if (*N == 0)
     return llvm::Error::success();
-  if (I.Map >= K.Maps.size())
+  const auto [Global, Shared] = tmaOperands(Call);
+  if (!Global || !Shared || Global->Map >= K.Maps.size())
     return fail("names no tensor map");
   std::int64_t Slot = 0;
-  llvm::Expected<const Region *> R = view(W, I, Slot);
+  llvm::Expected<const Region *> R = view(W, *Shared, Slot);
   if (!R)
     return R.takeError();
-  const lower::TensorMap &Map = K.Maps[I.Map];
+  const lower::TensorMap &Map = K.Maps[Global->Map];
   std::int64_t BoxBytes = bytes(Map.Element);
   for (std::int64_t B : Map.Box)
     BoxBytes *= B;
-  if (I.ViewOffset < 0 || I.ViewOffset + BoxBytes > (*R)->Bytes)
+  if (Shared->Offset < 0 || Shared->Offset + BoxBytes > (*R)->Bytes)
     return fail("the box's " + llvm::Twine(BoxBytes) + " bytes at offset " +
-                llvm::Twine(I.ViewOffset) + " of " + (*R)->Name +
+                llvm::Twine(Shared->Offset) + " of " + (*R)->Name +
                 " reach outside its " + llvm::Twine((*R)->Bytes) + " bytes");
   TmaOp Op;
   Op.Store = true;
-  Op.I = &I;
-  Op.Smem = (*R)->Offset + I.ViewOffset;
+  Op.I = &S;
+  Op.Map = Global->Map;
+  Op.Smem = (*R)->Offset + Shared->Offset;
   if (Op.Smem % 128 != 0)
     return fail("the box's shared-memory address " + llvm::Twine(Op.Smem) +
                 " is not 128-byte aligned");
   Op.Walker = W.Name;
-  for (ExprId C : I.Coords) {
+  for (ExprId C : Global->Coords) {
     llvm::Expected<std::int64_t> V = eval(&W, C);
     if (!V)
       return V.takeError();
     Op.Coords.push_back(*V);
   }
-  for (std::int64_t T = 0; T < *N; ++T) {
+  for (std::int64_t I = 0; I < *N; ++I) {
     Op.Id = NextOp++;
     PendingStores.insert(Op.Id);
     W.UncommittedStores.push_back(Op.Id);
@@ -1179,9 +1241,8 @@ llvm::Error Run::tmaStore(Walker &W, const Inst &I) {
 }
 
 llvm::Error Run::performTma(const TmaOp &Op) {
-  const Inst &I = *Op.I;
-  const lower::TensorMap &Map = K.Maps[I.Map];
-  const TensorArg &Global = argumentOf(I.Map);
+  const lower::TensorMap &Map = K.Maps[Op.Map];
+  const TensorArg &Global = argumentOf(Op.Map);
   if (Op.Store) {
     PendingStores.erase(Op.Id);
     return interp::tmaStore(Map, Global, Op.Coords, Smem, Op.Smem);
@@ -1190,38 +1251,37 @@ llvm::Error Run::performTma(const TmaOp &Op) {
       interp::tmaLoad(Map, Global, Op.Coords, Smem, Op.Smem);
   if (!Written)
     return Written.takeError();
-  Mbarrier &M = Barriers[I.Bar][static_cast<std::size_t>(Op.Slot)];
+  Mbarrier &M = Barriers[Op.Bar][static_cast<std::size_t>(Op.Slot)];
   if (llvm::Error E = M.completeTx(*Written))
-    return fail(K.Barriers[I.Bar].Name + "[" + llvm::Twine(Op.Slot) +
+    return fail(K.Barriers[Op.Bar].Name + "[" + llvm::Twine(Op.Slot) +
                 "]: " + llvm::toString(std::move(E)));
   return llvm::Error::success();
 }
 
-llvm::Error Run::bulkCommit(Walker &W, const Inst &) {
+llvm::Error Run::bulkCommit(Walker &W) {
   W.StoreGroups.push_back(std::move(W.UncommittedStores));
   W.UncommittedStores.clear();
   return llvm::Error::success();
 }
 
-llvm::Error Run::bulkWaitRead(Walker &W, const Inst &I) {
-  // `blocked` let the walker through: the older groups have read their
+llvm::Error Run::bulkWaitRead(Walker &W) {
+  // `blocked` let the walker through: every committed group has read its
   // shared memory.
-  const std::size_t Keep =
-      static_cast<std::size_t>(std::max<std::int64_t>(I.Count, 0));
-  while (W.StoreGroups.size() > Keep)
-    W.StoreGroups.pop_front();
+  W.StoreGroups.clear();
   return llvm::Error::success();
 }
 
 bool Run::accumulatorInFlight(const Walker &W, hir::ValueId Acc) const {
   auto Reads = [&](const std::vector<PendingWgmma> &Group) {
     return llvm::any_of(
-        Group, [&](const PendingWgmma &P) { return K.Insts[P.Id].Acc == Acc; });
+        Group, [&](const PendingWgmma &P) {
+          return accumulatorOf(K.Insts[P.Id]).Fragment == Acc;
+        });
   };
   return Reads(W.Uncommitted) || llvm::any_of(W.InFlight, Reads);
 }
 
-llvm::Error Run::zeroAcc(Walker &W, const Inst &I) {
+llvm::Error Run::zeroAcc(Walker &W, const lower::ZeroFragmentStmt &I) {
   if (accumulatorInFlight(W, I.Acc))
     return fail("writes the accumulator's registers while a WGMMA on them "
                 "is in flight (no wgmma.wait_group before)");
@@ -1235,14 +1295,15 @@ llvm::Error Run::zeroAcc(Walker &W, const Inst &I) {
   return llvm::Error::success();
 }
 
-llvm::Error Run::wgmmaFence(Walker &W, const Inst &) {
+llvm::Error Run::wgmmaFence(Walker &W) {
   W.Fenced = true;
   return llvm::Error::success();
 }
 
-llvm::Error Run::wgmma(Walker &W, const Inst &I) {
+llvm::Error Run::wgmma(Walker &W, const Stmt &S, const ext::Wgmma &I) {
   if (!W.Warpgroups)
     return fail("WGMMA in a role that is not made of whole warpgroups");
+  const AtomCallStmt &Call = S.get<AtomCallStmt>();
   const std::int64_t Groups = (W.Role->End - W.Role->Begin) / WarpgroupThreads;
   if (I.AxisValue < 0 || I.AxisValue >= Groups)
     return fail("issued by warpgroup " + llvm::Twine(I.AxisValue) +
@@ -1252,14 +1313,15 @@ llvm::Error Run::wgmma(Walker &W, const Inst &I) {
   if (!W.Fenced)
     return fail("no wgmma.fence since the accumulator's registers were "
                 "last accessed");
-  if (I.Coords.size() != 2)
+  const OperandView *OA = Call.operand("A"), *OB = Call.operand("B");
+  if (!OA || !OB)
     return fail("WGMMA needs the slots of both operands");
   PendingWgmma P;
-  P.Id = static_cast<InstId>(&I - K.Insts.data());
-  llvm::Expected<std::int64_t> A = eval(&W, I.Coords[0]);
+  P.Id = static_cast<InstId>(&S - K.Insts.data());
+  llvm::Expected<std::int64_t> A = eval(&W, OA->Slot);
   if (!A)
     return A.takeError();
-  llvm::Expected<std::int64_t> B = eval(&W, I.Coords[1]);
+  llvm::Expected<std::int64_t> B = eval(&W, OB->Slot);
   if (!B)
     return B.takeError();
   P.SlotA = *A;
@@ -1269,23 +1331,24 @@ llvm::Error Run::wgmma(Walker &W, const Inst &I) {
   return llvm::Error::success();
 }
 
-llvm::Error Run::wgmmaCommit(Walker &W, const Inst &) {
+llvm::Error Run::wgmmaCommit(Walker &W) {
   W.InFlight.push_back(std::move(W.Uncommitted));
   W.Uncommitted.clear();
   return llvm::Error::success();
 }
 
-llvm::Error Run::wgmmaWait(Walker &W, const Inst &I) {
+llvm::Error Run::wgmmaWait(Walker &W, const ext::WgmmaWait &I) {
   const std::size_t Keep =
       static_cast<std::size_t>(std::max<std::int64_t>(I.Count, 0));
   while (W.InFlight.size() > Keep) {
     for (const PendingWgmma &P : W.InFlight.front())
       if (llvm::Error E = performWgmma(W, P)) {
-        const Inst &X = K.Insts[P.Id];
+        const Stmt &XS = K.Insts[P.Id];
+        const auto &X = *as<ext::Wgmma>(XS);
         return fail("the WGMMA of warpgroup " + llvm::Twine(X.AxisValue) +
                     ", k-step " + llvm::Twine(X.KStep) + ", block " +
-                    llvm::Twine(X.Block) + " (" + X.Range.File + ":" +
-                    llvm::Twine(X.Range.Line) +
+                    llvm::Twine(accumulatorOf(XS).Block) + " (" +
+                    XS.Range.File + ":" + llvm::Twine(XS.Range.Line) +
                     "): " + llvm::toString(std::move(E)));
       }
     W.InFlight.pop_front();
@@ -1298,8 +1361,11 @@ llvm::Error Run::wgmmaWait(Walker &W, const Inst &I) {
 /// f32, k ascending: each element is d = d + a_k * b_k for k = 0, 1, ...
 /// (the order of tf::matmul's header-only execution).
 llvm::Error Run::performWgmma(Walker &W, const PendingWgmma &P) {
-  const Inst &I = K.Insts[P.Id];
-  const AccInfo &Acc = Accs.at(I.Acc);
+  const Stmt &S = K.Insts[P.Id];
+  const auto &I = *as<ext::Wgmma>(S);
+  const AtomCallStmt &Call = S.get<AtomCallStmt>();
+  const OperandView &C = accumulatorOf(S);
+  const AccInfo &Acc = Accs.at(C.Fragment);
   const lower::MmaAtom &Op = Acc.Op;
   if (Op.D != DType::f32)
     return fail("accumulates in " + llvm::Twine(name(Op.D).data()) +
@@ -1311,14 +1377,16 @@ llvm::Error Run::performWgmma(Walker &W, const PendingWgmma &P) {
     const char *Name;
     hir::ValueId Ring;
     std::int64_t Slot;
-    const lower::SmemDescriptor *D;
+    const ext::SmemDescriptor *D;
     bool MNMajor;
     DType T;
     std::int64_t Rows; // M of A, N of B
     std::vector<float> *Out;
   } Operands[] = {
-      {"A", I.RingA, P.SlotA, &I.A, I.TransA, Op.A, Op.M, &OperandA},
-      {"B", I.RingB, P.SlotB, &I.B, I.TransB, Op.B, Op.N, &OperandB},
+      {"A", Call.operand("A")->Ring, P.SlotA, &I.A, I.TransA, Op.A, Op.M,
+       &OperandA},
+      {"B", Call.operand("B")->Ring, P.SlotB, &I.B, I.TransB, Op.B, Op.N,
+       &OperandB},
   };
   for (Operand &X : Operands) {
     llvm::Expected<const Region *> R = stage(X.Ring, X.Slot);
@@ -1355,11 +1423,11 @@ llvm::Error Run::performWgmma(Walker &W, const PendingWgmma &P) {
             loadAsFloat(&Smem[static_cast<std::size_t>(Address)], X.T);
       }
   }
-  auto It = AccRegs.find({I.Acc, W.Group, I.Block});
+  auto It = AccRegs.find({C.Fragment, W.Group, C.Block});
   if (It == AccRegs.end()) // never zeroed: what the registers held
     It = AccRegs
              .insert(
-                 {{I.Acc, W.Group, I.Block},
+                 {{C.Fragment, W.Group, C.Block},
                   std::vector<float>(static_cast<std::size_t>(Op.M * Op.N),
                                      std::numeric_limits<float>::quiet_NaN())})
              .first;
@@ -1375,9 +1443,10 @@ llvm::Error Run::performWgmma(Walker &W, const PendingWgmma &P) {
   return llvm::Error::success();
 }
 
-llvm::Expected<const StorePlan *> Run::storePlan(const Inst &I,
+llvm::Expected<const StorePlan *> Run::storePlan(const Stmt &S,
                                                  const Walker &W) {
-  auto Cached = Plans.find(&I);
+  const auto &I = S.get<lower::StoreFragmentStmt>();
+  auto Cached = Plans.find(&S);
   if (Cached != Plans.end())
     return &Cached->second;
   auto AccIt = Accs.find(I.Acc);
@@ -1387,7 +1456,7 @@ llvm::Expected<const StorePlan *> Run::storePlan(const Inst &I,
   if (Acc.Blocks != 1)
     return fail("an accumulator of " + llvm::Twine(Acc.Blocks) +
                 " blocks per warpgroup is not modeled");
-  const Inst &Role = *W.Role;
+  const lower::RoleStmt &Role = *W.Role;
   StorePlan Plan;
   Plan.N = Acc.Op.N;
   Plan.Groups = (Role.End - Role.Begin) / WarpgroupThreads;
@@ -1474,7 +1543,7 @@ llvm::Expected<const StorePlan *> Run::storePlan(const Inst &I,
             "; the WGMMA fragment holds it in thread " + llvm::Twine(T));
     }
   }
-  return &Plans.emplace(&I, std::move(Plan)).first->second;
+  return &Plans.emplace(&S, std::move(Plan)).first->second;
 }
 
 /// \p X after the fused elementwise ops of a fragment store, in order, in
@@ -1501,14 +1570,15 @@ float applyEpilogue(llvm::ArrayRef<lower::FragmentOp> Ops, float X) {
   return X;
 }
 
-llvm::Error Run::storeFragment(Walker &W, const Inst &I) {
+llvm::Error Run::storeFragment(Walker &W, const Stmt &S) {
+  const auto &I = S.get<lower::StoreFragmentStmt>();
   if (!W.Warpgroups)
     return fail("stores an accumulator from a role that is not made of "
                 "whole warpgroups");
   if (accumulatorInFlight(W, I.Acc))
     return fail("reads the accumulator while a WGMMA on it is in flight "
                 "(no wgmma.wait_group before)");
-  llvm::Expected<const StorePlan *> Plan = storePlan(I, W);
+  llvm::Expected<const StorePlan *> Plan = storePlan(S, W);
   if (!Plan)
     return Plan.takeError();
   const Region &View = K.Regions[I.View];
@@ -1550,34 +1620,29 @@ llvm::Error Run::storeFragment(Walker &W, const Inst &I) {
   return llvm::Error::success();
 }
 
-llvm::Error Run::fenceProxyAsync(Walker &, const Inst &) {
-  // The model has one view of shared memory; the fence orders nothing more.
-  return llvm::Error::success();
-}
-
-llvm::Error Run::namedBarrier(Walker &W, const Inst &I) {
-  NamedBarrierState &S = Named[I.BarrierIdNum];
+llvm::Error Run::namedBarrier(Walker &W, const ext::NamedBarrier &I) {
+  NamedBarrierState &S = Named[I.Id];
   if (W.AtNamedBarrier) {
     // Released: the barrier's generation moved on.
     W.AtNamedBarrier = false;
     return llvm::Error::success();
   }
-  llvm::Expected<std::int64_t> N = share(W, I);
+  llvm::Expected<std::int64_t> N = share(W, -1, 0);
   if (!N)
     return N.takeError();
   if (*N == 0)
     return llvm::Error::success();
   if (I.Count <= 0)
-    return fail("bar.sync " + llvm::Twine(I.BarrierIdNum) + " with count " +
+    return fail("bar.sync " + llvm::Twine(I.Id) + " with count " +
                 llvm::Twine(I.Count));
   if (S.Arrived > 0 && S.Count != I.Count)
-    return fail("bar.sync " + llvm::Twine(I.BarrierIdNum) + " with count " +
+    return fail("bar.sync " + llvm::Twine(I.Id) + " with count " +
                 llvm::Twine(I.Count) + " while " + llvm::Twine(S.Arrived) +
                 " threads wait on it with count " + llvm::Twine(S.Count));
   S.Count = I.Count;
   S.Arrived += *N;
   if (S.Arrived > S.Count)
-    return fail("bar.sync " + llvm::Twine(I.BarrierIdNum) + ": " +
+    return fail("bar.sync " + llvm::Twine(I.Id) + ": " +
                 llvm::Twine(S.Arrived) + " threads arrived for a count of " +
                 llvm::Twine(S.Count));
   W.AtNamedBarrier = true;

@@ -43,16 +43,18 @@ void LoweringContext::refuse(plugin::DiagId Id, const hir::SourceRange &At,
   Refusals.push_back({Id, At, std::move(Args), {}, {}});
 }
 
-Inst LoweringContext::inst(InstKind K, const hir::Stmt &S, int R) const {
-  Inst I;
-  I.Kind = K;
-  I.Range = S.Range;
-  I.Threads = Roles[R].threads();
-  return I;
+InstId LoweringContext::add(Stmt::Payload P, const hir::Stmt &S,
+                            std::vector<InstId> &Out) {
+  return add(Stmt(std::move(P), S.Range), Out);
 }
 
-InstId LoweringContext::add(Inst I, std::vector<InstId> &Out) {
-  InstId Id = L.addInst(std::move(I));
+InstId LoweringContext::add(std::unique_ptr<ExtensionInst> I,
+                            const hir::Stmt &S, std::vector<InstId> &Out) {
+  return add(Stmt(std::move(I), S.Range), Out);
+}
+
+InstId LoweringContext::add(Stmt St, std::vector<InstId> &Out) {
+  InstId Id = L.addInst(std::move(St));
   Out.push_back(Id);
   return Id;
 }

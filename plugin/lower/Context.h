@@ -117,9 +117,12 @@ public:
     return std::move(Internal);
   }
 
-  /// An instruction of kind \p K from HIR statement \p S run by role \p R.
-  Inst inst(InstKind K, const hir::Stmt &S, int R) const;
-  InstId add(Inst I, std::vector<InstId> &Out);
+  /// Appends statement \p P (a core payload or an extension instruction)
+  /// from HIR statement \p S to \p Out.
+  InstId add(Stmt::Payload P, const hir::Stmt &S, std::vector<InstId> &Out);
+  InstId add(std::unique_ptr<ExtensionInst> I, const hir::Stmt &S,
+             std::vector<InstId> &Out);
+  InstId add(Stmt St, std::vector<InstId> &Out);
   /// The range a refusal about op \p S points at: its call, else the
   /// statement.
   static const hir::SourceRange &at(const hir::Stmt &S) {

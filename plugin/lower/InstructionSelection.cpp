@@ -18,9 +18,7 @@ void selectInstructions(LoweringContext &Ctx, hir::StmtId Op, int R,
   if (!S.Sched) {
     if (S.Op == hir::OpKind::Zeros && S.Result != hir::None &&
         Ctx.H.Values[S.Result].Type.Where == Storage::rmem) {
-      Inst I = Ctx.inst(InstKind::ZeroAcc, S, R);
-      I.Acc = S.Result;
-      Ctx.add(std::move(I), Out);
+      Ctx.add(ZeroFragmentStmt{S.Result}, S, Out);
       return;
     }
     // An elementwise op the store that reads it applies (fusion).

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lower/MemoryPlan.h"
-#include "lower/Descriptor.h"
+#include "lower/sm90/Descriptor.h"
 
 #include "analysis/Capacity.h"
 #include "analysis/Site.h"
@@ -68,7 +68,7 @@ void planViews(LoweringContext &Ctx) {
     }
     const LayoutText &T = V.Type.Layout;
     std::optional<SwizzleMode> Mode =
-        swizzleModeOf(T.has_swizzle ? T.swizzle : Swizzle{});
+        sm90::swizzleModeOf(T.has_swizzle ? T.swizzle : Swizzle{});
     if (!Mode) {
       Ctx.refuse(plugin::DiagId::err_tf_lower_view, V.Range,
                  {"'" + A.Name + "'",

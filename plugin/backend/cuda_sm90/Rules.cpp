@@ -11,18 +11,21 @@
 #include "backend/cuda_sm90/CudaSm90.h"
 
 #include "lower/Context.h"
-#include "lower/Descriptor.h"
+#include "lower/sm90/Descriptor.h"
 #include "lower/Fusion.h"
 #include "lower/PipelineSynthesis.h"
+#include "lower/sm90/Sm90.h"
 
 #include "tf/atoms/generic/copy.hpp"
 #include "tf/atoms/nv/sm90/copy_async_tensor.hpp"
 #include "tf/atoms/nv/sm90/wgmma.hpp"
+#include "tf/contract/print.hpp"
 #include "tf/layout/mesh_text.hpp"
 
 namespace tf::backend::sm90 {
 
 using namespace tf::lower;
+using namespace tf::lower::sm90;
 using hir::StmtId;
 using hir::ValueId;
 using plugin::DiagId;
@@ -179,11 +182,25 @@ SwizzleMode swizzleOf(const hir::Value &V) {
       .value_or(SwizzleMode::none);
 }
 
-/// One TMA instruction per box of the copy (inference's split), each at
-/// its global coordinates and its byte offset in the shared-memory view.
-void issueBoxes(LoweringContext &Ctx, const hir::Stmt &S, InstKind Kind,
-                ValueId Tile, unsigned Map, const Inst &Proto,
-                std::vector<InstId> &Out) {
+/// The atom call of the site \p S (contract and recorded parameters),
+/// performed by every thread of role \p R.
+AtomCallStmt atomCall(LoweringContext &Ctx, const hir::Stmt &S, int R) {
+  AtomCallStmt Call;
+  Call.Contract = S.Sched->ContractId;
+  if (S.Sched->Match)
+    for (const ResolvedParam &P : S.Sched->Match->params)
+      Call.Params.push_back(std::string(P.name.view()) + "=" +
+                            to_string(P.value));
+  Call.Threads = Ctx.Roles[R].threads();
+  return Call;
+}
+
+/// One TMA atom call per box of the copy (inference's split), each at its
+/// global coordinates and its byte offset in the shared-memory view
+/// \p Shared; \p Proto holds the call's encoding but the box's bytes.
+void issueBoxes(LoweringContext &Ctx, const hir::Stmt &S, int R,
+                ValueId Tile, unsigned Map, const OperandView &Shared,
+                const Tma &Proto, std::vector<InstId> &Out) {
   const hir::Schedule &Sched = *S.Sched;
   const hir::Value &T = Ctx.H.Values[Tile];
   const DType Element = T.Type.Element;
@@ -195,17 +212,16 @@ void issueBoxes(LoweringContext &Ctx, const hir::Stmt &S, InstKind Kind,
     BoxElements *= E;
   for (std::int64_t B = 0; B < Boxes; ++B) {
     std::vector<std::int64_t> At = boxCoord(B, Sched.DerivedRepeat);
-    Inst I = Proto;
-    I.Kind = Kind;
-    I.Map = Map;
-    I.Bytes = BoxElements * bytes(Element);
+    OperandView Global;
+    Global.Place = OperandPlace::Global;
+    Global.Map = Map;
     IntTuple Crd;
     for (std::size_t D = 0; D < At.size(); ++D) {
       Crd.push_back(IntTuple(At[D]));
       ExprId Base = D < T.TileOffsets.size()
                         ? Ctx.expr(T.TileOffsets[D], S.Range)
                         : L.constant(0);
-      I.Coords.push_back(
+      Global.Coords.push_back(
           At[D] == 0 ? Base
                      : L.binary(ExprKind::Add, Base,
                                 L.constant(At[D] * Sched.BoxExtents[D])));
@@ -217,8 +233,17 @@ void issueBoxes(LoweringContext &Ctx, const hir::Stmt &S, InstKind Kind,
                   "the boxes' shared-memory offsets are not static"});
       return;
     }
-    I.ViewOffset = *Offset * bytes(Element);
-    Ctx.add(std::move(I), Out);
+    OperandView Box = Shared;
+    Box.Offset = *Offset * bytes(Element);
+    AtomCallStmt Call = atomCall(Ctx, S, R);
+    Global.Name = Proto.Store ? "dst" : "src";
+    Box.Name = Proto.Store ? "src" : "dst";
+    Call.Operands = Proto.Store ? std::vector{Box, Global}
+                                : std::vector{Global, Box};
+    auto Enc = std::make_unique<Tma>(Proto);
+    Enc->Bytes = BoxElements * bytes(Element);
+    Call.Target = ExtensionPtr(std::move(Enc));
+    Ctx.add(std::move(Call), S, Out);
   }
 }
 
@@ -230,13 +255,15 @@ void lowerLoad(LoweringContext &Ctx, const hir::Stmt &S, Selection &Sel) {
   const unsigned Map =
       tensorMap(Ctx, Src.TileOf, *S.Sched, swizzleOf(Ctx.H.Values[Ring]));
   const BufferUse &U = acquire(Ctx, Sel, Ring, Handoff::AsyncFill);
-  Inst Box = Ctx.inst(InstKind::TmaLoad, S, Sel.Role);
-  Box.Bar = U.Full;
-  Box.Slot = U.Slot;
-  Box.Clock = U.Clock;
-  Box.Ring = Ring;
-  Box.View = Ctx.Views[Ring];
-  issueBoxes(Ctx, S, InstKind::TmaLoad, Tile, Map, Box, Sel.Body);
+  Tma Load;
+  Load.Bar = U.Full;
+  Load.Slot = U.Slot;
+  Load.Clock = U.Clock;
+  OperandView Shared;
+  Shared.View = Ctx.Views[Ring];
+  Shared.Ring = Ring;
+  Shared.Slot = U.Slot;
+  issueBoxes(Ctx, S, Sel.Role, Tile, Map, Shared, Load, Sel.Body);
 }
 
 void lowerStore(LoweringContext &Ctx, const hir::Stmt &S, Selection &Sel) {
@@ -249,13 +276,15 @@ void lowerStore(LoweringContext &Ctx, const hir::Stmt &S, Selection &Sel) {
   const unsigned Map = tensorMap(Ctx, Ctx.H.Values[Tile].TileOf, *S.Sched,
                                  swizzleOf(Ctx.H.Values[Buffer]));
   acquire(Ctx, Sel, Buffer, Handoff::Read);
-  Inst Box = Ctx.inst(InstKind::TmaStore, S, Sel.Role);
-  Box.View = Ctx.Views[Buffer];
-  issueBoxes(Ctx, S, InstKind::TmaStore, Tile, Map, Box, Sel.Body);
-  Ctx.add(Ctx.inst(InstKind::BulkCommit, S, Sel.Role), Sel.Body);
+  Tma Store;
+  Store.Store = true;
+  OperandView Shared;
+  Shared.View = Ctx.Views[Buffer];
+  issueBoxes(Ctx, S, Sel.Role, Tile, Map, Shared, Store, Sel.Body);
+  Ctx.add(std::make_unique<BulkCommit>(), S, Sel.Body);
   // The buffer may be overwritten once the stores have read it (.read:
   // their global writes need not be done).
-  Ctx.add(Ctx.inst(InstKind::BulkWaitRead, S, Sel.Role), Sel.Body);
+  Ctx.add(std::make_unique<BulkWaitRead>(), S, Sel.Body);
 }
 
 /// Refuses \p S unless the backend supports it; true when it does.
@@ -302,7 +331,7 @@ void lowerWgmma(LoweringContext &Ctx, StmtId Op, Selection &Sel) {
   const BufferUse UA = acquire(Ctx, Sel, Rings[0], Handoff::Read);
   const BufferUse UB = acquire(Ctx, Sel, Rings[1], Handoff::Read);
 
-  Ctx.add(Ctx.inst(InstKind::WgmmaFence, S, Sel.Role), Sel.Body);
+  Ctx.add(std::make_unique<WgmmaFence>(), S, Sel.Body);
   const DType TA = Ctx.H.Values[Rings[0]].Type.Element;
   const DType TB = Ctx.H.Values[Rings[1]].Type.Element;
   const ParamValue *MajorA = R->param("a_major"), *MajorB = R->param("b_major");
@@ -313,19 +342,6 @@ void lowerWgmma(LoweringContext &Ctx, StmtId Op, Selection &Sel) {
   for (std::int64_t KK = 0; KK < Count[2]; ++KK)
     for (std::int64_t MI = 0; MI < Count[0]; ++MI)
       for (std::int64_t NJ = 0; NJ < Count[1]; ++NJ) {
-        Inst I = Ctx.inst(InstKind::Wgmma, S, Sel.Role);
-        I.Atom = Atom;
-        I.Axis = std::string(R->repeat.spatial_axis[0].view());
-        I.AxisValue = MI / PerGroup;
-        I.Block = (MI % PerGroup) * Count[1] + NJ;
-        I.KStep = KK;
-        I.Threads = Ctx.Roles[Sel.Role].threads() / Spatial[0];
-        I.RingA = Rings[0];
-        I.RingB = Rings[1];
-        I.Coords = {UA.Slot, UB.Slot};
-        I.TransA = MajorA && MajorA->choice == "MN";
-        I.TransB = MajorB && MajorB->choice == "MN";
-        I.Acc = S.Result;
         llvm::Expected<SmemDescriptor> DA = wgmmaDescriptor(*FA, TA, {MI, KK});
         llvm::Expected<SmemDescriptor> DB = wgmmaDescriptor(*FB, TB, {KK, NJ});
         if (!DA || !DB) {
@@ -337,15 +353,35 @@ void lowerWgmma(LoweringContext &Ctx, StmtId Op, Selection &Sel) {
           llvm::consumeError(DB.takeError());
           continue;
         }
-        I.A = *DA;
-        I.B = *DB;
-        Ctx.add(std::move(I), Sel.Body);
+        auto W = std::make_unique<Wgmma>();
+        W->Atom = Atom;
+        W->Axis = std::string(R->repeat.spatial_axis[0].view());
+        W->AxisValue = MI / PerGroup;
+        W->KStep = KK;
+        W->TransA = MajorA && MajorA->choice == "MN";
+        W->TransB = MajorB && MajorB->choice == "MN";
+        W->A = *DA;
+        W->B = *DB;
+        AtomCallStmt Call = atomCall(Ctx, S, Sel.Role);
+        Call.Threads = Ctx.Roles[Sel.Role].threads() / Spatial[0];
+        OperandView A, B, C;
+        A.Name = "A";
+        A.Ring = Rings[0];
+        A.Slot = UA.Slot;
+        B.Name = "B";
+        B.Ring = Rings[1];
+        B.Slot = UB.Slot;
+        C.Name = "C";
+        C.Place = OperandPlace::Registers;
+        C.Fragment = S.Result;
+        C.Block = (MI % PerGroup) * Count[1] + NJ;
+        Call.Operands = {A, B, C};
+        Call.Target = ExtensionPtr(std::move(W));
+        Ctx.add(std::move(Call), S, Sel.Body);
       }
-  Ctx.add(Ctx.inst(InstKind::WgmmaCommit, S, Sel.Role), Sel.Body);
+  Ctx.add(std::make_unique<WgmmaCommit>(), S, Sel.Body);
   // The slots are released only once the wgmmas reading them are done.
-  Inst Wait = Ctx.inst(InstKind::WgmmaWait, S, Sel.Role);
-  Wait.Count = 0;
-  Ctx.add(std::move(Wait), Sel.Body);
+  Ctx.add(std::make_unique<WgmmaWait>(), S, Sel.Body);
 }
 
 //===- The staged epilogue -------------------------------------------------===//
@@ -369,7 +405,7 @@ void lowerStagingCopy(LoweringContext &Ctx, StmtId Op, Selection &Sel) {
     return;
   }
   acquire(Ctx, Sel, Buffer, Handoff::SyncFill);
-  Inst Store = Ctx.inst(InstKind::StoreFragment, S, Sel.Role);
+  StoreFragmentStmt Store;
   Store.Acc = Src;
   Store.Shard = to_string(*V.Shard);
   Store.CastTo = Chain->second.StoredAs;
@@ -381,7 +417,7 @@ void lowerStagingCopy(LoweringContext &Ctx, StmtId Op, Selection &Sel) {
       Store.Epilogue.back().To == Store.CastTo)
     Store.Epilogue.pop_back();
   Store.View = Ctx.Views[Buffer];
-  Ctx.add(std::move(Store), Sel.Body);
+  Ctx.add(std::move(Store), S, Sel.Body);
 }
 
 } // namespace tf::backend::sm90

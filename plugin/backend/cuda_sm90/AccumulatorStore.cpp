@@ -1,4 +1,4 @@
-//===- plugin/emit/AccumulatorStore.cpp - Where accumulator registers go --===//
+//===- plugin/backend/cuda_sm90/AccumulatorStore.cpp - Pairs ------------===//
 //
 // See AccumulatorStore.h. The decomposition is not assumed: every
 // (thread, register) of the fragment is evaluated through the view's layout
@@ -6,13 +6,13 @@
 // serve is refused here instead of storing to the wrong address.
 //
 //===----------------------------------------------------------------------===//
-#include "emit/AccumulatorStore.h"
+#include "backend/cuda_sm90/AccumulatorStore.h"
 
 #include "tf/layout/text/parse.hpp"
 
 #include "llvm/ADT/Twine.h"
 
-namespace tf::emit {
+namespace tf::backend::sm90 {
 
 namespace {
 
@@ -87,4 +87,4 @@ llvm::Expected<AccumulatorStore> accumulatorStore(const lower::Region &View,
   return S;
 }
 
-} // namespace tf::emit
+} // namespace tf::backend::sm90
