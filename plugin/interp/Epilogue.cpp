@@ -121,9 +121,8 @@ llvm::Expected<const StorePlan *> Run::storePlan(const Stmt &S,
   }
 
   // The shard must put each element where the WGMMA fragment holds it:
-  // register 4j + 2h + e of thread (warp, lane8, lane4) of warpgroup g
-  // holds row 64 g + 16 warp + 8 h + lane8, column 8 j + 2 lane4 + e
-  // (PTX ISA, wgmma .m64nNk16 D fragment).
+  // register Reg of thread t of warpgroup g holds row 64 g + Row, column Col
+  // of wgmmaAccumulatorCoord(t, Reg).
   llvm::Expected<ShardLayout> Shard = parseShardText(I.Shard);
   if (!Shard)
     return Shard.takeError();
@@ -142,12 +141,10 @@ llvm::Expected<const StorePlan *> Run::storePlan(const Stmt &S,
   std::int64_t Coord[max_int_tuple_nodes] = {};
   for (std::int64_t T = Role.Begin; T < Role.End; ++T) {
     const std::int64_t G = (T - Role.Begin) / WarpgroupThreads;
-    const std::int64_t Warp = (T - Role.Begin) % WarpgroupThreads / 32;
-    const std::int64_t Lane8 = T % 32 / 4, Lane4 = T % 4;
     for (std::int64_t Reg = 0; Reg < N / 2; ++Reg) {
-      const std::int64_t J = Reg / 4, H = Reg / 2 % 2, Ev = Reg % 2;
-      const std::int64_t Mn[2] = {Acc.Op.M * G + 16 * Warp + 8 * H + Lane8,
-                                  8 * J + 2 * Lane4 + Ev};
+      const ext::FragmentCoord C =
+          ext::wgmmaAccumulatorCoord((T - Role.Begin) % WarpgroupThreads, Reg);
+      const std::int64_t Mn[2] = {Acc.Op.M * G + C.Row, C.Col};
       int Leaf = 0;
       for (int Mode = 0; Mode < 2; ++Mode) {
         std::int64_t C = Mn[Mode];
@@ -230,12 +227,9 @@ llvm::Error Run::storeFragment(Walker &W, const Stmt &S) {
   const std::vector<float> &D = It == AccRegs.end() ? Poison : It->second;
   const std::int64_t E = bytes(View.Element);
   for (std::int64_t T = W.Begin; T < W.End; ++T) {
-    const std::int64_t Warp = (T - W.Begin) / 32;
-    const std::int64_t Lane8 = T % 32 / 4, Lane4 = T % 4;
     for (std::int64_t Reg = 0; Reg < N / 2; ++Reg) {
-      const std::int64_t J = Reg / 4, H = Reg / 2 % 2, Ev = Reg % 2;
-      const std::int64_t Row = 16 * Warp + 8 * H + Lane8;
-      const std::int64_t Col = 8 * J + 2 * Lane4 + Ev;
+      const ext::FragmentCoord C = ext::wgmmaAccumulatorCoord(T - W.Begin, Reg);
+      const std::int64_t Row = C.Row, Col = C.Col;
       const std::int64_t Tile = (M * W.Group + Row) * N + Col;
       const std::int64_t Address =
           View.Offset + (*Plan)->Offset[static_cast<std::size_t>(Tile)];

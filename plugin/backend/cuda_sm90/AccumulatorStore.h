@@ -14,7 +14,7 @@
 #ifndef TF_PLUGIN_BACKEND_CUDA_SM90_ACCUMULATORSTORE_H
 #define TF_PLUGIN_BACKEND_CUDA_SM90_ACCUMULATORSTORE_H
 
-#include "lower/LIR.h"
+#include "lower/sm90/Sm90.h"
 
 #include "tf/layout/swizzle.hpp"
 
@@ -38,7 +38,7 @@ struct AccumulatorStore {
 };
 
 /// The store of accumulators of \p N columns (N / 2 f32 registers per
-/// thread, PTX's D fragment of wgmma .m64nNk16, registers d[4j + 2h + e])
+/// thread, placed as lower::sm90::wgmmaAccumulatorCoord says)
 /// issued by \p Groups warpgroups, group g holding rows [64 g, 64 g + 64),
 /// converted to \p View's element type.
 /// Fails when the view's layout does not split into a thread base plus a
