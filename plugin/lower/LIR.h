@@ -18,7 +18,9 @@
 //
 // The LIR holds no Clang type and no pointer into the HIR but value ids and
 // source ranges (for messages); Lower.cpp builds it, Verify.cpp checks it,
-// Printer.cpp prints it, and the CUDA backend walks it.
+// Printer.cpp prints it, and a backend walks it. This header is its core,
+// the same for every target; what one target adds is an extension
+// (below; sm_90's is lower/sm90/Sm90.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TF_PLUGIN_LOWER_LIR_H
