@@ -251,6 +251,22 @@ bool isIndexType(QualType T) {
 
 //===- Expressions ---------------------------------------------------------===//
 
+/// Where field \p Field of the options \p Opt is written: the designated
+/// initializer (`.cluster = 2`), else the whole argument.
+clang::SourceRange optionRange(const Expr *Opt, llvm::StringRef Field) {
+  const auto *List = dyn_cast<InitListExpr>(Opt);
+  if (List && List->isSemanticForm() && List->getSyntacticForm())
+    List = List->getSyntacticForm();
+  if (List)
+    for (const Expr *Init : List->inits())
+      if (const auto *D = dyn_cast_or_null<DesignatedInitExpr>(Init))
+        for (const DesignatedInitExpr::Designator &X : D->designators())
+          if (X.isFieldDesignator() && X.getFieldName() &&
+              X.getFieldName()->getName() == Field)
+            return D->getSourceRange();
+  return Opt->getSourceRange();
+}
+
 /// \p E without the nodes that only carry it: parentheses, implicit
 /// conversions, temporaries, copies and moves of tf values, conversions of a
 /// Buffer to its view.
@@ -1298,8 +1314,10 @@ void KernelBuilder::translateLoop(const CXXForRangeStmt *FS) {
           L.GroupM = *G;
         if (std::optional<std::int64_t> C = intField(R.Val, T, "column_major"))
           L.ColumnMajor = *C != 0;
-        if (std::optional<std::int64_t> C = intField(R.Val, T, "cluster"))
+        if (std::optional<std::int64_t> C = intField(R.Val, T, "cluster")) {
           L.Cluster = *C;
+          L.ClusterRange = range(optionRange(Opt, "cluster"));
+        }
       } else if (Opt) {
         error(Opt->getBeginLoc(), DiagId::err_tf_hir_unsupported)
             << "tile scheduler options that are not constants"

@@ -37,10 +37,11 @@ BarrierId LoweringContext::barrier(hir::ValueId Guards, const char *Which,
 }
 
 void LoweringContext::refuse(plugin::DiagId Id, const hir::SourceRange &At,
-                             std::vector<std::string> Args) {
+                             std::vector<std::string> Args,
+                             std::vector<analysis::Finding> Notes) {
   if (!Reported.insert({At.Begin, static_cast<unsigned>(Id), Args}).second)
     return;
-  Refusals.push_back({Id, At, std::move(Args), {}, {}});
+  Refusals.push_back({Id, At, std::move(Args), {}, std::move(Notes)});
 }
 
 InstId LoweringContext::add(Stmt::Payload P, const hir::Stmt &S,
@@ -89,6 +90,18 @@ ExprId LoweringContext::expr(hir::ExprId E, const hir::SourceRange &At) {
       return L.var(H.Values[X.Ref].Name);
     break;
   case hir::ExprKind::Extent:
+    // Only a kernel parameter's extents are run-time values the launcher
+    // passes; any other value's extents are static (inference folded them).
+    if (X.Ref != hir::None && X.Ref < H.Values.size() &&
+        H.Values[X.Ref].Origin != hir::ValueOrigin::Parameter) {
+      if (X.Static)
+        return L.constant(*X.Static);
+      refuse(plugin::DiagId::err_tf_lower_index, At,
+             {X.Text, "it reads an extent of " + valueName(X.Ref) +
+                          ", which is no kernel parameter and has no "
+                          "compile-time extent"});
+      return L.constant(0);
+    }
     if (X.Ref != hir::None && X.Ref < H.Values.size()) {
       Expr Out;
       Out.Kind = ExprKind::Extent;

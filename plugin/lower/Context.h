@@ -97,15 +97,19 @@ public:
   std::map<std::pair<hir::ValueId, std::string>, BarrierId> Barriers;
   /// Named barrier 0 is __syncthreads'; epilogues take the next ones.
   unsigned NextNamedBarrier = 1;
+  /// The first op that fills, and the first that reads, each ring and
+  /// buffer: where a handoff without its other side is reported.
+  std::map<hir::ValueId, hir::StmtId> FirstFill, FirstRead;
 
   /// The barrier array \p Which ("full", "empty") guarding \p Guards, made
   /// with \p Count objects on first use.
   BarrierId barrier(hir::ValueId Guards, const char *Which, int Count);
 
-  /// Refuses with diagnostic \p Id at \p At; one finding per (place, id,
-  /// arguments), however many roles lower the statement.
+  /// Refuses with diagnostic \p Id at \p At, with \p Notes; one finding
+  /// per (place, id, arguments), however many roles lower the statement.
   void refuse(plugin::DiagId Id, const hir::SourceRange &At,
-              std::vector<std::string> Args);
+              std::vector<std::string> Args,
+              std::vector<analysis::Finding> Notes = {});
   /// Records an internal error: a precondition an earlier stage guarantees
   /// does not hold (a bug in tf, not in the kernel).
   void internalError(const hir::SourceRange &At, std::string Message) {

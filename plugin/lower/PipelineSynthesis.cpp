@@ -37,6 +37,7 @@ const BufferUse &acquire(LoweringContext &Ctx, Selection &Sel,
   for (const BufferUse &U : Sel.Uses)
     if (U.Buffer == Buffer && U.How == How)
       return U;
+  (fills(How) ? Ctx.FirstFill : Ctx.FirstRead).try_emplace(Buffer, Sel.Op);
   const hir::Value &V = Ctx.H.Values[Buffer];
   const bool Ring = V.Kind == hir::ValueKind::Ring;
   const int Stages = Ring ? V.Stages : 1;
@@ -143,11 +144,22 @@ void initializeBarriers(LoweringContext &Ctx, std::vector<InstId> &Out) {
 }
 
 void checkHandoffs(LoweringContext &Ctx) {
-  for (const Barrier &B : Ctx.L.Barriers)
-    if (B.Arrivals == 0)
-      Ctx.refuse(plugin::DiagId::err_tf_lower_handoff,
-                 Ctx.H.Values[B.Guards].Range,
-                 {Ctx.valueName(B.Guards), B.Name});
+  for (BarrierId Id = 0; Id < Ctx.L.Barriers.size(); ++Id) {
+    const Barrier &B = Ctx.L.Barriers[Id];
+    if (B.Arrivals != 0)
+      continue;
+    // Fillers arrive on `full`, readers on `empty`: without arrivals on
+    // `full` the buffer is read but never filled, else filled but never read.
+    const bool NeverFilled = Ctx.Barriers.at({B.Guards, "full"}) == Id;
+    const auto &Sites = NeverFilled ? Ctx.FirstRead : Ctx.FirstFill;
+    auto Site = Sites.find(B.Guards);
+    Ctx.refuse(plugin::DiagId::err_tf_lower_handoff,
+               Site != Sites.end()
+                   ? LoweringContext::at(Ctx.H.Stmts[Site->second])
+                   : Ctx.H.Values[B.Guards].Range,
+               {Ctx.valueName(B.Guards), NeverFilled ? "read" : "filled",
+                NeverFilled ? "filled" : "read", B.Name});
+  }
 }
 
 } // namespace tf::lower

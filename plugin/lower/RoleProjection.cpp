@@ -6,11 +6,13 @@
 #include "lower/RoleProjection.h"
 #include "lower/InstructionSelection.h"
 
-#include "analysis/Site.h"
-
 #include "tf/layout/mesh_text.hpp"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
+#include <map>
+#include <set>
 
 namespace tf::lower {
 
@@ -20,29 +22,40 @@ using plugin::DiagId;
 void findRoles(LoweringContext &Ctx) {
   const hir::Kernel &H = Ctx.H;
   const Name ThreadLevel = H.Topologies.back().level;
+  // One error per mesh (at its first scope) and per pair of overlapping
+  // ranges, however many scopes use them.
+  std::map<std::string, hir::SourceRange> FirstScope;
+  using Range = std::pair<std::int64_t, std::int64_t>;
+  std::set<std::pair<Range, Range>> Overlaps;
   for (StmtId Id : H.preorder()) {
     const hir::Stmt &S = H.Stmts[Id];
     if (S.Kind != hir::StmtKind::MeshScope)
       continue;
+    const std::string MeshText = to_string(S.Mesh);
+    const hir::SourceRange &At =
+        FirstScope.try_emplace(S.MeshSpelling + " " + MeshText, S.Range)
+            .first->second;
     Result<std::int64_t> First = S.Mesh.offset.get();
     Result<std::int64_t> Size = S.Mesh.size();
     Result<std::int64_t> Span = cosize(S.Mesh.layout);
     if (!(S.Mesh.level == ThreadLevel) || !First || !Size || !Span ||
         *Size != *Span) {
-      Ctx.refuse(DiagId::err_tf_lower_role, S.Range,
-                 {"'" + S.MeshSpelling + "'", to_string(S.Mesh),
+      Ctx.refuse(DiagId::err_tf_lower_role, At,
+                 {"'" + S.MeshSpelling + "'", MeshText,
                   "it is not a contiguous range of threads"});
       continue;
     }
-    Role R{S.MeshSpelling, to_string(S.Mesh), *First, *First + *Span};
+    Role R{S.MeshSpelling, MeshText, *First, *First + *Span};
     int Found = -1;
     for (std::size_t I = 0; I < Ctx.Roles.size(); ++I) {
       const Role &O = Ctx.Roles[I];
       if (O.Begin == R.Begin && O.End == R.End)
         Found = static_cast<int>(I);
-      else if (O.Begin < R.End && R.Begin < O.End)
-        Ctx.refuse(DiagId::err_tf_lower_role, S.Range,
-                   {"'" + S.MeshSpelling + "'", to_string(S.Mesh),
+      else if (O.Begin < R.End && R.Begin < O.End &&
+               Overlaps.insert(std::minmax(Range{O.Begin, O.End}, Range{R.Begin, R.End}))
+                   .second)
+        Ctx.refuse(DiagId::err_tf_lower_role, At,
+                   {"'" + S.MeshSpelling + "'", MeshText,
                     "its threads [" + std::to_string(R.Begin) + ", " +
                         std::to_string(R.End) + ") overlap those of '" +
                         O.Name + "' partly; roles are disjoint thread ranges"});
@@ -156,7 +169,7 @@ void Projection::loop(const hir::Stmt &S, int R, const LoopClock &C,
 void Projection::kLoop(const hir::Stmt &S, int R, const LoopClock &C,
                        std::vector<InstId> &Out) {
   std::optional<std::int64_t> Step =
-      S.Bounds.size() == 2 ? analysis::foldExpr(H, S.Bounds[1]) : std::nullopt;
+      S.Bounds.size() == 2 ? H.Exprs[S.Bounds[1]].Static : std::nullopt;
   if (!Step || *Step <= 0 || S.Indices.size() != 1) {
     Ctx.refuse(DiagId::err_tf_lower_loop, S.Range,
                {"tile_offsets", "its step is not a positive compile-time "
@@ -202,11 +215,14 @@ void Projection::tileLoop(const hir::Stmt &S, int R, const LoopClock &C,
     return;
   }
   if (S.Cluster != 1) {
-    Ctx.refuse(DiagId::err_tf_lower_loop, S.Range,
+    Ctx.refuse(DiagId::err_tf_lower_loop,
+               S.ClusterRange.valid() ? S.ClusterRange : S.Range,
                {S.Loop == hir::LoopKind::PersistentTiles ? "persistent_tiles"
                                                          : "grid_tiles",
-                "clusters of " + std::to_string(S.Cluster) +
-                    " CTAs are not lowered yet; write cluster_size = 1"});
+                "its option .cluster = " + std::to_string(S.Cluster) +
+                    " asks for clusters of " + std::to_string(S.Cluster) +
+                    " CTAs, which are not lowered yet; leave .cluster out "
+                    "(one CTA per cluster)"});
     return;
   }
   const bool Persistent = S.Loop == hir::LoopKind::PersistentTiles;
@@ -293,7 +309,12 @@ void projectRoles(LoweringContext &Ctx, std::vector<InstId> &Roles) {
     P.statements(Body.Body, R, LoopClock{}, I.Body);
     Roles.push_back(Ctx.L.addInst(std::move(I)));
   }
-  if (Ctx.L.Grid == None)
+  // A tile loop refused at its line leaves no grid either: that is its
+  // error, not a second one.
+  const bool HasTileLoop = llvm::any_of(H.Stmts, [](const hir::Stmt &S) {
+    return S.Kind == StmtKind::Loop && S.Loop != hir::LoopKind::TileOffsets;
+  });
+  if (Ctx.L.Grid == None && !HasTileLoop)
     Ctx.refuse(DiagId::err_tf_lower_loop, H.Range,
                {"the kernel", "it has no persistent_tiles or grid_tiles "
                               "loop, from which the grid is derived"});

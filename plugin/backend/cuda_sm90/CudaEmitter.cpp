@@ -7,11 +7,14 @@
 // structured statement the same C++ statement. What it adds is naming:
 // `lhs_ring.full` becomes the `lhs_ring_full` array of Mbarrier objects at
 // the constexpr offset `lhs_ring_full_offset`, tensor map N of parameter
-// `a` the kernel parameter `a_map`.
+// `a` the kernel parameter `a_map`. It refuses nothing a user can write:
+// what it cannot write, the backend refuses earlier at the op concerned
+// (backend/cuda_sm90/Forms.h), and a problem found here is an internal error.
 //
 //===----------------------------------------------------------------------===//
 #include "backend/cuda_sm90/CudaEmitter.h"
 #include "backend/cuda_sm90/AccumulatorStore.h"
+#include "backend/cuda_sm90/Forms.h"
 
 #include "lower/sm90/Sm90.h"
 
@@ -88,23 +91,6 @@ std::string position(const hir::SourceRange &R) {
   return R.File + ":" + std::to_string(R.Line) + ":" + std::to_string(R.Column);
 }
 
-/// The runtime's name of a WGMMA operand type (tf/runtime/sm90/wgmma.cuh),
-/// or null for a type it has no wrapper for.
-const char *wgmmaType(DType T) {
-  switch (T) {
-  case DType::bf16:
-    return "wgmma::Type::bf16";
-  case DType::f16:
-    return "wgmma::Type::f16";
-  case DType::fp8e4m3:
-    return "wgmma::Type::e4m3";
-  case DType::fp8e5m2:
-    return "wgmma::Type::e5m2";
-  default:
-    return nullptr;
-  }
-}
-
 /// Expression \p X (an f32) after elementwise op \p F.
 std::string applyOp(const FragmentOp &F, const std::string &X) {
   switch (F.Op) {
@@ -125,26 +111,6 @@ std::string applyOp(const FragmentOp &F, const std::string &X) {
     }
   }
   return X;
-}
-
-/// Whether the backend writes a cast to \p T inside an epilogue.
-bool castable(DType T) {
-  return T == DType::bf16 || T == DType::f16 || T == DType::f32;
-}
-
-/// The CUDA conversion of two f32 values into a word of \p T, and the word's
-/// type.
-std::optional<std::pair<const char *, const char *>> pairConversion(DType T) {
-  switch (T) {
-  case DType::bf16:
-    return std::pair{"__floats2bfloat162_rn", "__nv_bfloat162"};
-  case DType::f16:
-    return std::pair{"__floats2half2_rn", "__half2"};
-  case DType::f32:
-    return std::pair{"make_float2", "float2"};
-  default:
-    return std::nullopt;
-  }
 }
 
 /// One kernel's device function and launcher.
@@ -196,6 +162,9 @@ private:
   std::string descName(hir::ValueId Ring, const SmemDescriptor &D) const;
   const Region &firstStage(hir::ValueId Ring) const;
 
+  /// A broken invariant: the backend's supports test and lowering rules
+  /// (backend/cuda_sm90) refuse, at their ops, what the emitter cannot
+  /// write, so each problem found here is a bug in tf.
   llvm::Error problem(const hir::SourceRange &R, const llvm::Twine &What) {
     return problemAt(R, "kernel " + K.Name + ": the CUDA backend " + What);
   }
@@ -313,7 +282,7 @@ void KernelEmitter::collectUses(const std::vector<InstId> &Body, InstId Role,
       TileLoop = Id;
     if (W) {
       if (!wgmmaType(W->Atom.A) || !wgmmaType(W->Atom.B) ||
-          W->Atom.D != DType::f32) {
+          W->Atom.D != WgmmaAccumulator) {
         Err = llvm::joinErrors(
             std::move(Err),
             problem(S.Range, "has no runtime wrapper for '" +
@@ -400,7 +369,7 @@ llvm::Error KernelEmitter::collect() {
                        "cannot convert f32 to " +
                            llvm::Twine(name(K.Regions[I.View].Element)));
       for (const FragmentOp &F : I.Epilogue)
-        if (F.Op == ElementwiseOp::Cast && !castable(F.To))
+        if (F.Op == ElementwiseOp::Cast && !pairConversion(F.To))
           return problem(St.Range, "cannot round f32 to " +
                                       llvm::Twine(name(F.To)) +
                                       " in an epilogue");

@@ -37,7 +37,9 @@ struct CudaOptions {
 };
 
 /// Writes the `.cu` of \p Kernels to \p OS; an error (nothing useful
-/// written) for LIR this backend cannot emit, naming the construct.
+/// written) for LIR that breaks an invariant lowering guarantees (the
+/// backend's rules refuse every kernel it cannot write), naming the
+/// construct: an internal error of tf.
 /// @pre every kernel passed lower::verify
 llvm::Error emitCuda(llvm::ArrayRef<lower::Kernel> Kernels,
                      const CudaOptions &Opts, llvm::raw_ostream &OS);

@@ -8,8 +8,12 @@
 // instructions.
 //
 //===----------------------------------------------------------------------===//
+#include "backend/cuda_sm90/AccumulatorStore.h"
 #include "backend/cuda_sm90/CudaSm90.h"
+#include "backend/cuda_sm90/Forms.h"
 
+#include "analysis/Candidates.h"
+#include "analysis/Site.h"
 #include "lower/Context.h"
 #include "lower/sm90/Descriptor.h"
 #include "lower/Fusion.h"
@@ -21,6 +25,10 @@
 #include "tf/atoms/nv/sm90/wgmma.hpp"
 #include "tf/contract/print.hpp"
 #include "tf/layout/mesh_text.hpp"
+
+#include <map>
+#include <optional>
+#include <tuple>
 
 namespace tf::backend::sm90 {
 
@@ -78,6 +86,82 @@ bool innermostContiguous(const hir::Kernel &K, ValueId P) {
 Support yes(int Rank) { return {true, "", Rank}; }
 Support no(std::string Why) { return {false, std::move(Why), 0}; }
 
+/// The WGMMA site (under nv.sm90.Wgmma) that accumulates into \p Acc, or
+/// null.
+const hir::Stmt *accumulatingWgmma(const hir::Kernel &K, ValueId Acc) {
+  for (const hir::Stmt &S : K.Stmts)
+    if (S.Kind == hir::StmtKind::Op && S.Sched && S.Result == Acc &&
+        analysis::contractOf(S) == &atoms::nv::sm90::wgmma)
+      return &S;
+  return nullptr;
+}
+
+/// The value a staging copy's source \p V is computed from: \p V after
+/// the elementwise temporaries the store applies (fusion, lower/Fusion.h).
+ValueId stagedSource(const hir::Kernel &K, ValueId V) {
+  while (V != hir::None && K.Values[V].Def != hir::None &&
+         K.Values[V].Origin == hir::ValueOrigin::Temporary) {
+    const hir::Stmt &Def = K.Stmts[K.Values[V].Def];
+    if (Def.Kind != hir::StmtKind::Op || Def.Sched || Def.Operands.empty())
+      break;
+    V = Def.Operands[0];
+  }
+  return V;
+}
+
+/// "a, b or c": the element types for which \p Written is true.
+template <typename Pred> std::string typesWhere(Pred Written) {
+  std::vector<std::string> Names;
+  for (DType T : all_dtypes)
+    if (Written(T))
+      Names.push_back(std::string(name(T)));
+  std::string Out;
+  for (std::size_t I = 0; I < Names.size(); ++I)
+    Out += (I == 0 ? "" : I + 1 == Names.size() ? " or " : ", ") + Names[I];
+  return Out;
+}
+
+std::string dims(const std::int64_t (&X)[3], int N) {
+  std::string Out = "(";
+  for (int D = 0; D < N; ++D)
+    Out += (D ? ", " : "") + std::to_string(X[D]);
+  return Out + ")";
+}
+
+/// Why the WGMMA site \p S is not one the emitter writes (its element types
+/// and one accumulator block per warpgroup), or empty.
+std::string wgmmaForm(const hir::Kernel &K, const hir::Stmt &S) {
+  const char *Operand[] = {"A", "B"};
+  for (int I = 0; I < 2; ++I) {
+    const DType T = K.Values[backingOf(K, S.Operands[1 + I])].Type.Element;
+    if (!wgmmaType(T))
+      return std::string("cuda_sm90 writes WGMMA with ") +
+             typesWhere([](DType X) { return wgmmaType(X) != nullptr; }) +
+             " operands; operand " + Operand[I] + " is " +
+             std::string(name(T));
+  }
+  const DType D = K.Values[S.Operands[0]].Type.Element;
+  if (D != WgmmaAccumulator)
+    return "cuda_sm90 writes WGMMA with an " +
+           std::string(name(WgmmaAccumulator)) + " accumulator; this one is " +
+           std::string(name(D));
+  // The repeat is known for the site's own WGMMA match (a candidate under
+  // another contract has none yet).
+  if (!S.Sched || !S.Sched->Match || !S.Sched->Match->repeat.derived ||
+      analysis::contractOf(S) != &atoms::nv::sm90::wgmma)
+    return "";
+  const RepeatDerivation &R = S.Sched->Match->repeat;
+  if (R.count[0] == R.spatial[0] && R.count[1] == 1)
+    return "";
+  const std::int64_t Groups = R.spatial[0];
+  return "cuda_sm90 keeps one accumulator block per warpgroup; the tile " +
+         dims(R.tile, 2) + " over atoms " + dims(R.atom, 2) + " on " +
+         std::to_string(Groups) + " warpgroup" + (Groups == 1 ? "" : "s") +
+         " gives each " + std::to_string(R.count[0] / Groups * R.count[1]) +
+         " blocks; use an atom N of " + std::to_string(R.tile[1]) +
+         " and one warpgroup per " + std::to_string(R.atom[0]) + " rows";
+}
+
 } // namespace
 
 Support supports(const hir::Kernel &K, StmtId Op, const Contract &C) {
@@ -123,12 +207,36 @@ Support supports(const hir::Kernel &K, StmtId Op, const Contract &C) {
         return no("cuda_sm90 lowers the SS form of WGMMA (A and B in shared "
                   "memory); this site chooses form " +
                   std::string(Form->choice.view()));
+    if (std::string Why = wgmmaForm(K, S); !Why.empty())
+      return no(std::move(Why));
     return yes(2);
   }
   if (&C == &atoms::generic::copy) {
     if (Ops.size() == 2 && isBuffer(K, Ops[1]) &&
-        K.Values[Ops[0]].Type.Where == Storage::rmem)
+        K.Values[Ops[0]].Type.Where == Storage::rmem) {
+      // A value an op without an instruction computes is refused when the
+      // kernel is lowered (err_tf_lower_undecided), not a second time here.
+      const ValueId Source = stagedSource(K, Ops[0]);
+      bool Undecided = false;
+      for (hir::StmtId Id = 0; Id < K.Stmts.size() && !Undecided; ++Id)
+        Undecided = analysis::isUndecided(K, Id) &&
+                    (K.Stmts[Id].Result == Source ||
+                     llvm::is_contained(K.Stmts[Id].Operands, Source));
+      if (!Undecided && !accumulatingWgmma(K, Source))
+        return no("cuda_sm90 stages WGMMA accumulators (their registers "
+                  "are the fragment it stores); " +
+                  (K.Values[Source].Name.empty()
+                       ? std::string("the stored value")
+                       : "'" + K.Values[Source].Name + "'") +
+                  " is accumulated by no nv.sm90.Wgmma");
+      const DType Stored = K.Values[Ops[1]].Type.Element;
+      if (!pairConversion(Stored))
+        return no("cuda_sm90 stores accumulators as " +
+                  typesWhere([](DType T) { return bool(pairConversion(T)); }) +
+                  "; '" + K.Values[Ops[1]].Name + "' holds " +
+                  std::string(name(Stored)));
       return yes(1);
+    }
     return no("cuda_sm90 lowers generic.Copy only from a register tensor "
               "into a shared-memory buffer (the staged epilogue); this one "
               "copies " + std::string(name(K.Values[Ops[0]].Type.Where)) +
@@ -339,6 +447,16 @@ void lowerWgmma(LoweringContext &Ctx, StmtId Op, Selection &Sel) {
                      TA, TB, Ctx.H.Values[S.Operands[0]].Type.Element};
   const std::int64_t *Count = R->repeat.count, *Spatial = R->repeat.spatial;
   const std::int64_t PerGroup = Count[0] / Spatial[0];
+  // The warpgroups run one sequence: warpgroup g's instructions are
+  // warpgroup 0's with the operand starts g times a fixed offset further,
+  // so the emitted code has no branch around the WGMMAs (ptxas serialises
+  // WGMMAs under a branch, warning C7520). Warpgroup 0's descriptors by
+  // (block, k-step, N block), and the offsets per warpgroup.
+  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t>,
+           std::pair<SmemDescriptor, SmemDescriptor>>
+      GroupZero;
+  std::optional<std::pair<std::int64_t, std::int64_t>> GroupStride;
+  bool OneSequence = true;
   for (std::int64_t KK = 0; KK < Count[2]; ++KK)
     for (std::int64_t MI = 0; MI < Count[0]; ++MI)
       for (std::int64_t NJ = 0; NJ < Count[1]; ++NJ) {
@@ -362,6 +480,30 @@ void lowerWgmma(LoweringContext &Ctx, StmtId Op, Selection &Sel) {
         W->TransB = MajorB && MajorB->choice == "MN";
         W->A = *DA;
         W->B = *DB;
+        if (W->AxisValue == 0) {
+          GroupZero[{MI, KK, NJ}] = {W->A, W->B};
+        } else if (auto Zero = GroupZero.find({MI % PerGroup, KK, NJ});
+                   OneSequence && Zero != GroupZero.end()) {
+          const auto &[A0, B0] = Zero->second;
+          if (!GroupStride)
+            GroupStride = {(W->A.Start - A0.Start) / W->AxisValue,
+                           (W->B.Start - B0.Start) / W->AxisValue};
+          SmemDescriptor A = W->A, B = W->B;
+          A.Start -= W->AxisValue * GroupStride->first;
+          B.Start -= W->AxisValue * GroupStride->second;
+          if (!(A == A0 && B == B0)) {
+            OneSequence = false;
+            Ctx.refuse(DiagId::err_tf_lower_op, LoweringContext::at(S),
+                       {Ctx.opText(S) + " as " + S.Sched->ContractId,
+                        BackendName.str(),
+                        "the warpgroups on '" + W->Axis +
+                            "' cannot issue one WGMMA sequence: warpgroup " +
+                            std::to_string(W->AxisValue) +
+                            "'s operands are not warpgroup 0's moved by a "
+                            "fixed offset per warpgroup; lay out A's M "
+                            "blocks and B's N blocks at a constant stride"});
+          }
+        }
         AtomCallStmt Call = atomCall(Ctx, S, Sel.Role);
         Call.Threads = Ctx.Roles[Sel.Role].threads() / Spatial[0];
         OperandView A, B, C;
@@ -394,6 +536,9 @@ void lowerStagingCopy(LoweringContext &Ctx, StmtId Op, Selection &Sel) {
   const ValueId Buffer = S.Operands[1];
   if (Chain == Ctx.Fused.end() || !Ctx.Views.count(Buffer))
     return; // fusion or the memory plan refused it
+  // The buffer is this op's to fill even when it is refused below, so that
+  // its reader is not reported as waiting on a buffer nothing fills.
+  acquire(Ctx, Sel, Buffer, Handoff::SyncFill);
   const ValueId Src = Chain->second.Source;
   const hir::Value &V = Ctx.H.Values[Src];
   if (V.Type.Where != Storage::rmem || !V.Shard) {
@@ -404,7 +549,42 @@ void lowerStagingCopy(LoweringContext &Ctx, StmtId Op, Selection &Sel) {
                     "scope's threads"});
     return;
   }
-  acquire(Ctx, Sel, Buffer, Handoff::SyncFill);
+  // The store rounds f32 to the types it can store (Forms.h), so do the
+  // casts on the way.
+  for (hir::StmtId Fused : Chain->second.Ops) {
+    const hir::Stmt &F = Ctx.H.Stmts[Fused];
+    if (F.Op == hir::OpKind::Cast && !pairConversion(F.CastTo))
+      Ctx.refuse(DiagId::err_tf_lower_fusion, LoweringContext::at(F),
+                 {Ctx.opText(F), BackendName.str(),
+                  "it rounds f32 only to " +
+                      typesWhere([](DType T) { return bool(pairConversion(T)); }) +
+                      " in a fragment, not to " + std::string(name(F.CastTo))});
+  }
+  // Each thread stores its accumulator registers where the view's layout
+  // puts them: the layout must be a per-thread base plus a constant per
+  // register pair (AccumulatorStore.h).
+  const hir::Stmt *Mma = accumulatingWgmma(Ctx.H, Src);
+  if (!Mma || !Mma->Sched->Match) {
+    Ctx.internalError(LoweringContext::at(S),
+                      "the staged accumulator reached lowering without the "
+                      "WGMMA match that computes it");
+    return;
+  }
+  const RepeatDerivation &Repeat = Mma->Sched->Match->repeat;
+  const Region &View = Ctx.L.Regions[Ctx.Views[Buffer]];
+  if (llvm::Expected<AccumulatorStore> Placed = accumulatorStore(
+          View, Repeat.atom[1], Repeat.spatial[0]);
+      !Placed) {
+    Ctx.refuse(DiagId::err_tf_lower_op, LoweringContext::at(S),
+               {Ctx.opText(S) + " as " + S.Sched->ContractId,
+                BackendName.str(), llvm::toString(Placed.takeError())},
+               {{DiagId::note_tf_derived,
+                 Ctx.H.Values[Buffer].Range,
+                 {Ctx.valueName(Buffer) + " is laid out as " + View.Layout},
+                 {},
+                 {}}});
+    return;
+  }
   StoreFragmentStmt Store;
   Store.Acc = Src;
   Store.Shard = to_string(*V.Shard);
