@@ -312,7 +312,7 @@ void projectRoles(LoweringContext &Ctx, std::vector<InstId> &Roles) {
   // A tile loop refused at its line leaves no grid either: that is its
   // error, not a second one.
   const bool HasTileLoop = llvm::any_of(H.Stmts, [](const hir::Stmt &S) {
-    return S.Kind == StmtKind::Loop && S.Loop != hir::LoopKind::TileOffsets;
+    return S.Kind == hir::StmtKind::Loop && S.Loop != hir::LoopKind::TileOffsets;
   });
   if (Ctx.L.Grid == None && !HasTileLoop)
     Ctx.refuse(DiagId::err_tf_lower_loop, H.Range,
