@@ -22,7 +22,8 @@ and its replacement. For each mutant the script
 
 Before the first mutant every test used runs once on the unmutated tree and
 must pass (a test that fails anyway kills nothing). At the end the targets
-are rebuilt from the restored sources, so the build directory matches them.
+(all of them) are rebuilt from the restored sources, so the build
+directory matches them.
 A run that was killed outright (SIGKILL) leaves its backup behind; the next
 run refuses to start until `--restore` has put the originals back.
 
@@ -352,9 +353,9 @@ def main() -> int:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         backup.restore()
-        # The build directory again matches the (restored) sources.
-        targets = sorted({x for t in used for x in tests[t].targets})
-        if not runner.make(targets, runner.logs / "rebuild.log"):
+        # The build directory again matches the restored sources: every
+        # target (not only those tested) that a mutated file went into.
+        if not runner.make([], runner.logs / "rebuild.log"):
             print(f"mutate: ERROR the rebuild of the restored sources failed "
                   f"(see {runner.logs / 'rebuild.log'})", file=sys.stderr)
             outcomes.append(Outcome(Mutant("(rebuild)", "", "", "", "", "", []),
