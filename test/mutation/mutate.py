@@ -159,14 +159,16 @@ def run(command: list[str], cwd: Path, log: Path, timeout: int) -> int:
     """Runs `command` in its own process group (killed with it on timeout or
     interruption); its output goes to `log`."""
     log.parent.mkdir(parents=True, exist_ok=True)
-    with open(log, "w") as out:
+    with open(log, "a") as out:
         out.write("$ " + " ".join(command) + "\n")
         out.flush()
         proc = subprocess.Popen(command, cwd=cwd, stdout=out,
                                 stderr=subprocess.STDOUT,
                                 start_new_session=True)
         try:
-            return proc.wait(timeout=timeout)
+            status = proc.wait(timeout=timeout)
+            out.write(f"\nmutate: exit status {status}\n")
+            return status
         except subprocess.TimeoutExpired:
             out.write(f"\nmutate: timed out after {timeout} s\n")
             return -1
@@ -186,6 +188,13 @@ class Runner:
         self.logs = self.build / "mutation" / "logs"
         self.built: set[str] = set()
 
+    def fresh_log(self, name: str) -> Path:
+        """An empty log file; the build and the test of a step append to it."""
+        log = self.logs / f"{name}.log"
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text("")
+        return log
+
     def command(self, t: Test) -> list[str]:
         return [c.replace("{lit}", self.lit).replace("{build}", str(self.build))
                 for c in t.command]
@@ -202,7 +211,7 @@ class Runner:
         failing = []
         for name in names:
             t = self.tests[name]
-            log = self.logs / f"baseline.{name}.log"
+            log = self.fresh_log(f"baseline.{name}")
             if not self.make(t.targets, log) or not self.passes(t, log):
                 failing.append(f"{name} (see {log})")
             else:
@@ -223,7 +232,7 @@ class Runner:
             source.write_text(text.replace(m.anchor, m.replacement, 1))
             for name in m.tests:
                 t = self.tests[name]
-                log = self.logs / f"{m.name}.{name}.log"
+                log = self.fresh_log(f"{m.name}.{name}")
                 if not self.make(t.targets, log):
                     o.status = "BUILD FAILED"
                     o.note = f"see {log}"
@@ -355,7 +364,7 @@ def main() -> int:
         backup.restore()
         # The build directory again matches the restored sources: every
         # target (not only those tested) that a mutated file went into.
-        if not runner.make([], runner.logs / "rebuild.log"):
+        if not runner.make([], runner.fresh_log("rebuild")):
             print(f"mutate: ERROR the rebuild of the restored sources failed "
                   f"(see {runner.logs / 'rebuild.log'})", file=sys.stderr)
             outcomes.append(Outcome(Mutant("(rebuild)", "", "", "", "", "", []),
