@@ -186,7 +186,6 @@ class Runner:
         self.timeout = args.timeout
         self.tests = tests
         self.logs = self.build / "mutation" / "logs"
-        self.built: set[str] = set()
 
     def fresh_log(self, name: str) -> Path:
         """An empty log file; the build and the test of a step append to it."""
@@ -196,8 +195,7 @@ class Runner:
         return log
 
     def command(self, t: Test) -> list[str]:
-        return [c.replace("{lit}", self.lit).replace("{build}", str(self.build))
-                for c in t.command]
+        return [c.replace("{lit}", self.lit) for c in t.command]
 
     def make(self, targets: list[str], log: Path) -> bool:
         return run([self.ninja, "-C", str(self.build)] + targets, REPO, log,
@@ -310,6 +308,11 @@ def main() -> int:
         print(f"mutate: restored {rel}" if rel else "mutate: no backup to restore")
         return 0
 
+    if backup.exists() and not args.list:
+        print(f"mutate: a previous run left {backup.manifest}: its file may "
+              f"still be mutated. Run `{sys.argv[0]} --restore` first.",
+              file=sys.stderr)
+        return 1
     problems = check_anchors(mutants)
     if args.list:
         for m in mutants:
@@ -324,11 +327,6 @@ def main() -> int:
     if problems:
         print("\n".join(f"mutate: ERROR {p}" for p in problems), file=sys.stderr)
         print("mutate: re-anchor these mutants in test/mutation/mutants.toml",
-              file=sys.stderr)
-        return 1
-    if backup.exists():
-        print(f"mutate: a previous run left {backup.manifest}: its file may "
-              f"still be mutated. Run `{sys.argv[0]} --restore` first.",
               file=sys.stderr)
         return 1
     if not (Path(args.build_dir) / "build.ninja").exists():
