@@ -35,10 +35,6 @@ set(_tf_arch_nvidia.h100_sxm "-gencode=arch=compute_90a,code=sm_90a")
 # -fplugin-arg-tf-.
 function(_tf_run_plugin)
   cmake_parse_arguments(PARSE_ARGV 0 RUN "STAMP" "TARGET;SOURCE;OUTPUT;COMMENT" "PLUGIN_ARGS")
-  if(NOT TARGET tf::plugin)
-    message(FATAL_ERROR "tf: tf_check_kernels and tf_add_kernels need the plugin "
-                        "(tf::plugin); this tf was built with TF_BUILD_PLUGIN=OFF")
-  endif()
   # In tf's own build and under add_subdirectory the plugin is built here:
   # depend on its target; an installed one is a file.
   get_target_property(plugin tf::plugin ALIASED_TARGET)
@@ -59,10 +55,12 @@ function(_tf_run_plugin)
     COMMAND ${TF_CLANGXX} -std=c++20 -fsyntax-only
             "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>"
             "$<$<BOOL:${defines}>:-D$<JOIN:${defines},;-D>>"
+            -MD -MF ${RUN_OUTPUT}.d -MT ${RUN_OUTPUT}
             -fplugin=$<TARGET_FILE:tf::plugin> ${plugin_args} ${path}
     ${touch}
     DEPENDS ${path} ${plugin}
-    IMPLICIT_DEPENDS CXX ${path}
+    # The headers the source includes: a changed header runs the plugin again.
+    DEPFILE ${RUN_OUTPUT}.d
     COMMENT "${RUN_COMMENT}"
     COMMAND_EXPAND_LISTS VERBATIM)
 endfunction()
