@@ -106,7 +106,7 @@ function(tf_add_kernels target)
     add_custom_command(
       OUTPUT ${object}
       COMMAND ${CUDAToolkit_NVCC_EXECUTABLE} -std=c++20 -O3 ${_tf_arch_${TF_DEVICE}}
-              "-I$<JOIN:${runtime_includes},;-I>" -c ${cu} -o ${object}
+              "-I$<JOIN:$<REMOVE_DUPLICATES:${runtime_includes}>,;-I>" -c ${cu} -o ${object}
       DEPENDS ${cu}
       COMMENT "tf: nvcc ${stem}.tf.cu for ${TF_DEVICE}"
       COMMAND_EXPAND_LISTS VERBATIM)
