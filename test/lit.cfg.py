@@ -78,3 +78,5 @@ config.substitutions.append(("%tf_runtime_include",
                              os.path.join(config.tf_src_root, "runtime",
                                           "include")))
 config.substitutions.append(("%tf_src", config.tf_src_root))
+# tf's version, project() in CMakeLists.txt.
+config.substitutions.append(("%tf_version", config.tf_version))

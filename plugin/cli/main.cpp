@@ -9,11 +9,16 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
+
+#ifndef TF_VERSION
+#error "TF_VERSION (tf's version, project() in CMakeLists.txt) must be defined"
+#endif
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
@@ -22,6 +27,10 @@ int main(int argc, char **argv) {
   if (argc > 1 &&
       is_contained({"hir", "candidates", "analyze", "finalize"}, StringRef(argv[1])))
     argc = tf::cli::takeCompilerFlags(argc, argv);
+  // The Clang the plugin was built for is the one that can load it.
+  cl::SetVersionPrinter([](raw_ostream &OS) {
+    OS << "tf " TF_VERSION " (built with Clang/LLVM " LLVM_VERSION_STRING ")\n";
+  });
   cl::ParseCommandLineOptions(
       argc, argv,
       "tf: queries and tools for the tf kernel compiler\n\n"
