@@ -1,14 +1,15 @@
 //===- test/fuzz/targets_fuzzer.cpp - The target fact loader --------------===//
 //
 // Input: TOML text, one or more fact documents separated by lines `#---`,
-// loaded together with the real fact tree (targets/, read once) so that a
-// document may include or implement the real architectures. A load either
+// loaded together with the real architectures (targets/architectures, read
+// once) so that a document may include or implement them. A load either
 // fails with diagnostics or gives documents whose merged views can be read
 // whole; neither may crash, leak or read out of bounds.
 //
 //===----------------------------------------------------------------------===//
 #include "targets/TargetFacts.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
@@ -26,18 +27,19 @@ using namespace tf::targets;
 
 namespace {
 
-/// The documents of the default fact tree, as (relative path, text).
-std::vector<std::pair<std::string, std::string>> readFactTree() {
+/// The architecture documents of the default fact tree, as (path, text).
+std::vector<std::pair<std::string, std::string>> readArchitectures() {
   std::vector<std::pair<std::string, std::string>> Docs;
   std::error_code EC;
-  StringRef Root = defaultTargetsDir();
-  for (sys::fs::recursive_directory_iterator It(Root, EC), End;
+  SmallString<256> Root(defaultTargetsDir());
+  sys::path::append(Root, "architectures");
+  for (sys::fs::directory_iterator It(Root, EC), End;
        It != End && !EC; It.increment(EC)) {
     if (sys::path::extension(It->path()) != ".toml")
       continue;
     if (ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
             MemoryBuffer::getFile(It->path()))
-      Docs.emplace_back(It->path().substr(Root.size()),
+      Docs.emplace_back(It->path(),
                         (*Buffer)->getBuffer().str());
   }
   return Docs;
@@ -61,9 +63,9 @@ void readAll(const FactDatabase &DB) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *Data,
                                       std::size_t Size) {
-  static const std::vector<std::pair<std::string, std::string>> FactTree =
-      readFactTree();
-  std::vector<std::pair<std::string, std::string>> Docs = FactTree;
+  static const std::vector<std::pair<std::string, std::string>>
+      Architectures = readArchitectures();
+  std::vector<std::pair<std::string, std::string>> Docs = Architectures;
   StringRef Input(reinterpret_cast<const char *>(Data), Size);
   for (int I = 0; !Input.empty(); ++I) {
     auto [Doc, Rest] = Input.split("\n#---\n");

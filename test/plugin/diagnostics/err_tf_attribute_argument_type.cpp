@@ -19,3 +19,9 @@ template <class T> void g() {
 }
 struct Three { static constexpr int value = 3; };
 void use() { g<Three>(); } // expected-note {{in instantiation of 'g<Three>' requested here}}
+
+// A kernel's arguments are targets and topologies, checked where its body is
+// read.
+constexpr tf::Mesh m = tf::mesh("thread", tf::IntTuple{4, 32});
+[[tf::kernel(42)]] void h() {}  // expected-error {{argument of 'tf::kernel' must be tf::target(ID) or tf::topology(LEVEL, EXTENT), found 'int'}}
+[[tf::kernel(t, m)]] void i() {} // expected-error {{argument of 'tf::kernel' must be tf::target(ID) or tf::topology(LEVEL, EXTENT), found 'const tf::Mesh'}}
