@@ -7,7 +7,8 @@
 // version exit the process, and a `/` could name a file to compile or to
 // write, so arguments with one are dropped and the fuzzer runs in an empty
 // directory of its own (relative names find nothing to read or
-// overwrite). Run with -close_fd_mask=3: the commands print a lot.
+// overwrite; paths given to libFuzzer must be absolute, as ctest gives
+// them). Run with -close_fd_mask=3: the commands print a lot.
 //
 //===----------------------------------------------------------------------===//
 #include "Tool.h"
@@ -28,12 +29,15 @@ using namespace llvm;
 
 namespace {
 
-/// Arguments that end the process (help, version, option listings) or
-/// could reach a file outside the fuzzer's directory.
+/// Arguments that end the process (help, version, option listings; llvm::cl
+/// takes `-heaclp-hidden` for help too, so every option starting with h)
+/// or could reach a file outside the fuzzer's directory.
 bool heldBack(StringRef Arg) {
-  return Arg.contains('/') || Arg.contains("help") ||
-         Arg.contains("version") || Arg.contains("print-") ||
-         Arg.starts_with("@");
+  StringRef Option = Arg.ltrim('-');
+  return Arg.contains('/') || Arg.starts_with("@") ||
+         (Option.size() < Arg.size() &&
+          (Option.starts_with("h") || Option.starts_with("version") ||
+           Option.starts_with("print-")));
 }
 
 } // namespace

@@ -1,8 +1,8 @@
 // Control flow the HIR cannot say is refused at the statement, with exit
 // status 1 and never a signal: goto, while, do, switch, early return (at the
 // top and in a tile loop), throw, try, break and continue.
-// RUN: %tf-cc1 -verify %s
-// RUN: not %tf-cc1 %s
+// RUN: %tf-cc1 -fcxx-exceptions -fexceptions -verify %s
+// RUN: not %tf-cc1 -fcxx-exceptions -fexceptions %s
 #include <tf/tf.hpp>
 
 using Tile = tf::Tensor<float, "(64,32)", tf::rmem>;

@@ -20,9 +20,3 @@ void body(Matrix x, int n) {
   [[tf::mesh(threads)]] for (std::int64_t k : tf::tile_offsets(x.extent(1), 32)) {} // expected-error {{'tf::mesh' attribute only applies to}}
   [[tf::layout("(64,32)")]] return; // expected-error {{'tf::layout' attribute only applies to variables, parameters, fields and expression statements}}
 }
-
-// On a lambda inside a kernel: the lambda is refused by the HIR as well.
-[[tf::kernel(tf::topology("cta", 4))]]
-void lambda(Matrix x) {
-  auto f = [] [[tf::kernel]] () {}; // expected-error {{'tf::kernel' attribute only applies to functions}}
-}
