@@ -21,7 +21,7 @@ struct Staged {
 };
 
 [[tf::kernel]] void kernel([[tf::layout(swizzled)]] int p); // a parameter
-[[tf::kernel(tf::topology("cta", 132), tf::topology("thread", 384), 7, "h200")]]
+[[tf::kernel(tf::topology("cta", 132), tf::topology("thread", 384))]]
 void kernel([[tf::layout(swizzled)]] int p) {
   [[tf::mesh(threads)]] { p += 1; }                 // a compound statement
   [[tf::mesh(threads)]] int x = p;                  // a declaration
