@@ -23,12 +23,10 @@ void helper(int x) {
   [[tf::mesh(warp)]] x = 1;
 }
 
-// CHECK-NEXT:kernel ex::k at {{.*}}report.cpp:[[@LINE+6]]:6
+// CHECK-NEXT:kernel ex::k at {{.*}}report.cpp:[[@LINE+4]]:6
 // CHECK-NEXT:  argument 1: Topology(cta, 132)
 // CHECK-NEXT:  argument 2: Topology(thread, 32)
-// CHECK-NEXT:  argument 3: 7
-// CHECK-NEXT:  argument 4: "h200"
-[[tf::kernel(tf::topology("cta", 132), tf::topology("thread", 32), 7, "h200")]]
+[[tf::kernel(tf::topology("cta", 132), tf::topology("thread", 32))]]
 void k([[tf::layout(swizzled)]] int p) {
   // CHECK-NEXT:  layout at {{.*}}report.cpp:[[@LINE-1]]:10 on parameter 'p': ComposedLayout (8,64):(64,1) | Swizzle(3,4,3)
   // CHECK-NEXT:  mesh at {{.*}}report.cpp:[[@LINE+1]]:5 on compound statement: Mesh(thread, (32):(1), lane)
