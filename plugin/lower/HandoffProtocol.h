@@ -65,8 +65,8 @@ public:
 
   /// Appends to \p Out the statements with which At.Threads threads wait
   /// until phase parity \p Phase of barrier object \p At completes.
-  virtual void wait(LoweringContext &Ctx, const HandoffPoint &At,
-                    ExprId Phase, WaitFor Why, const hir::Stmt &S,
+  virtual void wait(LoweringContext &Ctx, const HandoffPoint &At, ExprId Phase,
+                    WaitFor Why, const hir::Stmt &S,
                     std::vector<InstId> &Out) = 0;
 
   /// Appends, before the statements \p Fill that fill a slot
@@ -85,8 +85,7 @@ public:
   /// asynchronous) reader and meet all writers, so that one of them may
   /// then arrive for all.
   virtual void publishWrites(LoweringContext &Ctx, const Role &Writers,
-                             const hir::Stmt &S,
-                             std::vector<InstId> &Out) = 0;
+                             const hir::Stmt &S, std::vector<InstId> &Out) = 0;
 
   /// Appends the arrival of At.Threads threads (or of thread At.Elected)
   /// on barrier object \p At.

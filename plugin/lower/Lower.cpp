@@ -78,8 +78,9 @@ const backend::Backend *preconditions(const hir::Kernel &K,
   return B;
 }
 
-LoweringResult lowerWith(const hir::Kernel &K, const targets::MergedTarget *Target,
-                     const backend::Backend *Chosen) {
+LoweringResult lowerWith(const hir::Kernel &K,
+                         const targets::MergedTarget *Target,
+                         const backend::Backend *Chosen) {
   LoweringResult Result;
   const backend::Backend *B = preconditions(K, Target, Chosen, Result.Refusals);
   if (!B)

@@ -66,8 +66,8 @@ void synthesize(LoweringContext &Ctx, const Selection &Sel,
   for (const BufferUse &U : Sel.Uses) {
     if (fills(U.How))
       P.wait(Ctx, Point(U, U.Empty),
-             L.binary(ExprKind::Xor, U.Phase, L.constant(1)), WaitFor::Free,
-             S, Out);
+             L.binary(ExprKind::Xor, U.Phase, L.constant(1)), WaitFor::Free, S,
+             Out);
     else
       P.wait(Ctx, Point(U, U.Full), U.Phase, WaitFor::Full, S, Out);
   }

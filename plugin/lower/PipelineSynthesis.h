@@ -1,4 +1,5 @@
-//===- plugin/lower/PipelineSynthesis.h - Rings, barriers, phases -*- C++ -*-===//
+//===- plugin/lower/PipelineSynthesis.h - Rings, barriers, phases -*- C++
+//-*-===//
 //
 // Decides when each op may run: an op that fills or reads a shared-memory
 // ring or buffer another role reads or fills is wrapped in a hand-off over

@@ -84,8 +84,8 @@ public:
     Ctx.add(std::move(Sync), S, Out);
   }
 
-  void arrive(LoweringContext &Ctx, const HandoffPoint &At,
-              const hir::Stmt &S, std::vector<InstId> &Out) override {
+  void arrive(LoweringContext &Ctx, const HandoffPoint &At, const hir::Stmt &S,
+              std::vector<InstId> &Out) override {
     Ctx.add(barrierUse<Arrive>(At), S, Out);
   }
 
@@ -99,8 +99,8 @@ public:
       Init.Body.push_back(L.addInst(Stmt(std::move(I), Ctx.H.Range)));
     }
     Out.push_back(L.addInst(std::move(Init)));
-    Out.push_back(L.addInst(
-        Stmt(std::make_unique<FenceBarrierInit>(), Ctx.H.Range)));
+    Out.push_back(
+        L.addInst(Stmt(std::make_unique<FenceBarrierInit>(), Ctx.H.Range)));
   }
 
   BarrierObject barrierObject() const override {
