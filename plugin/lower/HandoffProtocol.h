@@ -52,8 +52,10 @@ enum class WaitFor : std::uint8_t {
   Free,
 };
 
-/// What one barrier object occupies in shared memory.
+/// What one barrier object is and occupies in shared memory.
 struct BarrierObject {
+  /// Its name in the memory map (`mbarrier`).
+  std::string Name;
   std::int64_t Bytes = 0, Align = 0;
   /// Why Align, as the memory map prints it ("mbarrier").
   std::string AlignReason;

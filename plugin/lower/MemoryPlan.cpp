@@ -115,6 +115,7 @@ void placeBarriers(LoweringContext &Ctx) {
       Region R;
       R.Kind = RegionKind::Barrier;
       R.Name = B.Name + "[" + std::to_string(I) + "]";
+      R.Object = Object.Name;
       R.Align = Object.Align;
       R.AlignReason = Object.AlignReason;
       R.Offset = alignTo(Cursor, Object.Align);

@@ -104,7 +104,7 @@ public:
   }
 
   BarrierObject barrierObject() const override {
-    return {MbarrierBytes, MbarrierBytes, "mbarrier"};
+    return {"mbarrier", MbarrierBytes, MbarrierBytes, "mbarrier"};
   }
 
 private:
