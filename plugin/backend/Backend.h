@@ -5,10 +5,13 @@
 // `tf candidates` answer "legal" only for what it lowers), supplies the
 // lowering rule of each contract it implements (instruction selection,
 // lower/InstructionSelection.h), and writes the verified lowered form as a
-// source file. The target's architecture chooses the backend (backendFor):
-// `nvidia.sm90` -> cuda_sm90. Adding a target is facts (targets/*.toml),
-// contracts (include/tf/atoms) and one Backend; the passes in plugin/lower
-// stay as they are.
+// source file. Between the rules' instructions it supplies the hand-off
+// protocol pipeline synthesis asks for its waits and arrivals
+// (lower/HandoffProtocol.h), and the memory plan asks it how a
+// shared-memory view is aligned (viewAlignment). The target's architecture
+// chooses the backend (backendFor): `nvidia.sm90` -> cuda_sm90. Adding a
+// target is facts (targets/*.toml), contracts (include/tf/atoms) and one
+// Backend; the passes in plugin/lower stay as they are.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TF_PLUGIN_BACKEND_BACKEND_H
@@ -17,12 +20,14 @@
 #include "analysis/Candidates.h"
 #include "analysis/Finding.h"
 #include "hir/HIR.h"
+#include "lower/HandoffProtocol.h"
 #include "lower/LIR.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -58,6 +63,15 @@ struct Support {
 using LoweringRule = void (*)(lower::LoweringContext &Ctx, hir::StmtId Op,
                               lower::Selection &Out);
 
+/// Where a shared-memory view of some layout may start: a multiple of
+/// Align bytes, for AlignReason (printed in the memory map). A view the
+/// backend cannot place has Align 0 and Why says why.
+struct ViewAlignment {
+  std::int64_t Align = 0;
+  std::string AlignReason;
+  std::string Why;
+};
+
 /// Options of emission that come from the command line.
 struct EmitOptions {
   /// The translation unit's main file as the compiler was given it.
@@ -82,6 +96,11 @@ public:
                            const Contract &C) const = 0;
   /// The rule that lowers sites of contract \p C; null when it has none.
   virtual LoweringRule rule(const Contract &C) const = 0;
+  /// A fresh hand-off protocol for lowering one kernel.
+  virtual std::unique_ptr<lower::HandoffProtocol> handoffProtocol() const = 0;
+  /// The alignment of a ring stage or buffer of layout \p Layout (its
+  /// swizzle included), which the backend's instructions need of it.
+  virtual ViewAlignment viewAlignment(const LayoutText &Layout) const = 0;
   /// Writes the source file of \p Kernels to \p OS. Every kernel that
   /// supports() and the rules accept can be written: an error is an
   /// internal error of tf, not a refusal of the kernel.

@@ -5,7 +5,17 @@
 //===----------------------------------------------------------------------===//
 #include "lower/Context.h"
 
+#include "backend/Backend.h"
+
 namespace tf::lower {
+
+HandoffProtocol::~HandoffProtocol() = default;
+
+LoweringContext::LoweringContext(const hir::Kernel &H,
+                                 const targets::MergedTarget &Target,
+                                 const backend::Backend &Backend)
+    : H(H), Target(Target), Backend(Backend),
+      Protocol(Backend.handoffProtocol()) {}
 
 int LoweringContext::roleOf(hir::StmtId Scope) const {
   auto It = ScopeRole.find(Scope);

@@ -7,8 +7,9 @@
 //   memory plan      -> Backing, Views (and, last, the barriers' regions)
 //   fusion           -> Fused
 //   instruction selection and pipeline synthesis, per op while the roles'
-//                    programs are projected -> the LIR's instructions,
-//                    Barriers, NamedBarriers
+//                    programs are projected -> the LIR's instructions
+//                    (the hand-off statements from the backend's
+//                    Protocol), Barriers
 //
 // Refusals are findings (diagnostics of Diagnostics.def, err_tf_lower_*) at
 // the HIR op or statement they concern; a pass that refuses leaves the
@@ -20,9 +21,11 @@
 
 #include "analysis/Finding.h"
 #include "hir/HIR.h"
+#include "lower/HandoffProtocol.h"
 #include "lower/LIR.h"
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -65,13 +68,16 @@ struct FusedChain {
 
 class LoweringContext {
 public:
+  /// Lowers \p H for \p Target with \p Backend (and a fresh hand-off
+  /// protocol of it).
   LoweringContext(const hir::Kernel &H, const targets::MergedTarget &Target,
-                  const backend::Backend &Backend)
-      : H(H), Target(Target), Backend(Backend) {}
+                  const backend::Backend &Backend);
 
   const hir::Kernel &H;
   const targets::MergedTarget &Target;
   const backend::Backend &Backend;
+  /// The backend's hand-off protocol for this kernel.
+  std::unique_ptr<HandoffProtocol> Protocol;
   /// The lowered kernel being built.
   Kernel L;
 
@@ -95,8 +101,6 @@ public:
   // Pipeline synthesis.
   /// Barrier arrays by (guarded value, "full"/"empty").
   std::map<std::pair<hir::ValueId, std::string>, BarrierId> Barriers;
-  /// Named barrier 0 is __syncthreads'; epilogues take the next ones.
-  unsigned NextNamedBarrier = 1;
   /// The first op that fills, and the first that reads, each ring and
   /// buffer: where a handoff without its other side is reported.
   std::map<hir::ValueId, hir::StmtId> FirstFill, FirstRead;

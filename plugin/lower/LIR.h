@@ -9,7 +9,7 @@
 //     grid_tiles), the threads of a CTA and the dynamic shared memory;
 //   - the shared-memory map: every ring stage and buffer as a tensor view at
 //     a fixed byte offset (offset, element type, storage, layout, shape),
-//     every mbarrier as an 8-byte object with its name;
+//     every barrier object (an 8-byte mbarrier on sm_90) with its name;
 //   - the pipelines: per ring a `full` and an `empty` barrier per stage with
 //     their arrival counts and expected transaction bytes, and the iteration
 //     clock that producer and consumer both index slots and phases with;
@@ -93,7 +93,7 @@ struct Expr {
 enum class RegionKind : std::uint8_t {
   RingStage, ///< slot Stage of a ring
   Buffer,    ///< a buffer (tf::empty / tf::zeros in shared memory)
-  Barrier,   ///< one mbarrier (8 bytes)
+  Barrier,   ///< one barrier object of the hand-off protocol
 };
 
 /// One region of the CTA's dynamic shared memory.
@@ -104,6 +104,8 @@ struct Region {
   std::int64_t Offset = 0, Bytes = 0, Align = 0;
   /// Why Align: "TMA box, 128-byte swizzle period", "mbarrier".
   std::string AlignReason;
+  /// Barrier objects: what the hand-off protocol calls one (`mbarrier`).
+  std::string Object;
   // Views (stages and buffers): the HIR value and its tensor type.
   hir::ValueId Value = hir::None;
   int Stage = 0;

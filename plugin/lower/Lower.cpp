@@ -28,9 +28,11 @@ analysis::Finding at(DiagId Id, const hir::SourceRange &R,
   return {Id, R, std::move(Args), {}, {}};
 }
 
-/// The kernel-level preconditions of lowering; the backend when they hold.
+/// The kernel-level preconditions of lowering with backend \p Chosen (null:
+/// the target's); the backend when they hold.
 const backend::Backend *preconditions(const hir::Kernel &K,
                                       const targets::MergedTarget *Target,
+                                      const backend::Backend *Chosen,
                                       std::vector<analysis::Finding> &Out) {
   // Every op needs its instruction before anything is lowered.
   for (hir::StmtId Id : K.preorder())
@@ -51,7 +53,7 @@ const backend::Backend *preconditions(const hir::Kernel &K,
                               "instructions within its limits"}));
     return nullptr;
   }
-  const backend::Backend *B = backend::backendFor(*Target);
+  const backend::Backend *B = Chosen ? Chosen : backend::backendFor(*Target);
   if (!B) {
     Out.push_back(at(DiagId::err_tf_lower_target, TargetAt,
                      {K.Name, "target '" + K.Target +
@@ -76,12 +78,11 @@ const backend::Backend *preconditions(const hir::Kernel &K,
   return B;
 }
 
-} // namespace
-
-LoweringResult lowerKernel(const hir::Kernel &K,
-                           const targets::MergedTarget *Target) {
+LoweringResult lowerWith(const hir::Kernel &K,
+                         const targets::MergedTarget *Target,
+                         const backend::Backend *Chosen) {
   LoweringResult Result;
-  const backend::Backend *B = preconditions(K, Target, Result.Refusals);
+  const backend::Backend *B = preconditions(K, Target, Chosen, Result.Refusals);
   if (!B)
     return Result;
   Result.Backend = B;
@@ -135,7 +136,7 @@ LoweringResult lowerKernel(const hir::Kernel &K,
     Result.InternalErrors = Ctx.takeInternalErrors();
     return Result;
   }
-  initializeBarriers(Ctx, L.Body);
+  Ctx.Protocol->initialize(Ctx, L.Body);
   L.Body.insert(L.Body.end(), Roles.begin(), Roles.end());
 
   if (llvm::Error E = verify(L)) {
@@ -148,6 +149,19 @@ LoweringResult lowerKernel(const hir::Kernel &K,
   }
   Result.Lowered = std::move(L);
   return Result;
+}
+
+} // namespace
+
+LoweringResult lowerKernel(const hir::Kernel &K,
+                           const targets::MergedTarget *Target) {
+  return lowerWith(K, Target, nullptr);
+}
+
+LoweringResult lowerKernel(const hir::Kernel &K,
+                           const targets::MergedTarget *Target,
+                           const backend::Backend &B) {
+  return lowerWith(K, Target, &B);
 }
 
 } // namespace tf::lower

@@ -16,9 +16,10 @@
 //   5. role projection, programs (RoleProjection.h): each role's loops,
 //      with every op through instruction selection (InstructionSelection.h,
 //      the backend's per-contract rules) and pipeline synthesis
-//      (PipelineSynthesis.h: barriers, clocks, waits and releases);
-//   6. pipeline set-up and memory plan, barriers: barrier initialisation,
-//      the barriers placed after the views.
+//      (PipelineSynthesis.h: barriers, clocks, waits and releases, as
+//      statements of the backend's hand-off protocol, HandoffProtocol.h);
+//   6. pipeline set-up and memory plan, barriers: the protocol's barrier
+//      initialisation, the barriers placed after the views.
 //
 // Every refusal is a finding (an err_tf_lower_* diagnostic at the op or
 // statement it concerns); the result is verified (Verify.h) before anyone
@@ -65,6 +66,14 @@ struct LoweringResult {
 /// @pre infer(K, Target) and check(K, Target) have run without errors.
 LoweringResult lowerKernel(const hir::Kernel &K,
                            const targets::MergedTarget *Target);
+
+/// Lowers \p K on \p Target with backend \p B in place of the one the
+/// target's architecture chooses (a backend outside backend::backendFor's
+/// table, as in tests), and verifies the result.
+/// @pre as above.
+LoweringResult lowerKernel(const hir::Kernel &K,
+                           const targets::MergedTarget *Target,
+                           const backend::Backend &B);
 
 } // namespace tf::lower
 

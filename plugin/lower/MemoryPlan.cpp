@@ -4,12 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lower/MemoryPlan.h"
-#include "lower/sm90/Descriptor.h"
 
 #include "analysis/Capacity.h"
 #include "analysis/Site.h"
+#include "backend/Backend.h"
 
-#include "tf/atoms/nv/sm90/copy_async_tensor.hpp"
 #include "tf/layout/text/print.hpp"
 
 #include <algorithm>
@@ -22,10 +21,6 @@ namespace {
 std::int64_t alignTo(std::int64_t X, std::int64_t A) {
   return (X + A - 1) / A * A;
 }
-
-/// mbarrier objects are 8 bytes, 8-byte aligned (PTX ISA, "Size and
-/// alignment of mbarrier object").
-constexpr std::int64_t MbarrierBytes = 8;
 
 /// The ring or buffer an op's result lives in: a copy into a ring yields a
 /// slot of it, a copy into a shared-memory buffer yields the buffer.
@@ -74,34 +69,25 @@ void planViews(LoweringContext &Ctx) {
       continue;
     }
     const LayoutText &T = V.Type.Layout;
-    std::optional<SwizzleMode> Mode =
-        sm90::swizzleModeOf(T.has_swizzle ? T.swizzle : Swizzle{});
-    if (!Mode) {
+    const backend::ViewAlignment Align = Ctx.Backend.viewAlignment(T);
+    if (Align.Align <= 0) {
       Ctx.refuse(plugin::DiagId::err_tf_lower_view, V.Range,
-                 {"'" + A.Name + "'",
-                  "its swizzle " + to_string(T) +
-                      " is no TMA/WGMMA swizzle mode (Swizzle(1,4,3), "
-                      "(2,4,3) or (3,4,3) on bytes)"});
+                 {"'" + A.Name + "'", Align.Why});
       continue;
     }
     std::vector<std::int64_t> Shape;
     IntTuple S = V.Type.shape();
     for (int I = 0; I < S.rank(); ++I)
       Shape.push_back(product(S.mode(I)).ok() ? *product(S.mode(I)) : -1);
-    // A TMA box's alignment (128 bytes, or the swizzle period when larger)
-    // also starts every WGMMA operand on its swizzle pattern (base offset 0).
-    const std::int64_t Align = atoms::nv::sm90::tma_smem_alignment(*Mode);
     const int Stages = A.Stages > 0 ? A.Stages : 1;
     for (int Stage = 0; Stage < Stages; ++Stage) {
       Region R;
       R.Kind = A.Stages > 0 ? RegionKind::RingStage : RegionKind::Buffer;
       R.Name = A.Stages > 0 ? A.Name + "[" + std::to_string(Stage) + "]"
                             : A.Name;
-      R.Align = Align;
-      R.AlignReason = *Mode == SwizzleMode::none
-                          ? "TMA box"
-                          : "TMA box on its swizzle period";
-      R.Offset = alignTo(Cursor, Align);
+      R.Align = Align.Align;
+      R.AlignReason = Align.AlignReason;
+      R.Offset = alignTo(Cursor, Align.Align);
       R.Bytes = *A.SlotBytes;
       R.Value = A.V;
       R.Stage = Stage;
@@ -123,15 +109,17 @@ void placeBarriers(LoweringContext &Ctx) {
     Cursor = std::max(Cursor, R.Offset + R.Bytes);
     L.SharedAlign = std::max(L.SharedAlign, R.Align);
   }
+  const BarrierObject Object = Ctx.Protocol->barrierObject();
   for (Barrier &B : L.Barriers)
     for (int I = 0; I < B.Count; ++I) {
       Region R;
       R.Kind = RegionKind::Barrier;
       R.Name = B.Name + "[" + std::to_string(I) + "]";
-      R.Align = MbarrierBytes;
-      R.AlignReason = "mbarrier";
-      R.Offset = alignTo(Cursor, MbarrierBytes);
-      R.Bytes = MbarrierBytes;
+      R.Object = Object.Name;
+      R.Align = Object.Align;
+      R.AlignReason = Object.AlignReason;
+      R.Offset = alignTo(Cursor, Object.Align);
+      R.Bytes = Object.Bytes;
       Cursor = R.Offset + R.Bytes;
       L.Regions.push_back(std::move(R));
       B.Regions.push_back(static_cast<RegionId>(L.Regions.size() - 1));

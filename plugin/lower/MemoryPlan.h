@@ -2,9 +2,11 @@
 //
 // Places every shared-memory value of the kernel at a fixed byte offset of
 // the CTA's dynamic shared memory: each ring stage and buffer as a tensor
-// view (aligned for TMA boxes, on the swizzle period when swizzled, which
-// also starts every WGMMA operand on its pattern), and -- once the pipelines
-// are known -- every mbarrier as an 8-byte object after them. Also records
+// view, aligned as the backend's instructions need it
+// (backend::Backend::viewAlignment: on sm_90 a TMA box's alignment, the
+// swizzle period when swizzled), and -- once the pipelines are known --
+// every barrier object after them, as large and aligned as the hand-off
+// protocol says (HandoffProtocol::barrierObject). Also records
 // which ring or buffer backs each op result that lives in one (a ring
 // load's result is a slot of its ring; a staging copy's result is its
 // buffer), which the lowering rules read to find their operands' memory.
@@ -19,7 +21,8 @@ namespace tf::lower {
 
 /// Records Ctx.Backing and places the views of every ring and buffer
 /// (Ctx.Views, the LIR's regions). Refuses a ring or buffer filled at two
-/// sites, a view with run-time extents and a swizzle that is no TMA mode.
+/// sites, a view with run-time extents and a view the backend cannot align
+/// (on sm_90: a swizzle that is no TMA mode).
 /// @pre infer(K) has run (every value has its type).
 void planViews(LoweringContext &Ctx);
 

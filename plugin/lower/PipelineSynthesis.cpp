@@ -4,7 +4,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lower/PipelineSynthesis.h"
-#include "lower/sm90/Sm90.h"
 
 namespace tf::lower {
 
@@ -57,38 +56,30 @@ void synthesize(LoweringContext &Ctx, const Selection &Sel,
   const hir::Stmt &S = Ctx.H.Stmts[Sel.Op];
   Kernel &L = Ctx.L;
   const Role &R = Ctx.Roles[Sel.Role];
+  HandoffProtocol &P = *Ctx.Protocol;
+  auto Point = [&](const BufferUse &U, BarrierId Bar) {
+    return HandoffPoint{Bar, U.Slot, U.Clock, R.threads(), -1};
+  };
 
   // Waits: a filler for the slot to be free (the phase before: flipped
   // parity), a reader for it to be full.
   for (const BufferUse &U : Sel.Uses) {
-    auto Wait = std::make_unique<sm90::Wait>();
-    const bool Producer = fills(U.How);
-    Wait->Bar = Producer ? U.Empty : U.Full;
-    Wait->Slot = U.Slot;
-    Wait->Phase = Producer ? L.binary(ExprKind::Xor, U.Phase, L.constant(1))
-                           : U.Phase;
-    Wait->Clock = U.Clock;
-    Wait->Threads = R.threads();
-    Wait->ProducerParity = Producer;
-    Ctx.add(std::move(Wait), S, Out);
+    if (fills(U.How))
+      P.wait(Ctx, Point(U, U.Empty),
+             L.binary(ExprKind::Xor, U.Phase, L.constant(1)), WaitFor::Free, S,
+             Out);
+    else
+      P.wait(Ctx, Point(U, U.Full), U.Phase, WaitFor::Full, S, Out);
   }
-  // The bytes a TMA fill expects are registered before its copies can
-  // complete them.
+  // An asynchronous fill's threads arrive on `full` before they issue it;
+  // its transactions complete the phase.
   for (const BufferUse &U : Sel.Uses) {
     if (U.How != Handoff::AsyncFill)
       continue;
-    auto Arrive = std::make_unique<sm90::ArriveExpectTx>();
-    Arrive->Bar = U.Full;
-    Arrive->Slot = U.Slot;
-    Arrive->Clock = U.Clock;
-    Arrive->Threads = R.threads();
-    for (InstId I : Sel.Body)
-      if (const auto *Copy = as<sm90::Tma>(L.Insts[I]);
-          Copy && !Copy->Store && Copy->Bar == U.Full)
-        Arrive->Bytes += Copy->Bytes;
-    L.Barriers[U.Full].Arrivals = R.threads();
-    L.Barriers[U.Full].TxBytes = Arrive->Bytes;
-    Ctx.add(std::move(Arrive), S, Out);
+    const HandoffPoint Full = Point(U, U.Full);
+    L.Barriers[U.Full].Arrivals = Full.Threads;
+    L.Barriers[U.Full].TxBytes =
+        P.arriveForAsyncFill(Ctx, Full, Sel.Body, S, Out);
   }
   Out.insert(Out.end(), Sel.Body.begin(), Sel.Body.end());
 
@@ -96,51 +87,26 @@ void synthesize(LoweringContext &Ctx, const Selection &Sel,
   for (const BufferUse &U : Sel.Uses) {
     switch (U.How) {
     case Handoff::AsyncFill:
-      break; // the TMA's transactions complete `full`
+      break; // the fill's transactions complete `full`
     case Handoff::SyncFill: {
-      // Generic-proxy writes become visible to the TMA (async proxy), then
-      // all writers meet so that one of them can hand the buffer over.
-      Ctx.add(std::make_unique<sm90::FenceProxyAsync>(), S, Out);
-      auto Sync = std::make_unique<sm90::NamedBarrier>();
-      Sync->Id = Ctx.NextNamedBarrier++;
-      Sync->Count = R.threads();
-      Ctx.add(std::move(Sync), S, Out);
-      auto Arrive = std::make_unique<sm90::Arrive>();
-      Arrive->Bar = U.Full;
-      Arrive->Slot = U.Slot;
-      Arrive->Clock = U.Clock;
-      Arrive->Threads = 1;
-      Arrive->Elected = R.Begin;
-      L.Barriers[U.Full].Arrivals = 1;
-      Ctx.add(std::move(Arrive), S, Out);
+      // All writers' stores are visible and done; one of them hands the
+      // buffer over.
+      P.publishWrites(Ctx, R, S, Out);
+      HandoffPoint Full = Point(U, U.Full);
+      Full.Threads = 1;
+      Full.Elected = R.Begin;
+      L.Barriers[U.Full].Arrivals = Full.Threads;
+      P.arrive(Ctx, Full, S, Out);
       break;
     }
     case Handoff::Read: {
-      auto Release = std::make_unique<sm90::Arrive>();
-      Release->Bar = U.Empty;
-      Release->Slot = U.Slot;
-      Release->Clock = U.Clock;
-      Release->Threads = R.threads();
-      L.Barriers[U.Empty].Arrivals = R.threads();
-      Ctx.add(std::move(Release), S, Out);
+      const HandoffPoint Empty = Point(U, U.Empty);
+      L.Barriers[U.Empty].Arrivals = Empty.Threads;
+      P.arrive(Ctx, Empty, S, Out);
       break;
     }
     }
   }
-}
-
-void initializeBarriers(LoweringContext &Ctx, std::vector<InstId> &Out) {
-  Kernel &L = Ctx.L;
-  Stmt Init(RoleStmt{"init", "", 0, 1}, Ctx.H.Range);
-  for (BarrierId B = 0; B < L.Barriers.size(); ++B) {
-    auto I = std::make_unique<sm90::BarrierInit>();
-    I->Bar = B;
-    I->Count = L.Barriers[B].Arrivals;
-    Init.Body.push_back(L.addInst(Stmt(std::move(I), Ctx.H.Range)));
-  }
-  Out.push_back(L.addInst(std::move(Init)));
-  Out.push_back(L.addInst(
-      Stmt(std::make_unique<sm90::FenceBarrierInit>(), Ctx.H.Range)));
 }
 
 void checkHandoffs(LoweringContext &Ctx) {

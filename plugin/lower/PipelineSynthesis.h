@@ -1,23 +1,31 @@
-//===- plugin/lower/PipelineSynthesis.h - Rings, barriers, phases -*- C++ -*-===//
+//===- plugin/lower/PipelineSynthesis.h - Rings, barriers, phases -*- C++
+//-*-===//
 //
 // Decides when each op may run: an op that fills or reads a shared-memory
-// ring or buffer another role reads or fills is wrapped in the hand-off
-// protocol of mbarriers, with slots and phases from one iteration clock
-// that producer and consumer compute alike:
+// ring or buffer another role reads or fills is wrapped in a hand-off over
+// two barrier arrays per ring or buffer, `full` and `empty` (one object per
+// slot), with slots and phases from one iteration clock that producer and
+// consumer compute alike:
 //
-//   - a ring filled by TMA: `full[s]` (the producer's arrive.expect_tx with
-//     the bytes of the boxes it issues) and `empty[s]` (every consumer
-//     thread arrives once it no longer reads slot s);
-//   - a buffer written by one role's threads and stored by another's TMA:
-//     `full` (one elected thread, after a fence of the async proxy and a
-//     named barrier of the writers) and `empty` (the storing thread, once
-//     the bulk store has read it).
+//   - a filler waits for its slot to be free (`empty`); a ring filled
+//     asynchronously (by TMA on sm_90) is completed by the fill's own
+//     transactions, after its threads' arrival on `full`; a buffer written
+//     from registers is handed over, once every writer's stores are
+//     published, by one elected thread's arrival on `full`;
+//   - a reader waits for its slot to be full and afterwards every reading
+//     thread arrives on `empty`.
 //
 // The clock of a ring is the tiles this CTA ran before times the K
 // iterations per tile plus the K index (`it`); of a buffer, the tile count
-// alone. Slot = clock % stages, phase = (clock / stages) & 1; a producer
+// alone. Slot = clock % stages, phase = (clock / stages) & 1; a filler
 // waits for the phase before (flipped parity), so its first pass over fresh
 // barriers does not block.
+//
+// That much -- which barrier, slot, clock, phase, which threads, how many
+// arrivals complete a phase -- is decided here for every target; the
+// statements that wait, arrive, publish and initialise come from the
+// backend's hand-off protocol (HandoffProtocol.h; sm_90's mbarriers are in
+// backend/cuda_sm90/Handoff.cpp).
 //
 // Used by instruction selection: a lowering rule acquires the buffers its op
 // uses (acquire) and fills a Selection; synthesize then writes the
@@ -35,12 +43,13 @@ namespace tf::lower {
 
 /// How an op uses a ring or buffer that another role hands over.
 enum class Handoff : std::uint8_t {
-  /// Fills it by TMA: waits for `empty`, then arrive.expect_tx on `full`
-  /// with the bytes of the selected TMA loads, which complete it.
+  /// Fills it asynchronously (TMA loads): waits for `empty`, then arrives
+  /// on `full` with what the selected instructions' transactions complete
+  /// (HandoffProtocol::arriveForAsyncFill), and they complete it.
   AsyncFill,
-  /// Writes it from registers: waits for `empty`; afterwards fences the
-  /// async proxy, meets the role's other threads at a named barrier, and
-  /// one elected thread arrives on `full`.
+  /// Writes it from registers: waits for `empty`; afterwards the role's
+  /// writes are published (HandoffProtocol::publishWrites) and one elected
+  /// thread arrives on `full`.
   SyncFill,
   /// Reads it: waits for `full`; afterwards every thread arrives on
   /// `empty` (the selected instructions must have finished reading).
@@ -73,15 +82,10 @@ const BufferUse &acquire(LoweringContext &Ctx, Selection &Sel,
                          hir::ValueId Buffer, Handoff How);
 
 /// Appends \p Sel to \p Out with the waits of its uses before and their
-/// releases after, and records the barriers' arrival counts and expected
-/// transaction bytes.
+/// releases after (statements of Ctx.Protocol), and records the barriers'
+/// arrival counts and the transactions an asynchronous fill expects.
 void synthesize(LoweringContext &Ctx, const Selection &Sel,
                 std::vector<InstId> &Out);
-
-/// The kernel-level set-up: thread 0 initialises every barrier with its
-/// arrival count, then a fence and a CTA-wide barrier publish them.
-/// @pre every role is lowered (the arrival counts are known).
-void initializeBarriers(LoweringContext &Ctx, std::vector<InstId> &Out);
 
 /// Refuses a barrier no role arrives on: a buffer filled but never read (at
 /// its first fill) or read but never filled (at its first read).

@@ -206,7 +206,7 @@ void Printer::run() {
   for (const Region &R : K.Regions) {
     OS << "    " << llvm::format_decimal(R.Offset, 6) << " " << R.Name << " = ";
     if (R.Kind == RegionKind::Barrier)
-      OS << "mbarrier()";
+      OS << R.Object << "()";
     else
       OS << "tensor_view(" << R.Offset << ", " << name(R.Element)
          << ", smem, " << R.Layout << ", shape=" << shapeText(R.Shape) << ")";

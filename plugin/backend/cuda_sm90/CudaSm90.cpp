@@ -6,10 +6,12 @@
 #include "backend/cuda_sm90/CudaSm90.h"
 
 #include "backend/cuda_sm90/CudaEmitter.h"
+#include "lower/sm90/Descriptor.h"
 
 #include "tf/atoms/generic/copy.hpp"
 #include "tf/atoms/nv/sm90/copy_async_tensor.hpp"
 #include "tf/atoms/nv/sm90/wgmma.hpp"
+#include "tf/layout/text/print.hpp"
 
 namespace tf::backend {
 
@@ -41,6 +43,12 @@ public:
         return E.Rule;
     return nullptr;
   }
+  std::unique_ptr<lower::HandoffProtocol> handoffProtocol() const override {
+    return sm90::handoffProtocol();
+  }
+  ViewAlignment viewAlignment(const LayoutText &Layout) const override {
+    return sm90::viewAlignment(Layout);
+  }
   llvm::Error emit(llvm::ArrayRef<lower::Kernel> Kernels,
                    const EmitOptions &Opts,
                    llvm::raw_ostream &OS) const override {
@@ -49,6 +57,20 @@ public:
 };
 
 } // namespace
+
+ViewAlignment sm90::viewAlignment(const LayoutText &Layout) {
+  std::optional<SwizzleMode> Mode = lower::sm90::swizzleModeOf(
+      Layout.has_swizzle ? Layout.swizzle : Swizzle{});
+  if (!Mode)
+    return {0, "",
+            "its swizzle " + to_string(Layout) +
+                " is no TMA/WGMMA swizzle mode (Swizzle(1,4,3), (2,4,3) or "
+                "(3,4,3) on bytes)"};
+  return {atoms::nv::sm90::tma_smem_alignment(*Mode),
+          *Mode == SwizzleMode::none ? "TMA box"
+                                     : "TMA box on its swizzle period",
+          ""};
+}
 
 const Backend &cudaSm90() {
   static const CudaSm90Backend B;

@@ -5,7 +5,8 @@
 // rings, WGMMA over ring slots, a register fragment (with its fused
 // elementwise ops) staged in shared memory, and TMA stores of the staged
 // tile -- and writes the LIR as a self-contained `.tf.cu` for sm_90a
-// (CudaEmitter.h). Its lowering rules are in Rules.cpp.
+// (CudaEmitter.h). Its lowering rules are in Rules.cpp, its mbarrier
+// hand-off protocol in Handoff.cpp.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TF_PLUGIN_BACKEND_CUDA_SM90_CUDASM90_H
@@ -32,6 +33,14 @@ void lowerStagingCopy(lower::LoweringContext &Ctx, hir::StmtId Op,
 
 /// Whether the rules above lower op \p Op under contract \p C.
 Support supports(const hir::Kernel &K, hir::StmtId Op, const Contract &C);
+
+/// The mbarrier hand-off protocol (Handoff.cpp), for one kernel.
+std::unique_ptr<lower::HandoffProtocol> handoffProtocol();
+
+/// Where a view of \p Layout starts: on a TMA box's alignment, which is
+/// the swizzle period when larger (and so starts every WGMMA operand on its
+/// swizzle pattern); refused for a swizzle that is no TMA/WGMMA mode.
+ViewAlignment viewAlignment(const LayoutText &Layout);
 
 } // namespace sm90
 } // namespace tf::backend

@@ -5,12 +5,12 @@
 // and barriers around it, the bulk-copy and WGMMA groups, and the
 // encodings of the two sm_90 atom calls -- a TMA box (the bytes it moves,
 // the barrier a load completes) and a WGMMA (its shared-memory matrix
-// descriptors). Pipeline synthesis (lower/PipelineSynthesis.cpp) creates
-// the hand-off statements and the cuda_sm90 rules the atom calls, which is
-// why the extension lives beside the passes; the printer and the verifier
-// reach it through lower::Extension (Sm90.cpp, Verify.cpp here), the CUDA
-// writer (backend/cuda_sm90/CudaEmitter.cpp) and the interpreter
-// (plugin/interp/) cast to these classes.
+// descriptors). The cuda_sm90 backend creates them: its hand-off protocol
+// (backend/cuda_sm90/Handoff.cpp) the hand-off statements, its rules the
+// atom calls. The printer and the verifier reach it through lower::Extension
+// (Sm90.cpp, Verify.cpp here); the CUDA writer
+// (backend/cuda_sm90/CudaEmitter.cpp) and the interpreter (plugin/interp/)
+// cast to these classes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TF_PLUGIN_LOWER_SM90_SM90_H
