@@ -1,9 +1,9 @@
 //===- examples/gemm/check.hpp - What the GEMM examples share -------------===//
 //
-// The host side of the examples: M, N, K from the command line, random bf16
-// or f16 inputs, an output poisoned before the kernel runs, and an
-// element-wise check of the kernel's output (after its epilogue: none or
-// relu) against a double-precision reference:
+// The host side of the examples: M, N, K from the command line, random bf16,
+// f16 or fp8 inputs (each operand K- or MN-major), an output poisoned before
+// the kernel runs, and an element-wise check of the kernel's output (after
+// its epilogue: none or relu) against a double-precision reference:
 // every element within the bound `dot_bound` derives, or the run fails.
 // Not part of tf.
 //
@@ -54,8 +54,34 @@ inline Shape parse_shape(int argc, char **argv) {
 template <class T>
 concept Half = std::same_as<T, tf::bf16> || std::same_as<T, tf::f16>;
 
-/// n values of T uniform in [-1, -1/8] u [1/8, 1]: random, never zero.
-template <Half T>
+/// The types the GEMM examples take: the 16-bit floats and the two fp8s.
+template <class T>
+concept Input =
+    Half<T> || std::same_as<T, tf::fp8e4m3> || std::same_as<T, tf::fp8e5m2>;
+
+/// How an operand is stored in global memory: along K or along M (for A)
+/// or N (for B). A row-major A (M x K) is K-major, a row-major B (K x N)
+/// MN-major.
+enum class Major { K, MN };
+
+/// The majors of A and B; the default is the row-major pair ("NN").
+struct Majors {
+  Major a = Major::K;
+  Major b = Major::MN;
+
+  /// Index of A's element (m, k) in its M*K elements.
+  std::size_t a_at(const Shape &s, std::int64_t m, std::int64_t k) const {
+    return static_cast<std::size_t>(a == Major::K ? m * s.K + k : k * s.M + m);
+  }
+  /// Index of B's element (k, n) in its K*N elements.
+  std::size_t b_at(const Shape &s, std::int64_t k, std::int64_t n) const {
+    return static_cast<std::size_t>(b == Major::MN ? k * s.N + n : n * s.K + k);
+  }
+};
+
+/// n values of T uniform in [-1, -1/8] u [1/8, 1] (rounded to T): random,
+/// never zero.
+template <Input T>
 std::vector<T> random_elements(std::int64_t n, std::uint32_t seed) {
   std::mt19937 gen(seed);
   std::uniform_real_distribution<float> mag(0.125f, 1.0f);
@@ -122,7 +148,9 @@ inline double apply(Epilogue e, double x) {
 /// O(|a_k b_k|), far more than 2^-7 |ref| for the extents tested on the CPU.
 ///
 /// For an output of f16 the rounding term is one f16 ulp, 2^-10 |ref| (its
-/// 11-bit significands' products are exact in f32 as bf16's are). An elementwise epilogue that is 1-Lipschitz (relu)
+/// 11-bit significands' products are exact in f32 as bf16's are). fp8
+/// inputs (4 or 3 significant bits) have exact products too; the output
+/// type alone sets the rounding term. An elementwise epilogue that is 1-Lipschitz (relu)
 /// moves no error up: `ref` is then the epilogue's value of the exact sum.
 template <Half T>
 double dot_bound(double ref, double magnitude, std::int64_t K) {
@@ -144,12 +172,13 @@ struct Verdict {
   bool ok() const { return outside == 0 && elements > 0; }
 };
 
-/// Compares `out` (M x N, row-major) with a (M x K) times b (K x N), every
-/// element against `dot_bound` (after the epilogue `e`).
-template <Half T>
-Verdict check_gemm(const Shape &s, const std::vector<T> &a,
-                   const std::vector<T> &b, const std::vector<T> &out,
-                   Epilogue e = Epilogue::none) {
+/// Compares `out` (M x N, row-major) with a (M x K) times b (K x N), stored
+/// as `majors` says, every element against `dot_bound` (after the epilogue
+/// `e`).
+template <Input In, Half T>
+Verdict check_gemm(const Shape &s, const std::vector<In> &a,
+                   const std::vector<In> &b, const std::vector<T> &out,
+                   Epilogue e = Epilogue::none, Majors majors = {}) {
   Verdict v;
   v.elements = s.M * s.N;
   std::vector<double> ref(static_cast<std::size_t>(s.N)),
@@ -158,9 +187,9 @@ Verdict check_gemm(const Shape &s, const std::vector<T> &a,
     std::fill(ref.begin(), ref.end(), 0.0);
     std::fill(magnitude.begin(), magnitude.end(), 0.0);
     for (std::int64_t k = 0; k < s.K; ++k) {
-      const double x = float(a[static_cast<std::size_t>(m * s.K + k)]);
+      const double x = float(a[majors.a_at(s, m, k)]);
       for (std::int64_t n = 0; n < s.N; ++n) {
-        const double p = x * float(b[static_cast<std::size_t>(k * s.N + n)]);
+        const double p = x * float(b[majors.b_at(s, k, n)]);
         ref[static_cast<std::size_t>(n)] += p;
         magnitude[static_cast<std::size_t>(n)] += std::fabs(p);
       }
@@ -197,11 +226,11 @@ Verdict check_gemm(const Shape &s, const std::vector<T> &a,
 
 /// Checks `out` element-wise (check_gemm), prints one line and returns the
 /// exit status: 0 if every element is within its bound, else 1.
-template <Half T>
-int report(const char *name, const Shape &s, const std::vector<T> &a,
-           const std::vector<T> &b, const std::vector<T> &out,
-           Epilogue e = Epilogue::none) {
-  const Verdict v = check_gemm(s, a, b, out, e);
+template <Input In, Half T>
+int report(const char *name, const Shape &s, const std::vector<In> &a,
+           const std::vector<In> &b, const std::vector<T> &out,
+           Epilogue e = Epilogue::none, Majors majors = {}) {
+  const Verdict v = check_gemm(s, a, b, out, e, majors);
   std::printf("%s M=%lld N=%lld K=%lld: %lld of %lld elements off by more "
               "than 2^%d |ref| + K 2^-23 sum|a b|",
               name, static_cast<long long>(s.M), static_cast<long long>(s.N),

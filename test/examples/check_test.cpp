@@ -5,7 +5,9 @@
 // (still poisoned) element, one element two ulps off, one product missing
 // from one sum, and a small fraction of wrong elements each fail it, with
 // the worst element named. The last one passes a relative-norm threshold of
-// 1e-2, which is why the examples do not use one.
+// 1e-2, which is why the examples do not use one. Operands stored K- or
+// MN-major are read as their majors say, and fp8 operands with a bf16
+// output are judged by the output's rounding.
 //
 //===----------------------------------------------------------------------===//
 #include "check.hpp"
@@ -157,6 +159,66 @@ TEST(ExampleCheck, FewWrongElementsPassANormThresholdButNotThis) {
   EXPECT_FALSE(v.ok());
   EXPECT_EQ(v.outside, wrong);
   EXPECT_GT(wrong, 90);
+}
+
+/// `row_major` (rows x cols, row-major) stored column by column.
+template <class T>
+std::vector<T> transposed(const std::vector<T> &row_major, std::int64_t rows,
+                          std::int64_t cols) {
+  std::vector<T> out(row_major.size());
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t c = 0; c < cols; ++c)
+      out[static_cast<std::size_t>(c * rows + r)] =
+          row_major[static_cast<std::size_t>(r * cols + c)];
+  return out;
+}
+
+TEST(ExampleCheck, OperandsAreReadInTheirMajors) {
+  // The same product with A stored M-major and B K-major ("TT") passes when
+  // the check is told so and fails when it reads them row-major.
+  const Case c;
+  const auto a_m_major = transposed(c.a, c.s.M, c.s.K);
+  const auto b_k_major = transposed(c.b, c.s.K, c.s.N);
+  using gemm_example::Major;
+  const gemm_example::Majors tt{.a = Major::MN, .b = Major::K};
+  EXPECT_TRUE(gemm_example::check_gemm(c.s, a_m_major, b_k_major, c.exact(),
+                                       gemm_example::Epilogue::none, tt)
+                  .ok());
+  EXPECT_FALSE(
+      gemm_example::check_gemm(c.s, a_m_major, b_k_major, c.exact()).ok());
+  // One operand in its other major is caught as well.
+  EXPECT_FALSE(gemm_example::check_gemm(c.s, c.a, b_k_major, c.exact()).ok());
+  EXPECT_EQ(gemm_example::report("tt", c.s, a_m_major, b_k_major, c.exact(),
+                                 gemm_example::Epilogue::none, tt),
+            0);
+}
+
+TEST(ExampleCheck, Fp8OperandsBf16Output) {
+  // e4m3 inputs (never zero, within [-1, 1]), the exact product rounded to
+  // bf16 once: passes; one product missing from one element: fails.
+  const Shape s{19, 23, 96};
+  const auto a = gemm_example::random_elements<tf::fp8e4m3>(s.M * s.K, 7);
+  const auto b = gemm_example::random_elements<tf::fp8e4m3>(s.K * s.N, 8);
+  auto sum = [&](std::int64_t m, std::int64_t n, std::int64_t skip) {
+    double r = 0;
+    for (std::int64_t k = 0; k < s.K; ++k)
+      if (k != skip)
+        r += double(float(a[static_cast<std::size_t>(m * s.K + k)])) *
+             float(b[static_cast<std::size_t>(k * s.N + n)]);
+    return r;
+  };
+  std::vector<tf::bf16> out(static_cast<std::size_t>(s.M * s.N));
+  for (std::int64_t m = 0; m < s.M; ++m)
+    for (std::int64_t n = 0; n < s.N; ++n)
+      out[static_cast<std::size_t>(m * s.N + n)] = tf::bf16(float(sum(m, n, -1)));
+  for (const tf::fp8e4m3 x : a)
+    EXPECT_GE(std::fabs(float(x)), 0.125f);
+  EXPECT_TRUE(gemm_example::check_gemm(s, a, b, out).ok());
+  out[static_cast<std::size_t>(2 * s.N + 3)] = tf::bf16(float(sum(2, 3, 0)));
+  const auto v = gemm_example::check_gemm(s, a, b, out);
+  EXPECT_FALSE(v.ok());
+  EXPECT_EQ(v.worst_m, 2);
+  EXPECT_EQ(v.worst_n, 3);
 }
 
 TEST(ExampleCheck, BoundTerms) {

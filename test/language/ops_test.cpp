@@ -166,6 +166,35 @@ TEST(Ops, MatmulAccumulatesInFloat) {
     }
 }
 
+/// fp8 operands (each of e4m3 and e5m2), B stored column by column (K-major,
+/// as WGMMA reads 8-bit operands): every product of two fp8 values is exact
+/// in f32 (at most 4 x 4 significant bits), so the header-only result is the
+/// f32 sum of the exact products in k order -- what an f32-accumulating
+/// tensor core computes up to the order and rounding of its sums.
+template <class T> void expectFp8MatmulExactProducts(unsigned seed) {
+  const int M = 8, N = 12, K = 64;
+  auto a = random_vector<T>(M * K, seed), b = random_vector<T>(K * N, seed + 1);
+  tf::Tensor<T, "(?,?)"> A(a.data(), {M, K});
+  tf::Tensor<T, "(?,?):(1,?)"> B(b.data(), {K, N}, {K}); // b[n * K + k]
+  auto acc = tf::zeros<tf::Tensor<float, "(8,12)", tf::rmem>>();
+  tf::matmul(acc, A, B);
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float s = 0;
+      for (int k = 0; k < K; ++k) {
+        const float p = float(a[i * K + k]) * float(b[j * K + k]);
+        ASSERT_EQ(double(p), double(float(a[i * K + k])) * double(float(b[j * K + k])));
+        s += p;
+      }
+      ASSERT_EQ(acc(i, j).get(), s);
+    }
+}
+
+TEST(Ops, MatmulOnFp8HasExactProductsAndReadsBThroughItsLayout) {
+  expectFp8MatmulExactProducts<tf::fp8e4m3>(60);
+  expectFp8MatmulExactProducts<tf::fp8e5m2>(62);
+}
+
 /// The GEMM with small tiles, header-only: M, N, K not multiples of
 /// the tile sizes; bf16 output against a double reference.
 TEST(Ops, TiledGemmAtTheEdgesMatchesADoubleReference) {
