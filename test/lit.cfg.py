@@ -78,3 +78,14 @@ config.substitutions.append(("%tf_runtime_include",
                              os.path.join(config.tf_src_root, "runtime",
                                           "include")))
 config.substitutions.append(("%tf_src", config.tf_src_root))
+
+# clangd (Debian's clangd-22) for the editor tests: tf-clangd runs it with
+# the plugin preloaded (test/editor).
+clangd = os.path.join(config.llvm_tools_dir, "clangd")
+if os.access(clangd, os.X_OK):
+    config.available_features.add("clangd")
+    config.substitutions.append(("%clangd", clangd))
+config.substitutions.append(("%tf_clangd", os.path.join(
+    os.path.dirname(config.tf_tool), "tf-clangd")))
+config.substitutions.append(("%clangxx_driver",
+                             os.path.join(config.llvm_tools_dir, "clang++")))
