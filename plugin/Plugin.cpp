@@ -9,7 +9,8 @@
 // the tf attribute sites once Sema is done and, for `report`, prints them;
 // with `sarif=FILE` it also records every diagnostic and writes them to FILE
 // when the source file ends (Sarif.h). Without arguments it only diagnoses
-// and writes nothing, which is how clangd runs it (LD_PRELOAD=tf.so clangd).
+// and writes nothing, which is how clangd runs it (tf-clangd preloads tf.so;
+// clangd drops plugin arguments).
 //
 // Tested by test/plugin/report.cpp, test/plugin/sarif/ and
 // test/plugin/diagnostics/err_tf_plugin_unknown_argument.cpp.
