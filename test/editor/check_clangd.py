@@ -6,7 +6,8 @@ With tf-clangd (the plugin preloaded):
     written Repeat with its code, its notes as related information, and a
     quick fix whose edit gives back the correct file, which clangd and
     clang++ with the plugin then accept;
-  - the same GEMM with five stages: the capacity warning with its code.
+  - the same GEMM with five stages: the capacity warning with its code, an
+    error by the -fplugin-arg-tf-Werror= of its compile command.
 With the stock clangd (no plugin, -Wno-unknown-attributes): the correct GEMM
 has no diagnostic and the wrong Repeat is the header's static_assert.
 
@@ -74,9 +75,12 @@ def main():
     # As a build with the plugin writes it: clangd drops -fplugin=, and
     # tf-clangd brings the plugin instead.
     plugin_flags = flags + ["-fplugin=" + args.plugin]
+    # A plugin argument in the compile command applies in clangd too.
+    werror = ["-fplugin-arg-tf-Werror=capacity-smem"]
     (work / "compile_commands.json").write_text(json.dumps([
         {"directory": str(work), "file": str(path),
-         "arguments": [args.clangxx] + plugin_flags + ["-c", str(path)]}
+         "arguments": [args.clangxx] + plugin_flags +
+                      (werror if path == stages else []) + ["-c", str(path)]}
         for path in correct + [repeat, stages]], indent=1))
 
     transcript = []
@@ -127,10 +131,10 @@ def main():
                compiled.stderr)
 
         diags = server.diagnostics(stages)
-        expect(len(diags) == 1 and diags[0]["severity"] == 2 and
-               "[tf:capacity-smem]" in diags[0]["message"],
-               "stages: the capacity warning, got %s" %
-               json.dumps(diags, indent=1))
+        expect(len(diags) == 1 and diags[0]["severity"] == 1 and
+               "[-Werror,tf:capacity-smem]" in diags[0]["message"],
+               "stages: the capacity warning, an error by the compile "
+               "command's %s, got %s" % (werror[0], json.dumps(diags, indent=1)))
 
     if args.transcript:
         uri = repeat.as_uri()
@@ -164,7 +168,8 @@ def main():
                json.dumps(diags, indent=1))
 
     print("clangd: %d correct examples clean, the tf error with notes and "
-          "quick fix, the capacity warning, the header check without the "
+          "quick fix, the capacity warning made an error by a plugin "
+          "argument, the header check without the "
           "plugin (%.0f s)" % (len(correct), time.time() - started))
 
 
