@@ -19,6 +19,7 @@ import pathlib
 import re
 import subprocess
 import sys
+import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MARKER = re.compile(r"^<!-- run: (?P<cmd>.+?) -->\n```[^\n]*\n(?P<body>.*?)^```\n",
@@ -60,9 +61,12 @@ def main():
         if args.check:
             stale.append(path.relative_to(ROOT))
         else:
-            tmp = path.with_suffix(".md.tmp")
-            tmp.write_text(new)
-            tmp.replace(path)
+            # Whole or not at all: a temporary of this run's own, renamed.
+            with tempfile.NamedTemporaryFile(
+                    "w", dir=path.parent, prefix=path.name + ".tmp-",
+                    delete=False) as tmp:
+                tmp.write(new)
+            pathlib.Path(tmp.name).replace(path)
             print(f"regenerated {path.relative_to(ROOT)}")
     if stale:
         print("out of date (run python3 docs/regen.py):", *stale, sep="\n  ")

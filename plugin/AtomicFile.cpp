@@ -7,9 +7,26 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <unistd.h>
+
 namespace tf::plugin {
+namespace {
+
+/// The test hook of PauseBeforeRenameEnvVar: says where it stopped (the
+/// test waits for this line) and waits for a signal.
+void pauseIfAsked(llvm::StringRef Temporary) {
+  if (!llvm::sys::Process::GetEnv(PauseBeforeRenameEnvVar))
+    return;
+  llvm::errs() << "tf: paused before renaming " << Temporary << "\n";
+  llvm::errs().flush();
+  ::pause();
+}
+
+} // namespace
 
 std::error_code writeFileAtomically(llvm::StringRef Path,
                                     llvm::StringRef Contents) {
@@ -20,6 +37,7 @@ std::error_code writeFileAtomically(llvm::StringRef Path,
   if (std::error_code EC =
           llvm::sys::fs::createUniqueFile(Model, FD, Temporary))
     return EC;
+  llvm::sys::RemoveFileOnSignal(Temporary);
   std::error_code EC;
   {
     llvm::raw_fd_ostream File(FD, /*shouldClose=*/true);
@@ -30,10 +48,13 @@ std::error_code writeFileAtomically(llvm::StringRef Path,
       File.clear_error();
     }
   }
-  if (!EC)
+  if (!EC) {
+    pauseIfAsked(Temporary);
     EC = llvm::sys::fs::rename(Temporary, Path);
+  }
   if (EC)
     llvm::sys::fs::remove(Temporary);
+  llvm::sys::DontRemoveFileOnSignal(Temporary);
   return EC;
 }
 

@@ -251,6 +251,22 @@ bool isIndexType(QualType T) {
 
 //===- Expressions ---------------------------------------------------------===//
 
+/// Where field \p Field of the options \p Opt is written: the designated
+/// initializer (`.cluster = 2`), else the whole argument.
+clang::SourceRange optionRange(const Expr *Opt, llvm::StringRef Field) {
+  const auto *List = dyn_cast<InitListExpr>(Opt);
+  if (List && List->isSemanticForm() && List->getSyntacticForm())
+    List = List->getSyntacticForm();
+  if (List)
+    for (const Expr *Init : List->inits())
+      if (const auto *D = dyn_cast_or_null<DesignatedInitExpr>(Init))
+        for (const DesignatedInitExpr::Designator &X : D->designators())
+          if (X.isFieldDesignator() && X.getFieldName() &&
+              X.getFieldName()->getName() == Field)
+            return D->getSourceRange();
+  return Opt->getSourceRange();
+}
+
 /// \p E without the nodes that only carry it: parentheses, implicit
 /// conversions, temporaries, copies and moves of tf values, conversions of a
 /// Buffer to its view.
@@ -411,6 +427,12 @@ private:
   void translateLoop(const CXXForRangeStmt *FS);
   void translateIf(const IfStmt *IS);
   void translateBodyInto(const Stmt *S);
+  /// Whether \p RS ends the kernel's body: any other 'return' skips the
+  /// statements after it, which the HIR cannot say.
+  bool isLastOfBody(const clang::ReturnStmt *RS) const {
+    const auto *Body = llvm::dyn_cast_or_null<clang::CompoundStmt>(FD->getBody());
+    return Body && !Body->body_empty() && Body->body_back() == RS;
+  }
   StmtId openMeshScope(const Site &S, clang::SourceRange Whole);
   void closeScope(StmtId Saved) { Current = Saved; }
   const Site *meshSiteOf(const AttributedStmt *AS) const;
@@ -582,11 +604,32 @@ std::optional<hir::Kernel> KernelBuilder::build() {
     K.InstantiatedAt = range(clang::SourceRange(FD->getPointOfInstantiation()));
   for (const SiteArgument &A : KernelSite.Args) {
     if (std::optional<Target> T = decodeTarget(A.Value, A.Type)) {
+      if (!K.Target.empty()) {
+        error(A.Range.getBegin(), DiagId::err_tf_kernel_argument_twice)
+            << "a target" << A.Range;
+        afterError();
+        continue;
+      }
       K.Target = std::string(T->id.view());
       K.TargetRange = range(A.Range);
-    }
-    else if (std::optional<Topology> T = decodeTopology(A.Value, A.Type))
+    } else if (std::optional<Topology> T = decodeTopology(A.Value, A.Type)) {
+      if (llvm::any_of(K.Topologies, [&](const Topology &Known) {
+            return Known.level == T->level;
+          })) {
+        error(A.Range.getBegin(), DiagId::err_tf_kernel_argument_twice)
+            << ("the topology of level '" + std::string(T->level.view()) +
+                "'")
+            << A.Range;
+        afterError();
+        continue;
+      }
       K.Topologies.push_back(*T);
+    } else {
+      error(A.Range.getBegin(), DiagId::err_tf_attribute_argument_type)
+          << "kernel" << "tf::target(ID) or tf::topology(LEVEL, EXTENT)"
+          << A.Type << A.Range;
+      afterError();
+    }
   }
 
   for (const ParmVarDecl *P : FD->parameters()) {
@@ -803,7 +846,7 @@ void KernelBuilder::translate(const Stmt *S) {
       unsupported(RS, "'return' with a value",
                   "a kernel returns nothing; write results into a tensor "
                   "parameter");
-    else if (Current != K.Body)
+    else if (Current != K.Body || !isLastOfBody(RS))
       unsupported(RS, "an early 'return'",
                   "a kernel runs to its end; restrict the work with the "
                   "tile loop's bounds instead");
@@ -1147,9 +1190,15 @@ bool KernelBuilder::checkScalar(const Expr *E) {
         return;
       }
     }
-    if (isa<CXXNewExpr>(S) || isa<CXXDeleteExpr>(S) || isa<CXXThrowExpr>(S)) {
-      unsupported(S,
-                  isa<CXXThrowExpr>(S) ? "'throw'" : "dynamic allocation",
+    if (isa<CXXThrowExpr>(S)) {
+      unsupported(S, "'throw'",
+                  "a kernel cannot unwind; report failures through a tensor "
+                  "parameter");
+      OK = false;
+      return;
+    }
+    if (isa<CXXNewExpr>(S) || isa<CXXDeleteExpr>(S)) {
+      unsupported(S, "dynamic allocation",
                   "tensors get their storage from tf::zeros, tf::empty and "
                   "tf::Ring");
       OK = false;
@@ -1265,11 +1314,26 @@ void KernelBuilder::translateLoop(const CXXForRangeStmt *FS) {
     for (const Expr *A : Call->arguments())
       L.Bounds.push_back(indexExpr(A));
     // tile_offsets<Step>(extent): the step is the template argument.
-    if (L.Bounds.size() == 1)
+    std::optional<std::int64_t> Step;
+    if (L.Bounds.size() == 1) {
       if (const TemplateArgumentList *TA = calleeTemplateArgs(Call);
           TA && TA->size() >= 1)
-        if (std::optional<std::int64_t> Step = integralArg((*TA)[0]))
+        if ((Step = integralArg((*TA)[0])))
           L.Bounds.push_back(constantExpr(*Step));
+    } else if (Call->getNumArgs() >= 2 &&
+               !Call->getArg(1)->isValueDependent()) {
+      if (std::optional<llvm::APSInt> V =
+              Call->getArg(1)->getIntegerConstantExpr(Ctx))
+        Step = V->getExtValue();
+    }
+    // A step that is not positive never reaches the extent.
+    if (Step && *Step <= 0) {
+      error(Call->getBeginLoc(), DiagId::err_tf_hir_unsupported)
+          << ("a tile loop with step " + std::to_string(*Step))
+          << "the step of tf::tile_offsets is a tile's positive extent"
+          << Call->getSourceRange();
+      afterError();
+    }
   } else {
     unsigned N = Call->getNumArgs();
     if (N >= 1) {
@@ -1296,10 +1360,20 @@ void KernelBuilder::translateLoop(const CXXForRangeStmt *FS) {
         QualType T = Opt->getType();
         if (std::optional<std::int64_t> G = intField(R.Val, T, "group_m"))
           L.GroupM = *G;
+        if (L.GroupM < 1) {
+          error(Opt->getBeginLoc(), DiagId::err_tf_hir_unsupported)
+              << ("a tile scheduler with group_m = " +
+                  std::to_string(L.GroupM))
+              << "group_m counts the tile rows of a group: 1 or more"
+              << Opt->getSourceRange();
+          afterError();
+        }
         if (std::optional<std::int64_t> C = intField(R.Val, T, "column_major"))
           L.ColumnMajor = *C != 0;
-        if (std::optional<std::int64_t> C = intField(R.Val, T, "cluster"))
+        if (std::optional<std::int64_t> C = intField(R.Val, T, "cluster")) {
           L.Cluster = *C;
+          L.ClusterRange = range(optionRange(Opt, "cluster"));
+        }
       } else if (Opt) {
         error(Opt->getBeginLoc(), DiagId::err_tf_hir_unsupported)
             << "tile scheduler options that are not constants"

@@ -103,6 +103,17 @@ void report(DiagnosticsEngine &Diags, const Options &Opts,
     report(Diags, Opts, Note);
 }
 
+/// Internal errors are tf's bugs, not the kernel's: not entries of the
+/// diagnostics table, but errors that say so.
+void reportInternalError(DiagnosticsEngine &Diags, const hir::SourceRange &At,
+                         llvm::StringRef Message) {
+  Diags.Report(toClang(At.Begin),
+               Diags.getCustomDiagID(DiagnosticsEngine::Error,
+                                     "internal error in tf (please report "
+                                     "it): %0"))
+      << Message;
+}
+
 const hir::SourceRange &targetRange(const hir::Kernel &K) {
   return K.TargetRange.valid() ? K.TargetRange : K.Range;
 }
@@ -231,14 +242,8 @@ Pipeline::lower(const hir::Module &M,
     lower::LoweringResult R = lower::lowerKernel(K, Targets[I]);
     for (const analysis::Finding &F : R.Refusals)
       reportFinding(Diags, Opts, F, &K);
-    // Internal errors are tf's bugs, not the kernel's: not entries of the
-    // diagnostics table, but errors that say so.
     for (const auto &[At, Message] : R.InternalErrors)
-      Diags.Report(toClang(At.Begin),
-                   Diags.getCustomDiagID(DiagnosticsEngine::Error,
-                                         "internal error in tf (please report "
-                                         "it): %0"))
-          << Message;
+      reportInternalError(Diags, At, Message);
     if (!R.Lowered) {
       Failed = true;
       continue;
@@ -267,17 +272,13 @@ void Pipeline::emit(llvm::ArrayRef<LoweredKernel> Kernels,
                             llvm::sys::path::stem(Source) + B->fileSuffix());
     std::string Text;
     llvm::raw_string_ostream OS(Text);
+    // Lowering and the backend's rules refused every kernel the backend
+    // cannot write, at its op: what the emitter still finds is a bug in tf.
     if (llvm::Error E = B->emit(Mine, {Source.str(), Opts.EmitDebugWaits}, OS)) {
       llvm::handleAllErrors(std::move(E), [&](const llvm::ErrorInfoBase &Info) {
-        hir::SourceRange At = Mine.front().Range;
-        At.End = 0;
-        reportFinding(Diags, Opts,
-                      {DiagId::err_tf_emit_refused,
-                       At,
-                       {Mine.front().Name, B->name().str(), Path.str().str(),
-                        Info.message()},
-                       {},
-                       {}});
+        reportInternalError(Diags, Mine.front().Range,
+                            "the " + B->name().str() + " backend cannot write " +
+                                Path.str().str() + ": " + Info.message());
       });
       continue;
     }

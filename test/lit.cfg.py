@@ -24,6 +24,44 @@ config.test_exec_root = os.path.join(config.tf_obj_root, "test")
 llvm_config.use_default_substitutions()
 llvm_config.use_clang(use_installed=True)
 
+# A test that runs this long has hung (no input may hang the compiler:
+# test/plugin/malformed/): lit stops it and reports a timeout. Generous:
+# examples/schedule_checks.neg.cpp alone took over 600 s on a loaded
+# 2-core machine. $TF_LIT_TIMEOUT overrides it. lit needs psutil for it
+# (python3-psutil, .ci/setup.sh).
+try:
+    import psutil  # noqa: F401
+    lit_config.maxIndividualTestTime = int(
+        os.environ.get("TF_LIT_TIMEOUT", "1800"))
+except ImportError:
+    lit_config.note("python3-psutil is missing: no per-test timeout")
+
+
+def preload_sanitizer(runtime):
+    """In the sanitized build tf.so is instrumented but clang is not: clang
+    runs through wrappers that preload the ASan runtime (which holds UBSan's
+    too). Leak checking is off for every command: clang -cc1 frees nothing
+    on purpose (-disable-free), and the tf tool's compiles end the process
+    the same way; the GoogleTest suites and two of the fuzzers check leaks."""
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=0"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1"
+    wrappers = os.path.join(config.tf_obj_root, "test", "sanitized-clang")
+    os.makedirs(wrappers, exist_ok=True)
+    for driver in ("clang", "clang++"):
+        path = os.path.join(wrappers, driver)
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\nLD_PRELOAD={} exec {} \"$@\"\n".format(
+                        runtime, os.path.join(config.llvm_tools_dir, driver)))
+        os.chmod(path, 0o755)
+    real = os.path.join(config.llvm_tools_dir, "clang")
+    config.substitutions = [
+        (pattern, value.replace(real, os.path.join(wrappers, "clang")))
+        for pattern, value in config.substitutions]
+
+
+if config.tf_sanitizer_runtime:
+    preload_sanitizer(config.tf_sanitizer_runtime)
+
 include_dir = os.path.join(config.tf_src_root, "include")
 config.substitutions.append(("%tf_plugin", config.tf_plugin))
 config.substitutions.append(("%tf_include", include_dir))
@@ -67,7 +105,8 @@ config.environment["TF_CACHE_DIR"] = os.path.join(config.tf_obj_root, "test",
 # those tests are unsupported elsewhere.
 nvcc = os.environ.get("NVCC") or next(
     (p for p in ("/usr/local/cuda/bin/nvcc",) if os.access(p, os.X_OK)), None)
-if nvcc:
+# The sanitized build checks tf, not the CUDA it emits: no nvcc there.
+if nvcc and not config.tf_sanitizer_runtime:
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", nvcc))
 # cuobjdump and nvdisasm for the SASS checks (test/gpu/check_ptxas.py looks
@@ -78,6 +117,8 @@ config.substitutions.append(("%tf_runtime_include",
                              os.path.join(config.tf_src_root, "runtime",
                                           "include")))
 config.substitutions.append(("%tf_src", config.tf_src_root))
+# tf's version, project() in CMakeLists.txt.
+config.substitutions.append(("%tf_version", config.tf_version))
 
 # clangd (Debian's clangd-22) for the editor tests: tf-clangd runs it with
 # the plugin preloaded (test/editor).

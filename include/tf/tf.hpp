@@ -6,6 +6,13 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+// tf is C++20 (concepts, class-type template arguments): an older standard
+// gets this one error, not hundreds from the headers below. (GCC 10 reports
+// its C++20 as 201709; MSVC reports the standard in _MSVC_LANG.)
+#if defined(_MSVC_LANG) ? _MSVC_LANG <= 201703L : __cplusplus <= 201703L
+#error "tf needs C++20: compile with -std=c++20 (in CMake, link tf::headers, which requires cxx_std_20)"
+#else
+
 #include "tf/dtype.hpp"
 #include "tf/element.hpp"
 #include "tf/layout/layout.hpp"
@@ -39,3 +46,5 @@
 #if __has_include("tf/schedule.hpp")
 #include "tf/schedule.hpp"
 #endif
+
+#endif // C++20

@@ -3,7 +3,10 @@
 // See Candidates.h. One site per op (buildCandidateSite, Site.h) per
 // candidate contract; its open parameters are decided from the operands and
 // the contract data, the rest tried; every combination goes through
-// tf::match, box copies as their boxes (splitIntoBoxes, as Check.cpp does).
+// tf::match, box copies as their boxes (splitIntoBoxes, as inference does
+// for the site's own contract). These are other sites than the decided one
+// -- each candidate contract with its tried parameters -- so they are
+// matched here, not read from the HIR.
 //
 //===----------------------------------------------------------------------===//
 

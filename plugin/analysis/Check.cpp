@@ -17,11 +17,11 @@
 //                           the derived tf::Repeat<M, N, K>
 //
 // A box copy (a TMA, Site.h) whose shared-memory side is not one box is
-// checked as the boxes splitIntoBoxes derives: box 0's site goes through
-// the engine (its mesh, capability and parameter reasons are the copy's),
-// and a written Repeat must be the box count (err_tf_repeat_mismatch, "tile"
-// the copy, "atom" the box). When no box fits, the whole copy is matched and
-// its own reasons are reported.
+// checked as the boxes inference split it into (recordedSplit): the reasons
+// of box 0's match (its mesh, capability and parameter reasons are the
+// copy's), and a written Repeat must be the box count
+// (err_tf_repeat_mismatch, "tile" the copy, "atom" the box). When no box
+// fits, the whole copy's match and its own reasons are reported.
 //
 // Each carries a note naming the contract item in describe.hpp's words (what
 // `tf facts` and `tf candidates` print). Then the scope and capacity checks
@@ -457,7 +457,7 @@ std::vector<Finding> check(const Kernel &K,
     if (!buildSite(K, S, Target, Site))
       continue;
     if (isBoxCopy(*Site.C))
-      if (std::optional<BoxSplit> Split = splitIntoBoxes(Site)) {
+      if (std::optional<BoxSplit> Split = recordedSplit(Op)) {
         HirSite Box;
         buildBoxSite(Site, *Split, Box);
         SiteChecker Checker(K, Box, Findings);

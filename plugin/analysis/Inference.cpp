@@ -15,8 +15,9 @@
 //     over the mesh of the scope that defines it;
 //  4. the repeat of every tiled MMA, from the contract engine's
 //     RepeatDerivation (the site as Site.h builds it), and of every box copy
-//     (a TMA): the boxes it is issued as, their extents and shared-memory
-//     offsets (Site.h, splitIntoBoxes).
+//     (a TMA): the boxes it is issued as, their extents, shared-memory
+//     offsets and box 0's layout (Site.h, splitIntoBoxes), which the checks
+//     and lowering read (recordedSplit) rather than split again.
 // What cannot be derived and matters to a contract check -- an operand of a
 // tf::schedule whose type nothing determines -- is reported; the contract
 // refusals themselves are check's (Check.cpp).
@@ -145,6 +146,7 @@ std::vector<Finding> infer(Kernel &K, const targets::MergedTarget *Target) {
     Op.Sched->DerivedRepeat.clear();
     Op.Sched->BoxExtents.clear();
     Op.Sched->BoxOffsets = Layout{};
+    Op.Sched->BoxLayout = ComposedLayout{};
     Op.Sched->Match.reset();
     HirSite Site;
     if (!buildSite(K, S, Target, Site))
@@ -157,6 +159,7 @@ std::vector<Finding> infer(Kernel &K, const targets::MergedTarget *Target) {
         Op.Sched->DerivedRepeat = Split->Count;
         Op.Sched->BoxExtents = Split->Extents;
         Op.Sched->BoxOffsets = Split->Offsets;
+        Op.Sched->BoxLayout = Split->Box;
         HirSite Box;
         buildBoxSite(Site, *Split, Box);
         Op.Sched->Match = match(*Box.C, Box.S);

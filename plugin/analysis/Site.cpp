@@ -646,6 +646,13 @@ bool isBoxCopy(const Contract &C) {
   return false;
 }
 
+std::optional<BoxSplit> recordedSplit(const hir::Stmt &Op) {
+  if (!Op.Sched || Op.Sched->BoxExtents.empty())
+    return std::nullopt;
+  const hir::Schedule &S = *Op.Sched;
+  return BoxSplit{S.DerivedRepeat, S.BoxExtents, S.BoxOffsets, S.BoxLayout};
+}
+
 std::optional<BoxSplit> splitIntoBoxes(const HirSite &Whole) {
   if (!Whole.C || !isBoxCopy(*Whole.C))
     return std::nullopt;

@@ -98,6 +98,11 @@ bool isBoxCopy(const Contract &C);
 /// then stand.
 std::optional<BoxSplit> splitIntoBoxes(const HirSite &Whole);
 
+/// The split inference recorded on op \p Op (its schedule's DerivedRepeat,
+/// BoxExtents, BoxOffsets and BoxLayout); none when it recorded none (no
+/// box copy, or no box accepted).
+std::optional<BoxSplit> recordedSplit(const hir::Stmt &Op);
+
 /// \p Whole with its operands cut to box 0 of \p Split: the shared-memory
 /// side is Split.Box, the global side the window with the box's extents.
 void buildBoxSite(const HirSite &Whole, const BoxSplit &Split, HirSite &Out);

@@ -82,7 +82,9 @@ public:
                            const Contract &C) const = 0;
   /// The rule that lowers sites of contract \p C; null when it has none.
   virtual LoweringRule rule(const Contract &C) const = 0;
-  /// Writes the source file of \p Kernels to \p OS.
+  /// Writes the source file of \p Kernels to \p OS. Every kernel that
+  /// supports() and the rules accept can be written: an error is an
+  /// internal error of tf, not a refusal of the kernel.
   /// @pre every kernel passed lower::verify.
   virtual llvm::Error emit(llvm::ArrayRef<lower::Kernel> Kernels,
                            const EmitOptions &Opts,

@@ -19,6 +19,7 @@
 #include "Commands.h"
 #include "ToolRunner.h"
 
+#include "AtomicFile.h"
 #include "Pipeline.h"
 #include "lower/Printer.h"
 
@@ -72,12 +73,9 @@ int runFinalizeCommand() {
     outs() << Text;
     return 0;
   }
-  if (llvm::Error E = writeToOutput(Output, [&Text](raw_ostream &Out) {
-        Out << Text;
-        return llvm::Error::success();
-      })) {
+  if (std::error_code EC = plugin::writeFileAtomically(Output, Text)) {
     errs() << "tf finalize: error: cannot write '" << Output
-           << "': " << toString(std::move(E)) << '\n';
+           << "': " << EC.message() << '\n';
     return 1;
   }
   return 0;

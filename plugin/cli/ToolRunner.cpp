@@ -294,6 +294,7 @@ ToolOptions FileOptions::toolOptions(StringRef Command) const {
 }
 
 int takeCompilerFlags(int Argc, const char *const *Argv) {
+  CompilerFlags.reset();
   for (int I = 1; I < Argc; ++I)
     if (StringRef(Argv[I]) == "--") {
       CompilerFlags.emplace(Argv + I + 1, Argv + Argc);

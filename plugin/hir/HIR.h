@@ -226,6 +226,9 @@ struct Schedule {
   /// boxes <1,4> of 128x64 at (1,4):(0,8192).
   std::vector<std::int64_t> BoxExtents;
   tf::Layout BoxOffsets{};
+  /// Box 0's shared-memory layout: the operand the contract checks for
+  /// every box (with BoxExtents, the site the checks match).
+  tf::ComposedLayout BoxLayout{};
   /// Filled by inference on the kernel's target: the contract engine's
   /// match of this site (of box 0 for a box copy) -- accepted or not, with
   /// every parameter, the repeat and the operand fragments. The checks
@@ -258,6 +261,9 @@ struct Stmt {
   std::int64_t GroupM = 1;
   bool ColumnMajor = false;
   std::int64_t Cluster = 1;
+  /// Where the cluster option is written (`.cluster = 2`; the options
+  /// argument when not by name); invalid when it is not written.
+  SourceRange ClusterRange;
 
   // Let
   ValueId Defines = None;

@@ -1,55 +1,19 @@
 //===- plugin/interp/Interpreter.cpp - Running the LIR on the CPU ---------===//
 //
-// See Interpreter.h. One Run interprets a kernel on its arguments: CTA by
-// CTA, the kernel-level statements in order (lets; roles, collected as
-// walkers; fence.mbarrier_init, a CTA-wide barrier that runs the walkers
-// collected so far to completion), then the scheduler until every walker
-// finished and the TMA unit is idle.
-//
-// A walker's position is a stack of frames over the instruction tree: the
-// role's body, then one frame per loop being run. Structure (lets, loop
-// entry, iteration and exit) never blocks and touches no shared state, so
-// `current` runs it eagerly up to the next instruction; the scheduler asks
-// whether that instruction would block and steps one agent -- a walker
-// performs one instruction, the TMA unit one queued copy.
-//
-// Instruction kinds have one function each (the switch in `execute`); a kind
-// without one is an error naming it, so new kinds slot in there.
+// See Interpreter.h and Run.h. This file: the run's set-up (arguments,
+// tensor maps, what each role and accumulator is), its expressions, and the
+// dispatch over statements -- one function per kind, in the file of its
+// concept; a kind without one is an error naming it, so new kinds slot in
+// there.
 //
 //===----------------------------------------------------------------------===//
-#include "interp/Interpreter.h"
+#include "interp/Run.h"
 
-#include "tf/layout/shard_layout.hpp"
-#include "tf/layout/text/parse.hpp"
-
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/Twine.h"
 
 #include <algorithm>
-#include <deque>
-#include <limits>
-#include <map>
-#include <optional>
-#include <random>
-#include <set>
-#include <tuple>
 
 namespace tf::interp {
-
-using lower::Barrier;
-using lower::BarrierId;
-using lower::Expr;
-using lower::ExprId;
-using lower::ExprKind;
-using lower::Inst;
-using lower::InstId;
-using lower::InstKind;
-using lower::Kernel;
-using lower::Region;
-using lower::RegionId;
-using lower::RegionKind;
 
 llvm::StringRef policyName(SchedulePolicy P) {
   switch (P) {
@@ -65,253 +29,50 @@ llvm::StringRef policyName(SchedulePolicy P) {
   return "?";
 }
 
-namespace {
+llvm::Error interpret(const lower::Kernel &K, llvm::ArrayRef<TensorArg> Args,
+                      const InterpOptions &Opts, InterpStats *Stats) {
+  InterpStats Local;
+  impl::Run R(K, Args, Opts, Stats ? *Stats : Local);
+  return R.run();
+}
+
+namespace impl {
 
 llvm::Error fail(const llvm::Twine &Message) {
   return llvm::createStringError(Message);
 }
 
-/// Threads of a warpgroup, the unit WGMMA and its fragments are defined on.
-constexpr std::int64_t WarpgroupThreads = 128;
-
-//===- Meshes and shards from their text ----------------------------------===//
-
-/// The mesh printed as `Mesh(level, LAYOUT + OFFSET, name, ...)`
-/// (tf/layout/mesh_text.hpp), which the LIR keeps as text.
-llvm::Expected<Mesh> parseMeshText(llvm::StringRef Text) {
-  llvm::StringRef Inner = Text.trim();
-  if (!Inner.consume_front("Mesh(") || !Inner.consume_back(")"))
-    return fail("'" + Text + "' is not a Mesh(level, layout, names...)");
-  llvm::SmallVector<llvm::StringRef, 8> Parts;
-  int Depth = 0;
-  std::size_t Start = 0;
-  for (std::size_t I = 0; I < Inner.size(); ++I) {
-    if (Inner[I] == '(')
-      ++Depth;
-    else if (Inner[I] == ')')
-      --Depth;
-    else if (Inner[I] == ',' && Depth == 0) {
-      Parts.push_back(Inner.slice(Start, I).trim());
-      Start = I + 1;
-    }
+/// Statement \p S's name in messages: its instruction's PTX name.
+std::string stmtName(const Stmt &S) {
+  if (const auto *T = as<ext::Tma>(S))
+    return T->Store ? "cp.async.bulk.tensor.store"
+                    : "cp.async.bulk.tensor.load";
+  if (const auto *I = as<ext::Inst>(S))
+    return ext::kindName(I->sm90Kind());
+  switch (S.kind()) {
+  case lower::StmtKind::Role:
+    return "scope";
+  case lower::StmtKind::TileLoop:
+  case lower::StmtKind::KLoop:
+    return "for";
+  case lower::StmtKind::Let:
+    return "let";
+  case lower::StmtKind::ZeroFragment:
+    return "zero";
+  case lower::StmtKind::StoreFragment:
+    return "st.shared";
+  case lower::StmtKind::AtomCall:
+    return "call " + S.get<AtomCallStmt>().Contract;
+  case lower::StmtKind::Extension:
+    break;
   }
-  Parts.push_back(Inner.drop_front(Start).trim());
-  if (Parts.size() < 2)
-    return fail("'" + Text + "' names no layout");
-  Result<LayoutText> L =
-      parse_layout_text(std::string_view(Parts[1].data(), Parts[1].size()));
-  if (!L || L->has_axes || L->has_swizzle)
-    return fail("the layout of '" + Text + "' does not parse as a mesh's");
-  Mesh M;
-  M.level = Name(std::string_view(Parts[0].data(), Parts[0].size()));
-  M.layout = L->layout;
-  M.offset = L->has_offset ? L->offset : Int(0);
-  for (std::size_t I = 2; I < Parts.size(); ++I)
-    M.axes.push_back(Name(std::string_view(Parts[I].data(), Parts[I].size())));
-  if (!M.axes.empty() && static_cast<int>(M.axes.size()) != M.rank())
-    return fail("'" + Text + "' names " + llvm::Twine(M.axes.size()) +
-                " axes for " + llvm::Twine(M.rank()) + " modes");
-  return M;
+  return "an extension statement";
 }
 
-/// The accumulator's shard as the LIR prints it: `LAYOUT over MESH`.
-llvm::Expected<ShardLayout> parseShardText(llvm::StringRef Text) {
-  auto [LayoutPart, MeshPart] = Text.split(" over ");
-  if (MeshPart.empty())
-    return fail("shard '" + Text + "' is not 'LAYOUT over Mesh(...)'");
-  Result<LayoutText> L =
-      parse_layout_text(std::string_view(LayoutPart.data(), LayoutPart.size()));
-  if (!L || !L->has_axes)
-    return fail("shard layout '" + LayoutPart + "' does not parse");
-  llvm::Expected<Mesh> M = parseMeshText(MeshPart);
-  if (!M)
-    return M.takeError();
-  Result<ShardLayout> S = make_shard(L->layout, L->axes, *M);
-  if (!S)
-    return fail("shard '" + Text + "': " + S.error().message());
-  return *S;
+/// The accumulator operand (C) of WGMMA atom call \p S.
+const OperandView &accumulatorOf(const Stmt &S) {
+  return *S.get<AtomCallStmt>().operand("C");
 }
-
-//===- The run's state ----------------------------------------------------===//
-
-/// One level of a walker's position: a body and, for a loop, its variable.
-struct Frame {
-  const std::vector<InstId> *Body = nullptr;
-  std::size_t Pos = 0;
-  /// The walker's scope size when the frame began (its lets end with it).
-  std::size_t ScopeMark = 0;
-  const Inst *Loop = nullptr;
-  std::int64_t Var = 0, Bound = 0, Step = 0;
-};
-
-/// A WGMMA issued and not yet performed, with its slots as evaluated at
-/// issue.
-struct PendingWgmma {
-  InstId Id = lower::None;
-  std::int64_t SlotA = 0, SlotB = 0;
-};
-
-/// The threads of a role (or one warpgroup of it) running its body.
-struct Walker {
-  std::string Name;
-  const Inst *Role = nullptr;
-  std::int64_t Begin = 0, End = 0;
-  /// The warpgroup of the role this walker is (0 for a role of one walker).
-  std::int64_t Group = 0;
-  /// Whether the role is split into warpgroups (it may issue WGMMA).
-  bool Warpgroups = false;
-  bool Producer = false;
-  bool Done = false;
-  /// The next instruction, once `current` found it.
-  const Inst *Next = nullptr;
-  std::vector<Frame> Stack;
-  std::vector<std::pair<std::string, std::int64_t>> Scope;
-  /// bar.sync: arrived, waiting for the generation after NamedGeneration.
-  bool AtNamedBarrier = false;
-  std::int64_t NamedGeneration = 0;
-  /// wgmma.fence since the accumulator's registers were last accessed.
-  bool Fenced = false;
-  std::vector<PendingWgmma> Uncommitted;
-  std::deque<std::vector<PendingWgmma>> InFlight;
-  /// Bulk stores: not yet committed, and committed groups.
-  std::vector<std::uint64_t> UncommittedStores;
-  std::deque<std::vector<std::uint64_t>> StoreGroups;
-  std::int64_t TileIterations = 0;
-
-  std::int64_t threads() const { return End - Begin; }
-};
-
-/// A TMA copy issued and not yet performed.
-struct TmaOp {
-  std::uint64_t Id = 0;
-  bool Store = false;
-  const Inst *I = nullptr;
-  /// The shared-memory byte address of the box.
-  std::int64_t Smem = 0;
-  llvm::SmallVector<std::int64_t, 5> Coords;
-  /// Loads: the barrier object completing the transaction bytes.
-  std::int64_t Slot = 0;
-  std::string Walker;
-};
-
-struct NamedBarrierState {
-  std::int64_t Count = 0, Arrived = 0, Generation = 0;
-};
-
-/// What the WGMMAs computing an accumulator say about it.
-struct AccInfo {
-  lower::MmaAtom Op;
-  std::int64_t Blocks = 0;
-};
-
-/// Where StoreFragment puts the accumulator tile: per element (m, n) of the
-/// (64 * groups) x N tile, the swizzled byte offset in the view.
-struct StorePlan {
-  std::int64_t N = 0, Groups = 0;
-  std::vector<std::int64_t> Offset;
-};
-
-class Run {
-public:
-  Run(const Kernel &K, llvm::ArrayRef<TensorArg> Args,
-      const InterpOptions &Opts, InterpStats &Stats)
-      : K(K), Args(Args), Opts(Opts), Stats(Stats) {}
-
-  llvm::Error run();
-
-private:
-  // Set-up.
-  llvm::Error checkArguments();
-  llvm::Error scanKernel();
-  bool issuesLoads(const std::vector<InstId> &Body) const;
-
-  // One CTA.
-  llvm::Error runCta(std::int64_t Index);
-  void addWalkers(const Inst &Role);
-  llvm::Error schedule();
-  std::size_t choose(llvm::ArrayRef<std::size_t> Runnable, bool TmaReady);
-  llvm::Error deadlock();
-  llvm::Error checkPhasesAtExit();
-
-  // Walkers.
-  llvm::Expected<const Inst *> current(Walker &W);
-  llvm::Expected<bool> blocked(Walker &W, const Inst &I);
-  std::string waitsFor(Walker &W, const Inst &I);
-  llvm::Error step(Walker &W);
-  llvm::Error stepTma();
-  llvm::Error finish(Walker &W);
-
-  // Expressions and operands.
-  llvm::Expected<std::int64_t> eval(const Walker *W, ExprId E);
-  llvm::Expected<std::int64_t> share(const Walker &W, const Inst &I);
-  llvm::Expected<Mbarrier *> mbarrier(const Walker &W, const Inst &I,
-                                      std::int64_t &Slot);
-  llvm::Expected<const Region *> stage(hir::ValueId Ring, std::int64_t Slot);
-  llvm::Expected<const Region *> view(const Walker &W, const Inst &I,
-                                      std::int64_t &Slot);
-  const TensorArg &argumentOf(unsigned Map) const {
-    return Args[MapArgument[Map]];
-  }
-  llvm::Error at(const Walker *W, const Inst *I, llvm::Error E) const;
-
-  // Instructions, one function per kind.
-  llvm::Error execute(Walker &W, const Inst &I);
-  llvm::Error barrierInit(Walker &W, const Inst &I);
-  llvm::Error wait(Walker &W, const Inst &I);
-  llvm::Error arriveExpectTx(Walker &W, const Inst &I);
-  llvm::Error arrive(Walker &W, const Inst &I);
-  llvm::Error tmaLoad(Walker &W, const Inst &I);
-  llvm::Error tmaStore(Walker &W, const Inst &I);
-  llvm::Error bulkCommit(Walker &W, const Inst &I);
-  llvm::Error bulkWaitRead(Walker &W, const Inst &I);
-  llvm::Error zeroAcc(Walker &W, const Inst &I);
-  llvm::Error wgmmaFence(Walker &W, const Inst &I);
-  llvm::Error wgmma(Walker &W, const Inst &I);
-  llvm::Error wgmmaCommit(Walker &W, const Inst &I);
-  llvm::Error wgmmaWait(Walker &W, const Inst &I);
-  llvm::Error storeFragment(Walker &W, const Inst &I);
-  llvm::Error fenceProxyAsync(Walker &W, const Inst &I);
-  llvm::Error namedBarrier(Walker &W, const Inst &I);
-
-  // What the instructions share.
-  llvm::Error performWgmma(Walker &W, const PendingWgmma &P);
-  llvm::Error performTma(const TmaOp &Op);
-  bool accumulatorInFlight(const Walker &W, hir::ValueId Acc) const;
-  llvm::Expected<const StorePlan *> storePlan(const Inst &I, const Walker &W);
-
-  const Kernel &K;
-  llvm::ArrayRef<TensorArg> Args;
-  const InterpOptions &Opts;
-  InterpStats &Stats;
-
-  // Per kernel.
-  std::vector<unsigned> MapArgument;
-  std::map<hir::ValueId, std::vector<RegionId>> RingStages;
-  std::map<hir::ValueId, AccInfo> Accs;
-  std::map<const Inst *, bool> Producers;
-  std::map<const Inst *, StorePlan> Plans;
-
-  // Per CTA.
-  std::int64_t Cta = -1;
-  std::vector<std::pair<std::string, std::int64_t>> CtaScope;
-  std::vector<std::uint8_t> Smem;
-  std::vector<std::vector<Mbarrier>> Barriers;
-  std::map<std::int64_t, NamedBarrierState> Named;
-  std::map<std::tuple<hir::ValueId, std::int64_t, std::int64_t>,
-           std::vector<float>>
-      AccRegs;
-  std::vector<Walker> Walkers;
-  std::deque<TmaOp> Tma;
-  std::set<std::uint64_t> PendingStores;
-  std::uint64_t NextOp = 0;
-  std::uint64_t Steps = 0;
-  std::size_t RoundRobinNext = 0;
-  std::mt19937_64 Rng;
-  /// Set by an instruction that stays where it is (a bar.sync arrival).
-  bool Stay = false;
-  // Scratch operands of one WGMMA.
-  std::vector<float> OperandA, OperandB;
-};
 
 //===- Set-up -------------------------------------------------------------===//
 
@@ -356,8 +117,9 @@ llvm::Error Run::checkArguments() {
 
 bool Run::issuesLoads(const std::vector<InstId> &Body) const {
   for (InstId Id : Body) {
-    const Inst &I = K.Insts[Id];
-    if (I.Kind == InstKind::TmaLoad || issuesLoads(I.Body))
+    const Stmt &S = K.Insts[Id];
+    const auto *T = as<ext::Tma>(S);
+    if ((T && !T->Store) || issuesLoads(S.Body))
       return true;
   }
   return false;
@@ -373,20 +135,22 @@ llvm::Error Run::scanKernel() {
       Stages.resize(X.Stage + 1, lower::None);
     Stages[X.Stage] = R;
   }
-  for (const Inst &I : K.Insts) {
-    if (I.Kind == InstKind::Role)
-      Producers[&I] = issuesLoads(I.Body);
-    if (I.Kind != InstKind::Wgmma)
+  for (const Stmt &S : K.Insts) {
+    if (S.is<lower::RoleStmt>())
+      Producers[&S] = issuesLoads(S.Body);
+    const auto *W = as<ext::Wgmma>(S);
+    if (!W)
       continue;
-    if (llvm::Error E = checkWgmmaAtom(I.Atom))
-      return lower::problemAt(I.Range, llvm::toString(std::move(E)));
-    const lower::MmaAtom *Op = &I.Atom;
-    AccInfo &A = Accs[I.Acc];
+    if (llvm::Error E = checkWgmmaAtom(W->Atom))
+      return lower::problemAt(S.Range, llvm::toString(std::move(E)));
+    const lower::MmaAtom *Op = &W->Atom;
+    const OperandView &C = accumulatorOf(S);
+    AccInfo &A = Accs[C.Fragment];
     if (A.Blocks && (A.Op.N != Op->N || A.Op.M != Op->M))
-      return lower::problemAt(I.Range,
+      return lower::problemAt(S.Range,
                               "the WGMMAs of one accumulator differ in shape");
     A.Op = *Op;
-    A.Blocks = std::max(A.Blocks, I.Block + 1);
+    A.Blocks = std::max(A.Blocks, C.Block + 1);
   }
   return llvm::Error::success();
 }
@@ -414,15 +178,15 @@ llvm::Error Run::run() {
     Cta = -1;
     CtaScope.clear();
     for (InstId Id : K.Body) {
-      const Inst &I = K.Insts[Id];
-      if (I.Kind != InstKind::Let)
+      const auto *L = K.Insts[Id].getIf<lower::LetStmt>();
+      if (!L)
         continue;
-      llvm::Expected<std::int64_t> V = eval(nullptr, I.Value);
+      llvm::Expected<std::int64_t> V = eval(nullptr, L->Value);
       if (!V) {
         llvm::consumeError(V.takeError());
         break;
       }
-      CtaScope.push_back({I.Vars[0], *V});
+      CtaScope.push_back({L->Var, *V});
     }
     llvm::Expected<std::int64_t> G = eval(nullptr, K.Grid);
     if (!G)
@@ -434,400 +198,6 @@ llvm::Error Run::run() {
     if (llvm::Error E = runCta(C))
       return E;
   return llvm::Error::success();
-}
-
-//===- One CTA ------------------------------------------------------------===//
-
-llvm::Error Run::runCta(std::int64_t Index) {
-  Cta = Index;
-  ++Stats.Ctas;
-  CtaScope.clear();
-  Smem.assign(static_cast<std::size_t>(K.SharedBytes), Opts.SharedPoison);
-  Barriers.assign(K.Barriers.size(), {});
-  for (std::size_t B = 0; B < K.Barriers.size(); ++B)
-    Barriers[B].assign(static_cast<std::size_t>(K.Barriers[B].Count), {});
-  Named.clear();
-  AccRegs.clear();
-  Walkers.clear();
-  Tma.clear();
-  PendingStores.clear();
-  Steps = 0;
-  RoundRobinNext = 0;
-  Rng.seed(Opts.Seed * 0x9E3779B97F4A7C15ull +
-           static_cast<std::uint64_t>(Index));
-
-  for (InstId Id : K.Body) {
-    const Inst &I = K.Insts[Id];
-    switch (I.Kind) {
-    case InstKind::Let: {
-      llvm::Expected<std::int64_t> V = eval(nullptr, I.Value);
-      if (!V)
-        return at(nullptr, &I, V.takeError());
-      CtaScope.push_back({I.Vars[0], *V});
-      break;
-    }
-    case InstKind::Role:
-      addWalkers(I);
-      break;
-    case InstKind::FenceBarrierInit:
-      // fence.mbarrier_init, then a barrier of the whole CTA: everything
-      // before it has run.
-      if (llvm::Error E = schedule())
-        return E;
-      Walkers.clear();
-      break;
-    default:
-      return at(nullptr, &I,
-                fail("at kernel level (outside every role) is not modeled"));
-    }
-  }
-  if (llvm::Error E = schedule())
-    return E;
-  return checkPhasesAtExit();
-}
-
-void Run::addWalkers(const Inst &Role) {
-  const std::int64_t Threads = Role.End - Role.Begin;
-  const bool Split = Threads > 0 && Threads % WarpgroupThreads == 0 &&
-                     Role.Begin % WarpgroupThreads == 0;
-  const std::int64_t Count = Split ? Threads / WarpgroupThreads : 1;
-  for (std::int64_t G = 0; G < Count; ++G) {
-    Walker W;
-    W.Role = &Role;
-    W.Warpgroups = Split;
-    W.Group = G;
-    W.Begin = Split ? Role.Begin + G * WarpgroupThreads : Role.Begin;
-    W.End = Split ? W.Begin + WarpgroupThreads : Role.End;
-    W.Producer = Producers[&Role];
-    W.Name = "role '" + Role.RoleName + "'" +
-             (Count > 1 ? " warpgroup " + std::to_string(G) : "") +
-             " (threads [" + std::to_string(W.Begin) + ", " +
-             std::to_string(W.End) + "))";
-    Frame F;
-    F.Body = &Role.Body;
-    W.Stack.push_back(F);
-    Walkers.push_back(std::move(W));
-  }
-}
-
-llvm::Error Run::schedule() {
-  llvm::SmallVector<std::size_t, 8> Runnable;
-  while (true) {
-    Runnable.clear();
-    for (std::size_t I = 0; I < Walkers.size(); ++I) {
-      Walker &W = Walkers[I];
-      if (W.Done)
-        continue;
-      llvm::Expected<const Inst *> Next = current(W);
-      if (!Next)
-        return at(&W, nullptr, Next.takeError());
-      if (!*Next)
-        continue;
-      llvm::Expected<bool> Blocked = blocked(W, **Next);
-      if (!Blocked)
-        return at(&W, *Next, Blocked.takeError());
-      if (!*Blocked)
-        Runnable.push_back(I);
-    }
-    const bool TmaReady = !Tma.empty();
-    if (Runnable.empty() && !TmaReady) {
-      if (llvm::all_of(Walkers, [](const Walker &W) { return W.Done; }))
-        return llvm::Error::success();
-      return deadlock();
-    }
-    if (++Steps > Opts.MaxStepsPerCta)
-      return fail("CTA " + llvm::Twine(Cta) + ": more than " +
-                  llvm::Twine(Opts.MaxStepsPerCta) +
-                  " steps; a loop does not end");
-    ++Stats.Steps;
-    const std::size_t Pick = choose(Runnable, TmaReady);
-    if (llvm::Error E =
-            Pick == Walkers.size() ? stepTma() : step(Walkers[Pick]))
-      return E;
-  }
-}
-
-std::size_t Run::choose(llvm::ArrayRef<std::size_t> Runnable, bool TmaReady) {
-  const std::size_t TmaAgent = Walkers.size();
-  auto First = [&](auto &&Accept) -> std::optional<std::size_t> {
-    for (std::size_t I : Runnable)
-      if (Accept(Walkers[I]))
-        return I;
-    return std::nullopt;
-  };
-  auto Producer = [](const Walker &W) { return W.Producer; };
-  auto Other = [](const Walker &W) { return !W.Producer; };
-  switch (Opts.Policy) {
-  case SchedulePolicy::ProducerFirst:
-    if (auto P = First(Producer))
-      return *P;
-    if (TmaReady)
-      return TmaAgent;
-    return *First(Other);
-  case SchedulePolicy::ConsumerFirst:
-    if (auto C = First(Other))
-      return *C;
-    if (auto P = First(Producer))
-      return *P;
-    return TmaAgent;
-  case SchedulePolicy::RoundRobin: {
-    const std::size_t Agents = Walkers.size() + 1;
-    for (std::size_t K = 0; K < Agents; ++K) {
-      const std::size_t A = (RoundRobinNext + K) % Agents;
-      if ((A == TmaAgent && TmaReady) || llvm::is_contained(Runnable, A)) {
-        RoundRobinNext = (A + 1) % Agents;
-        return A;
-      }
-    }
-    break;
-  }
-  case SchedulePolicy::Random: {
-    const std::size_t Choices = Runnable.size() + (TmaReady ? 1 : 0);
-    const std::size_t C = static_cast<std::size_t>(Rng() % Choices);
-    return C < Runnable.size() ? Runnable[C] : TmaAgent;
-  }
-  }
-  return TmaReady ? TmaAgent : Runnable.front();
-}
-
-llvm::Error Run::deadlock() {
-  std::string Message = "CTA " + std::to_string(Cta) + ": deadlock:";
-  for (Walker &W : Walkers) {
-    if (W.Done || !W.Next)
-      continue;
-    Message += "\n  " + W.Name + " " + waitsFor(W, *W.Next);
-  }
-  return fail(Message);
-}
-
-llvm::Error Run::checkPhasesAtExit() {
-  for (std::size_t B = 0; B < Barriers.size(); ++B)
-    for (std::size_t S = 0; S < Barriers[B].size(); ++S) {
-      const Mbarrier &M = Barriers[B][S];
-      if (M.initialized() &&
-          (M.pendingArrivals() != M.expectedArrivals() || M.pendingTx() != 0))
-        return fail("CTA " + llvm::Twine(Cta) + ": the CTA ends with " +
-                    K.Barriers[B].Name + "[" + llvm::Twine(S) +
-                    "] in the middle of a phase: " + M.describe());
-    }
-  return llvm::Error::success();
-}
-
-//===- Walkers ------------------------------------------------------------===//
-
-llvm::Expected<const Inst *> Run::current(Walker &W) {
-  W.Next = nullptr;
-  while (!W.Stack.empty()) {
-    const std::size_t Top = W.Stack.size() - 1;
-    if (W.Stack[Top].Pos == W.Stack[Top].Body->size()) {
-      Frame &F = W.Stack[Top];
-      if (F.Loop) {
-        F.Var += F.Step;
-        if (F.Var < F.Bound) {
-          W.Scope.resize(F.ScopeMark);
-          W.Scope.push_back({F.Loop->Vars[0], F.Var});
-          F.Pos = 0;
-          if (F.Loop->Kind == InstKind::TileLoop) {
-            ++W.TileIterations;
-            Stats.MaxTilesPerWalker =
-                std::max(Stats.MaxTilesPerWalker, W.TileIterations);
-          }
-          continue;
-        }
-      }
-      W.Scope.resize(F.ScopeMark);
-      W.Stack.pop_back();
-      if (!W.Stack.empty())
-        ++W.Stack.back().Pos;
-      continue;
-    }
-    const Inst &I = K.Insts[(*W.Stack[Top].Body)[W.Stack[Top].Pos]];
-    switch (I.Kind) {
-    case InstKind::Let: {
-      llvm::Expected<std::int64_t> V = eval(&W, I.Value);
-      if (!V)
-        return lower::problemAt(I.Range, "let " + I.Vars[0] + ": " +
-                                             llvm::toString(V.takeError()));
-      W.Scope.push_back({I.Vars[0], *V});
-      ++W.Stack[Top].Pos;
-      continue;
-    }
-    case InstKind::TileLoop:
-    case InstKind::KLoop: {
-      llvm::Expected<std::int64_t> Start = eval(&W, I.Start);
-      llvm::Expected<std::int64_t> Bound = eval(&W, I.Bound);
-      llvm::Expected<std::int64_t> Step =
-          I.Kind == InstKind::TileLoop ? eval(&W, I.Stride)
-                                       : llvm::Expected<std::int64_t>(I.Step);
-      for (llvm::Expected<std::int64_t> *V : {&Start, &Bound, &Step})
-        if (!*V) {
-          llvm::consumeError(Start.takeError());
-          llvm::consumeError(Bound.takeError());
-          llvm::consumeError(Step.takeError());
-          return lower::problemAt(I.Range,
-                                  "the loop's range does not evaluate");
-        }
-      if (*Step <= 0)
-        return lower::problemAt(I.Range, "a loop with step " +
-                                             llvm::Twine(*Step) +
-                                             " does not end");
-      if (I.Vars.empty())
-        return lower::problemAt(I.Range, "a loop without a variable");
-      if (*Start >= *Bound) {
-        ++W.Stack[Top].Pos;
-        continue;
-      }
-      Frame F;
-      F.Body = &I.Body;
-      F.ScopeMark = W.Scope.size();
-      F.Loop = &I;
-      F.Var = *Start;
-      F.Bound = *Bound;
-      F.Step = *Step;
-      W.Scope.push_back({I.Vars[0], F.Var});
-      W.Stack.push_back(F);
-      if (I.Kind == InstKind::TileLoop) {
-        ++W.TileIterations;
-        Stats.MaxTilesPerWalker =
-            std::max(Stats.MaxTilesPerWalker, W.TileIterations);
-      }
-      continue;
-    }
-    case InstKind::Role:
-      return lower::problemAt(I.Range, "a role inside a role is not modeled");
-    default:
-      W.Next = &I;
-      return &I;
-    }
-  }
-  if (llvm::Error E = finish(W))
-    return E;
-  W.Done = true;
-  return nullptr;
-}
-
-llvm::Error Run::finish(Walker &W) {
-  // WGMMAs still in flight when the role ends read shared memory then.
-  if (!W.Uncommitted.empty())
-    W.InFlight.push_back(std::move(W.Uncommitted));
-  W.Uncommitted.clear();
-  while (!W.InFlight.empty()) {
-    for (const PendingWgmma &P : W.InFlight.front())
-      if (llvm::Error E = performWgmma(W, P))
-        return at(&W, &K.Insts[P.Id], std::move(E));
-    W.InFlight.pop_front();
-  }
-  return llvm::Error::success();
-}
-
-llvm::Expected<bool> Run::blocked(Walker &W, const Inst &I) {
-  switch (I.Kind) {
-  case InstKind::Wait: {
-    std::int64_t Slot = 0;
-    llvm::Expected<Mbarrier *> M = mbarrier(W, I, Slot);
-    if (!M)
-      return M.takeError();
-    if (!(*M)->initialized())
-      return fail("waits on " + K.Barriers[I.Bar].Name + "[" +
-                  llvm::Twine(Slot) + "], which was never initialized");
-    llvm::Expected<std::int64_t> Parity = eval(&W, I.Phase);
-    if (!Parity)
-      return Parity.takeError();
-    return !(*M)->parityCompleted(*Parity);
-  }
-  case InstKind::NamedBarrier:
-    return W.AtNamedBarrier &&
-           Named[I.BarrierIdNum].Generation == W.NamedGeneration;
-  case InstKind::BulkWaitRead: {
-    const std::size_t Keep =
-        static_cast<std::size_t>(std::max<std::int64_t>(I.Count, 0));
-    for (std::size_t G = 0; G + Keep < W.StoreGroups.size(); ++G)
-      for (std::uint64_t Id : W.StoreGroups[G])
-        if (PendingStores.count(Id))
-          return true;
-    return false;
-  }
-  default:
-    return false;
-  }
-}
-
-std::string Run::waitsFor(Walker &W, const Inst &I) {
-  std::string Where;
-  if (!I.Range.File.empty())
-    Where = I.Range.File + ":" + std::to_string(I.Range.Line) + ":" +
-            std::to_string(I.Range.Column) + " ";
-  switch (I.Kind) {
-  case InstKind::Wait: {
-    std::int64_t Slot = 0;
-    llvm::Expected<Mbarrier *> M = mbarrier(W, I, Slot);
-    llvm::Expected<std::int64_t> Parity = eval(&W, I.Phase);
-    if (!M || !Parity) {
-      llvm::consumeError(M.takeError());
-      llvm::consumeError(Parity.takeError());
-      return "waits at " + Where + "on " + K.Barriers[I.Bar].Name;
-    }
-    return "waits at " + Where + "mbarrier.try_wait.parity " +
-           K.Barriers[I.Bar].Name + "[" + std::to_string(Slot) +
-           "] for the phase of parity " + std::to_string(*Parity) +
-           " (the barrier: " + (*M)->describe() + ")";
-  }
-  case InstKind::NamedBarrier: {
-    const NamedBarrierState &S = Named[I.BarrierIdNum];
-    return "waits at " + Where + "bar.sync " + std::to_string(I.BarrierIdNum) +
-           " (" + std::to_string(S.Arrived) + " of " + std::to_string(S.Count) +
-           " threads arrived)";
-  }
-  default:
-    return "waits at " + Where + lower::instName(I.Kind);
-  }
-}
-
-llvm::Error Run::step(Walker &W) {
-  const Inst &I = *W.Next;
-  Stay = false;
-  if (llvm::Error E = execute(W, I))
-    return at(&W, &I, std::move(E));
-  if (!Stay)
-    ++W.Stack.back().Pos;
-  return llvm::Error::success();
-}
-
-llvm::Error Run::stepTma() {
-  // The oldest copy; consumer-first holds stores back behind every load (a
-  // store then reads its buffer as late as possible); random picks any.
-  std::size_t Pick = 0;
-  if (Opts.Policy == SchedulePolicy::Random)
-    Pick = static_cast<std::size_t>(Rng() % Tma.size());
-  else if (Opts.Policy == SchedulePolicy::ConsumerFirst)
-    for (std::size_t I = 0; I < Tma.size(); ++I)
-      if (!Tma[I].Store) {
-        Pick = I;
-        break;
-      }
-  TmaOp Op = std::move(Tma[Pick]);
-  Tma.erase(Tma.begin() + static_cast<std::ptrdiff_t>(Pick));
-  if (llvm::Error E = performTma(Op))
-    return lower::problemAt(
-        Op.I->Range, "CTA " + std::to_string(Cta) + ", the TMA unit (" +
-                         lower::instName(Op.I->Kind) + " issued by " +
-                         Op.Walker + "): " + llvm::toString(std::move(E)));
-  return llvm::Error::success();
-}
-
-llvm::Error Run::at(const Walker *W, const Inst *I, llvm::Error E) const {
-  if (!E)
-    return E;
-  std::string Prefix = "CTA " + std::to_string(Cta);
-  if (W)
-    Prefix += ", " + W->Name;
-  Prefix += ": ";
-  if (I)
-    Prefix += std::string(lower::instName(I->Kind)) + ": ";
-  std::string Message = llvm::toString(std::move(E));
-  if (I)
-    return lower::problemAt(I->Range, Prefix + Message);
-  return fail(Prefix + Message);
 }
 
 //===- Expressions and operands -------------------------------------------===//
@@ -917,686 +287,67 @@ llvm::Expected<std::int64_t> Run::eval(const Walker *W, ExprId Id) {
   return fail("an expression of an unknown kind");
 }
 
-llvm::Expected<std::int64_t> Run::share(const Walker &W, const Inst &I) {
-  // Inside a role every thread performs an instruction (the backend emits
-  // it in the role's branch), unless one thread is elected; Threads, when
-  // set, must say so.
-  const Inst &Role = *W.Role;
-  const std::int64_t RoleThreads = Role.End - Role.Begin;
-  if (I.Elected >= 0) {
-    if (I.Elected < Role.Begin || I.Elected >= Role.End)
-      return fail("elects thread " + llvm::Twine(I.Elected) +
-                  ", which is not in the role's threads [" +
-                  llvm::Twine(Role.Begin) + ", " + llvm::Twine(Role.End) + ")");
-    if (I.Threads > 1)
-      return fail("one elected thread performs it, but it counts " +
-                  llvm::Twine(I.Threads) + " threads");
-    return I.Elected >= W.Begin && I.Elected < W.End ? 1 : 0;
-  }
-  if (I.Threads != 0 && I.Threads != RoleThreads)
-    return fail("it counts " + llvm::Twine(I.Threads) +
-                " threads, but without an elected thread all " +
-                llvm::Twine(RoleThreads) + " threads of the role perform it");
-  return W.threads();
-}
-
-llvm::Expected<Mbarrier *> Run::mbarrier(const Walker &W, const Inst &I,
-                                         std::int64_t &Slot) {
-  if (I.Bar >= K.Barriers.size())
-    return fail("names no barrier");
-  llvm::Expected<std::int64_t> S = eval(&W, I.Slot);
-  if (!S)
-    return S.takeError();
-  Slot = *S;
-  const Barrier &B = K.Barriers[I.Bar];
-  if (Slot < 0 || Slot >= B.Count)
-    return fail("slot " + llvm::Twine(Slot) + " of " + B.Name + ", which has " +
-                llvm::Twine(B.Count) + " object(s)");
-  return &Barriers[I.Bar][static_cast<std::size_t>(Slot)];
-}
-
-llvm::Expected<const Region *> Run::stage(hir::ValueId Ring,
-                                          std::int64_t Slot) {
-  auto It = RingStages.find(Ring);
-  if (It == RingStages.end())
-    return fail("names a ring without stages");
-  if (Slot < 0 || Slot >= static_cast<std::int64_t>(It->second.size()) ||
-      It->second[static_cast<std::size_t>(Slot)] == lower::None)
-    return fail("stage " + llvm::Twine(Slot) + " of a ring of " +
-                llvm::Twine(It->second.size()) + " stages");
-  return &K.Regions[It->second[static_cast<std::size_t>(Slot)]];
-}
-
-llvm::Expected<const Region *> Run::view(const Walker &W, const Inst &I,
-                                         std::int64_t &Slot) {
-  Slot = 0;
-  if (I.Ring != hir::None) {
-    llvm::Expected<std::int64_t> S = eval(&W, I.Slot);
-    if (!S)
-      return S.takeError();
-    Slot = *S;
-    return stage(I.Ring, Slot);
-  }
-  if (I.View >= K.Regions.size())
-    return fail("names no shared-memory view");
-  return &K.Regions[I.View];
-}
-
 //===- Instructions -------------------------------------------------------===//
 
-llvm::Error Run::execute(Walker &W, const Inst &I) {
-  switch (I.Kind) {
-  case InstKind::BarrierInit:
-    return barrierInit(W, I);
-  case InstKind::Wait:
-    return wait(W, I);
-  case InstKind::ArriveExpectTx:
-    return arriveExpectTx(W, I);
-  case InstKind::Arrive:
-    return arrive(W, I);
-  case InstKind::TmaLoad:
-    return tmaLoad(W, I);
-  case InstKind::TmaStore:
-    return tmaStore(W, I);
-  case InstKind::BulkCommit:
-    return bulkCommit(W, I);
-  case InstKind::BulkWaitRead:
-    return bulkWaitRead(W, I);
-  case InstKind::ZeroAcc:
-    return zeroAcc(W, I);
-  case InstKind::WgmmaFence:
-    return wgmmaFence(W, I);
-  case InstKind::Wgmma:
-    return wgmma(W, I);
-  case InstKind::WgmmaCommit:
-    return wgmmaCommit(W, I);
-  case InstKind::WgmmaWait:
-    return wgmmaWait(W, I);
-  case InstKind::StoreFragment:
-    return storeFragment(W, I);
-  case InstKind::FenceProxyAsync:
-    return fenceProxyAsync(W, I);
-  case InstKind::NamedBarrier:
-    return namedBarrier(W, I);
-  case InstKind::FenceBarrierInit:
-    return fail("inside a role is not modeled (it is a CTA-wide barrier)");
-  case InstKind::Role:
-  case InstKind::TileLoop:
-  case InstKind::KLoop:
-  case InstKind::Let:
+llvm::Error Run::execute(Walker &W, const Stmt &S) {
+  if (const auto *I = as<ext::Inst>(S))
+    return executeExtension(W, S, *I);
+  switch (S.kind()) {
+  case lower::StmtKind::ZeroFragment:
+    return zeroAcc(W, S.get<lower::ZeroFragmentStmt>());
+  case lower::StmtKind::StoreFragment:
+    return storeFragment(W, S);
+  case lower::StmtKind::Role:
+  case lower::StmtKind::TileLoop:
+  case lower::StmtKind::KLoop:
+  case lower::StmtKind::Let:
     break; // structure: `current` runs it
+  case lower::StmtKind::AtomCall:
+  case lower::StmtKind::Extension:
+    return fail("the interpreter models the sm90 extension only");
   }
   return fail("the interpreter does not implement this instruction");
 }
 
-llvm::Error Run::barrierInit(Walker &W, const Inst &I) {
-  llvm::Expected<std::int64_t> N = share(W, I);
-  if (!N)
-    return N.takeError();
-  if (*N == 0)
+llvm::Error Run::executeExtension(Walker &W, const Stmt &S,
+                                  const ext::Inst &I) {
+  switch (I.sm90Kind()) {
+  case ext::Kind::BarrierInit:
+    return barrierInit(W, llvm::cast<ext::BarrierInit>(I));
+  case ext::Kind::Wait:
+    // `blocked` let the walker through: the phase has completed.
     return llvm::Error::success();
-  if (I.Bar >= K.Barriers.size())
-    return fail("names no barrier");
-  if (*N != 1)
-    return fail(llvm::Twine(*N) + " threads initialize " +
-                K.Barriers[I.Bar].Name + " at once");
-  for (std::size_t S = 0; S < Barriers[I.Bar].size(); ++S)
-    if (llvm::Error E = Barriers[I.Bar][S].init(I.Count))
-      return fail(K.Barriers[I.Bar].Name + "[" + llvm::Twine(S) +
-                  "]: " + llvm::toString(std::move(E)));
-  return llvm::Error::success();
-}
-
-llvm::Error Run::wait(Walker &, const Inst &) {
-  // `blocked` let the walker through: the phase has completed.
-  return llvm::Error::success();
-}
-
-llvm::Error Run::arriveExpectTx(Walker &W, const Inst &I) {
-  llvm::Expected<std::int64_t> N = share(W, I);
-  if (!N)
-    return N.takeError();
-  std::int64_t Slot = 0;
-  llvm::Expected<Mbarrier *> M = mbarrier(W, I, Slot);
-  if (!M)
-    return M.takeError();
-  for (std::int64_t T = 0; T < *N; ++T) {
-    llvm::Error E = (*M)->expectTx(I.Bytes);
-    if (!E)
-      E = (*M)->arrive(1);
-    if (E)
-      return fail(K.Barriers[I.Bar].Name + "[" + llvm::Twine(Slot) +
-                  "]: " + llvm::toString(std::move(E)));
+  case ext::Kind::ArriveExpectTx:
+    return arriveExpectTx(W, llvm::cast<ext::ArriveExpectTx>(I));
+  case ext::Kind::Arrive:
+    return arrive(W, llvm::cast<ext::Arrive>(I));
+  case ext::Kind::Tma: {
+    const auto &T = llvm::cast<ext::Tma>(I);
+    return T.Store ? tmaStore(W, S, T) : tmaLoad(W, S, T);
   }
-  return llvm::Error::success();
-}
-
-llvm::Error Run::arrive(Walker &W, const Inst &I) {
-  llvm::Expected<std::int64_t> N = share(W, I);
-  if (!N)
-    return N.takeError();
-  std::int64_t Slot = 0;
-  llvm::Expected<Mbarrier *> M = mbarrier(W, I, Slot);
-  if (!M)
-    return M.takeError();
-  if (*N == 0)
+  case ext::Kind::BulkCommit:
+    return bulkCommit(W);
+  case ext::Kind::BulkWaitRead:
+    return bulkWaitRead(W);
+  case ext::Kind::WgmmaFence:
+    return wgmmaFence(W);
+  case ext::Kind::Wgmma:
+    return wgmma(W, S, llvm::cast<ext::Wgmma>(I));
+  case ext::Kind::WgmmaCommit:
+    return wgmmaCommit(W);
+  case ext::Kind::WgmmaWait:
+    return wgmmaWait(W, llvm::cast<ext::WgmmaWait>(I));
+  case ext::Kind::FenceProxyAsync:
+    // The model has one view of shared memory; the fence orders nothing
+    // more.
     return llvm::Error::success();
-  if (llvm::Error E = (*M)->arrive(*N))
-    return fail(K.Barriers[I.Bar].Name + "[" + llvm::Twine(Slot) +
-                "]: " + llvm::toString(std::move(E)));
-  return llvm::Error::success();
-}
-
-llvm::Error Run::tmaLoad(Walker &W, const Inst &I) {
-  llvm::Expected<std::int64_t> N = share(W, I);
-  if (!N)
-    return N.takeError();
-  if (*N == 0)
-    return llvm::Error::success();
-  if (I.Map >= K.Maps.size())
-    return fail("names no tensor map");
-  std::int64_t Slot = 0;
-  llvm::Expected<const Region *> R = view(W, I, Slot);
-  if (!R)
-    return R.takeError();
-  std::int64_t BarSlot = 0;
-  llvm::Expected<Mbarrier *> M = mbarrier(W, I, BarSlot);
-  if (!M)
-    return M.takeError();
-  const lower::TensorMap &Map = K.Maps[I.Map];
-  std::int64_t BoxBytes = bytes(Map.Element);
-  for (std::int64_t B : Map.Box)
-    BoxBytes *= B;
-  const std::int64_t Dst = (*R)->Offset + I.ViewOffset;
-  if (Dst % 128 != 0)
-    return fail("the box's shared-memory address " + llvm::Twine(Dst) +
-                " is not 128-byte aligned");
-  if (I.ViewOffset < 0 || I.ViewOffset + BoxBytes > (*R)->Bytes)
-    return fail("the box's " + llvm::Twine(BoxBytes) + " bytes at offset " +
-                llvm::Twine(I.ViewOffset) + " of " + (*R)->Name +
-                " reach outside its " + llvm::Twine((*R)->Bytes) + " bytes");
-  TmaOp Op;
-  Op.I = &I;
-  Op.Smem = Dst;
-  Op.Slot = BarSlot;
-  Op.Walker = W.Name;
-  for (ExprId C : I.Coords) {
-    llvm::Expected<std::int64_t> V = eval(&W, C);
-    if (!V)
-      return V.takeError();
-    Op.Coords.push_back(*V);
+  case ext::Kind::NamedBarrier:
+    return namedBarrier(W, llvm::cast<ext::NamedBarrier>(I));
+  case ext::Kind::FenceBarrierInit:
+    return fail("inside a role is not modeled (it is a CTA-wide barrier)");
   }
-  for (std::int64_t T = 0; T < *N; ++T) {
-    Op.Id = NextOp++;
-    Tma.push_back(Op);
-    ++Stats.TmaLoads;
-  }
-  return llvm::Error::success();
+  return fail("the interpreter does not implement this instruction");
 }
 
-llvm::Error Run::tmaStore(Walker &W, const Inst &I) {
-  llvm::Expected<std::int64_t> N = share(W, I);
-  if (!N)
-    return N.takeError();
-  if (*N == 0)
-    return llvm::Error::success();
-  if (I.Map >= K.Maps.size())
-    return fail("names no tensor map");
-  std::int64_t Slot = 0;
-  llvm::Expected<const Region *> R = view(W, I, Slot);
-  if (!R)
-    return R.takeError();
-  const lower::TensorMap &Map = K.Maps[I.Map];
-  std::int64_t BoxBytes = bytes(Map.Element);
-  for (std::int64_t B : Map.Box)
-    BoxBytes *= B;
-  if (I.ViewOffset < 0 || I.ViewOffset + BoxBytes > (*R)->Bytes)
-    return fail("the box's " + llvm::Twine(BoxBytes) + " bytes at offset " +
-                llvm::Twine(I.ViewOffset) + " of " + (*R)->Name +
-                " reach outside its " + llvm::Twine((*R)->Bytes) + " bytes");
-  TmaOp Op;
-  Op.Store = true;
-  Op.I = &I;
-  Op.Smem = (*R)->Offset + I.ViewOffset;
-  if (Op.Smem % 128 != 0)
-    return fail("the box's shared-memory address " + llvm::Twine(Op.Smem) +
-                " is not 128-byte aligned");
-  Op.Walker = W.Name;
-  for (ExprId C : I.Coords) {
-    llvm::Expected<std::int64_t> V = eval(&W, C);
-    if (!V)
-      return V.takeError();
-    Op.Coords.push_back(*V);
-  }
-  for (std::int64_t T = 0; T < *N; ++T) {
-    Op.Id = NextOp++;
-    PendingStores.insert(Op.Id);
-    W.UncommittedStores.push_back(Op.Id);
-    Tma.push_back(Op);
-    ++Stats.TmaStores;
-  }
-  return llvm::Error::success();
-}
-
-llvm::Error Run::performTma(const TmaOp &Op) {
-  const Inst &I = *Op.I;
-  const lower::TensorMap &Map = K.Maps[I.Map];
-  const TensorArg &Global = argumentOf(I.Map);
-  if (Op.Store) {
-    PendingStores.erase(Op.Id);
-    return interp::tmaStore(Map, Global, Op.Coords, Smem, Op.Smem);
-  }
-  llvm::Expected<std::int64_t> Written =
-      interp::tmaLoad(Map, Global, Op.Coords, Smem, Op.Smem);
-  if (!Written)
-    return Written.takeError();
-  Mbarrier &M = Barriers[I.Bar][static_cast<std::size_t>(Op.Slot)];
-  if (llvm::Error E = M.completeTx(*Written))
-    return fail(K.Barriers[I.Bar].Name + "[" + llvm::Twine(Op.Slot) +
-                "]: " + llvm::toString(std::move(E)));
-  return llvm::Error::success();
-}
-
-llvm::Error Run::bulkCommit(Walker &W, const Inst &) {
-  W.StoreGroups.push_back(std::move(W.UncommittedStores));
-  W.UncommittedStores.clear();
-  return llvm::Error::success();
-}
-
-llvm::Error Run::bulkWaitRead(Walker &W, const Inst &I) {
-  // `blocked` let the walker through: the older groups have read their
-  // shared memory.
-  const std::size_t Keep =
-      static_cast<std::size_t>(std::max<std::int64_t>(I.Count, 0));
-  while (W.StoreGroups.size() > Keep)
-    W.StoreGroups.pop_front();
-  return llvm::Error::success();
-}
-
-bool Run::accumulatorInFlight(const Walker &W, hir::ValueId Acc) const {
-  auto Reads = [&](const std::vector<PendingWgmma> &Group) {
-    return llvm::any_of(
-        Group, [&](const PendingWgmma &P) { return K.Insts[P.Id].Acc == Acc; });
-  };
-  return Reads(W.Uncommitted) || llvm::any_of(W.InFlight, Reads);
-}
-
-llvm::Error Run::zeroAcc(Walker &W, const Inst &I) {
-  if (accumulatorInFlight(W, I.Acc))
-    return fail("writes the accumulator's registers while a WGMMA on them "
-                "is in flight (no wgmma.wait_group before)");
-  auto It = Accs.find(I.Acc);
-  if (It == Accs.end())
-    return llvm::Error::success(); // no WGMMA computes it: nothing to zero
-  const std::int64_t Size = It->second.Op.M * It->second.Op.N;
-  for (std::int64_t B = 0; B < It->second.Blocks; ++B)
-    AccRegs[{I.Acc, W.Group, B}].assign(static_cast<std::size_t>(Size), 0.0f);
-  W.Fenced = false; // a register access: the next WGMMA needs a fence
-  return llvm::Error::success();
-}
-
-llvm::Error Run::wgmmaFence(Walker &W, const Inst &) {
-  W.Fenced = true;
-  return llvm::Error::success();
-}
-
-llvm::Error Run::wgmma(Walker &W, const Inst &I) {
-  if (!W.Warpgroups)
-    return fail("WGMMA in a role that is not made of whole warpgroups");
-  const std::int64_t Groups = (W.Role->End - W.Role->Begin) / WarpgroupThreads;
-  if (I.AxisValue < 0 || I.AxisValue >= Groups)
-    return fail("issued by warpgroup " + llvm::Twine(I.AxisValue) +
-                " of a role of " + llvm::Twine(Groups));
-  if (I.AxisValue != W.Group)
-    return llvm::Error::success(); // another warpgroup's
-  if (!W.Fenced)
-    return fail("no wgmma.fence since the accumulator's registers were "
-                "last accessed");
-  if (I.Coords.size() != 2)
-    return fail("WGMMA needs the slots of both operands");
-  PendingWgmma P;
-  P.Id = static_cast<InstId>(&I - K.Insts.data());
-  llvm::Expected<std::int64_t> A = eval(&W, I.Coords[0]);
-  if (!A)
-    return A.takeError();
-  llvm::Expected<std::int64_t> B = eval(&W, I.Coords[1]);
-  if (!B)
-    return B.takeError();
-  P.SlotA = *A;
-  P.SlotB = *B;
-  W.Uncommitted.push_back(P);
-  ++Stats.Wgmmas;
-  return llvm::Error::success();
-}
-
-llvm::Error Run::wgmmaCommit(Walker &W, const Inst &) {
-  W.InFlight.push_back(std::move(W.Uncommitted));
-  W.Uncommitted.clear();
-  return llvm::Error::success();
-}
-
-llvm::Error Run::wgmmaWait(Walker &W, const Inst &I) {
-  const std::size_t Keep =
-      static_cast<std::size_t>(std::max<std::int64_t>(I.Count, 0));
-  while (W.InFlight.size() > Keep) {
-    for (const PendingWgmma &P : W.InFlight.front())
-      if (llvm::Error E = performWgmma(W, P)) {
-        const Inst &X = K.Insts[P.Id];
-        return fail("the WGMMA of warpgroup " + llvm::Twine(X.AxisValue) +
-                    ", k-step " + llvm::Twine(X.KStep) + ", block " +
-                    llvm::Twine(X.Block) + " (" + X.Range.File + ":" +
-                    llvm::Twine(X.Range.Line) +
-                    "): " + llvm::toString(std::move(E)));
-      }
-    W.InFlight.pop_front();
-  }
-  return llvm::Error::success();
-}
-
-/// D(64 x N) += A(64 x K) * B(K x N) of one warpgroup, the operands read
-/// from shared memory through their descriptors now. Products and sums in
-/// f32, k ascending: each element is d = d + a_k * b_k for k = 0, 1, ...
-/// (the order of tf::matmul's header-only execution).
-llvm::Error Run::performWgmma(Walker &W, const PendingWgmma &P) {
-  const Inst &I = K.Insts[P.Id];
-  const AccInfo &Acc = Accs.at(I.Acc);
-  const lower::MmaAtom &Op = Acc.Op;
-  if (Op.D != DType::f32)
-    return fail("accumulates in " + llvm::Twine(name(Op.D).data()) +
-                "; the model accumulates f32");
-  if (!isModeledFloat(Op.A) || !isModeledFloat(Op.B))
-    return fail("inputs of " + llvm::Twine(name(Op.A).data()) +
-                " are not modeled");
-  struct Operand {
-    const char *Name;
-    hir::ValueId Ring;
-    std::int64_t Slot;
-    const lower::SmemDescriptor *D;
-    bool MNMajor;
-    DType T;
-    std::int64_t Rows; // M of A, N of B
-    std::vector<float> *Out;
-  } Operands[] = {
-      {"A", I.RingA, P.SlotA, &I.A, I.TransA, Op.A, Op.M, &OperandA},
-      {"B", I.RingB, P.SlotB, &I.B, I.TransB, Op.B, Op.N, &OperandB},
-  };
-  for (Operand &X : Operands) {
-    llvm::Expected<const Region *> R = stage(X.Ring, X.Slot);
-    if (!R)
-      return fail(llvm::Twine("operand ") + X.Name + ": " +
-                  llvm::toString(R.takeError()));
-    if ((*R)->Element != X.T)
-      return fail(llvm::Twine("operand ") + X.Name + " reads " + (*R)->Name +
-                  " of " + name((*R)->Element).data() + " as " +
-                  name(X.T).data());
-    llvm::Expected<std::uint64_t> Bits =
-        encodeDescriptor(*X.D, (*R)->Offset + X.D->Start);
-    if (!Bits)
-      return fail(llvm::Twine("operand ") + X.Name + ": " +
-                  llvm::toString(Bits.takeError()));
-    const MatrixDescriptor D = decodeDescriptor(*Bits);
-    if (D.BaseOffset != 0)
-      return fail(llvm::Twine("operand ") + X.Name + ": base offset " +
-                  llvm::Twine(D.BaseOffset) +
-                  " is not modeled (views start on their swizzle pattern)");
-    const int E = bytes(X.T);
-    X.Out->resize(static_cast<std::size_t>(X.Rows * Op.K));
-    for (std::int64_t Row = 0; Row < X.Rows; ++Row)
-      for (std::int64_t Kk = 0; Kk < Op.K; ++Kk) {
-        const std::int64_t Address = operandAddress(D, X.MNMajor, E, Row, Kk);
-        if (Address < (*R)->Offset || Address + E > (*R)->Offset + (*R)->Bytes)
-          return fail(llvm::Twine("operand ") + X.Name + " element (" +
-                      llvm::Twine(Row) + ", " + llvm::Twine(Kk) +
-                      ") reads shared-memory byte " + llvm::Twine(Address) +
-                      ", outside its slot " + (*R)->Name + " [" +
-                      llvm::Twine((*R)->Offset) + ", " +
-                      llvm::Twine((*R)->Offset + (*R)->Bytes) + ")");
-        (*X.Out)[static_cast<std::size_t>(Row * Op.K + Kk)] =
-            loadAsFloat(&Smem[static_cast<std::size_t>(Address)], X.T);
-      }
-  }
-  auto It = AccRegs.find({I.Acc, W.Group, I.Block});
-  if (It == AccRegs.end()) // never zeroed: what the registers held
-    It = AccRegs
-             .insert(
-                 {{I.Acc, W.Group, I.Block},
-                  std::vector<float>(static_cast<std::size_t>(Op.M * Op.N),
-                                     std::numeric_limits<float>::quiet_NaN())})
-             .first;
-  float *D = It->second.data();
-  const std::int64_t N = Op.N;
-  for (std::int64_t M = 0; M < Op.M; ++M)
-    for (std::int64_t Kk = 0; Kk < Op.K; ++Kk) {
-      const float A = OperandA[static_cast<std::size_t>(M * Op.K + Kk)];
-      float *Row = D + M * N;
-      for (std::int64_t C = 0; C < N; ++C)
-        Row[C] = Row[C] + A * OperandB[static_cast<std::size_t>(C * Op.K + Kk)];
-    }
-  return llvm::Error::success();
-}
-
-llvm::Expected<const StorePlan *> Run::storePlan(const Inst &I,
-                                                 const Walker &W) {
-  auto Cached = Plans.find(&I);
-  if (Cached != Plans.end())
-    return &Cached->second;
-  auto AccIt = Accs.find(I.Acc);
-  if (AccIt == Accs.end())
-    return fail("stores an accumulator no WGMMA computes");
-  const AccInfo &Acc = AccIt->second;
-  if (Acc.Blocks != 1)
-    return fail("an accumulator of " + llvm::Twine(Acc.Blocks) +
-                " blocks per warpgroup is not modeled");
-  const Inst &Role = *W.Role;
-  StorePlan Plan;
-  Plan.N = Acc.Op.N;
-  Plan.Groups = (Role.End - Role.Begin) / WarpgroupThreads;
-  const std::int64_t Rows = Acc.Op.M * Plan.Groups, N = Plan.N;
-
-  // The view: (m, n) -> element offset through its layout (a linear index
-  // of the (rows, columns) shape, read lexicographically), in bytes, then
-  // its swizzle.
-  if (I.View >= K.Regions.size())
-    return fail("names no shared-memory view");
-  const Region &View = K.Regions[I.View];
-  Result<LayoutText> Text = parse_layout_text(View.Layout);
-  if (!Text)
-    return fail("the layout '" + View.Layout + "' of " + View.Name +
-                " does not parse: " + Text.error().message());
-  if (Text->has_offset || Text->has_axes)
-    return fail("the layout '" + View.Layout + "' of " + View.Name +
-                " is not a plain view");
-  if (View.Shape.size() != 2 || View.Shape[0] != Rows || View.Shape[1] != N)
-    return fail(View.Name + " is not the " + llvm::Twine(Rows) + " x " +
-                llvm::Twine(N) + " accumulator tile");
-  const Swizzle Sw = Text->has_swizzle ? Text->swizzle : Swizzle{};
-  const std::int64_t E = bytes(View.Element);
-  Plan.Offset.resize(static_cast<std::size_t>(Rows * N));
-  for (std::int64_t L = 0; L < Rows * N; ++L) {
-    Result<std::int64_t> At = evaluate(Text->layout, L);
-    if (!At || *At < 0)
-      return fail("the layout of " + View.Name + " does not map element " +
-                  llvm::Twine(L));
-    Plan.Offset[static_cast<std::size_t>(L)] = Sw(*At * E);
-  }
-
-  // The shard must put each element where the WGMMA fragment holds it:
-  // register 4j + 2h + e of thread (warp, lane8, lane4) of warpgroup g
-  // holds row 64 g + 16 warp + 8 h + lane8, column 8 j + 2 lane4 + e
-  // (PTX ISA, wgmma .m64nNk16 D fragment).
-  llvm::Expected<ShardLayout> Shard = parseShardText(I.Shard);
-  if (!Shard)
-    return Shard.takeError();
-  if (Shard->layout.rank() != 2)
-    return fail("the accumulator's shard is not a matrix");
-  Result<detail::ShardTable> Table = detail::shard_table(*Shard);
-  if (!Table)
-    return fail("the accumulator's shard: " + Table.error().message());
-  // Leaf extents of the two modes, for the lexicographic split of m and n.
-  llvm::SmallVector<std::int64_t, 8> Leaves[2];
-  for (int Mode = 0; Mode < 2; ++Mode) {
-    IntTuple S = Shard->layout.shape.mode(Mode);
-    for (int J = 0; J < S.leaf_count(); ++J)
-      Leaves[Mode].push_back(S.leaf_at(J).value);
-  }
-  std::int64_t Coord[max_int_tuple_nodes] = {};
-  for (std::int64_t T = Role.Begin; T < Role.End; ++T) {
-    const std::int64_t G = (T - Role.Begin) / WarpgroupThreads;
-    const std::int64_t Warp = (T - Role.Begin) % WarpgroupThreads / 32;
-    const std::int64_t Lane8 = T % 32 / 4, Lane4 = T % 4;
-    for (std::int64_t Reg = 0; Reg < N / 2; ++Reg) {
-      const std::int64_t J = Reg / 4, H = Reg / 2 % 2, Ev = Reg % 2;
-      const std::int64_t Mn[2] = {Acc.Op.M * G + 16 * Warp + 8 * H + Lane8,
-                                  8 * J + 2 * Lane4 + Ev};
-      int Leaf = 0;
-      for (int Mode = 0; Mode < 2; ++Mode) {
-        std::int64_t C = Mn[Mode];
-        const int First = Leaf;
-        Leaf += static_cast<int>(Leaves[Mode].size());
-        for (int L = Leaf - 1; L >= First; --L) {
-          const std::int64_t Extent = Leaves[Mode][L - First];
-          Coord[L] = C % Extent;
-          C /= Extent;
-        }
-      }
-      bool Held = false;
-      std::int64_t Other = -1;
-      detail::for_each_replica(*Table, Coord,
-                               [&](std::int64_t Unit, std::int64_t) {
-                                 Held |= Unit == T;
-                                 Other = Unit;
-                                 return !Held;
-                               });
-      if (!Held)
-        return fail(
-            "the accumulator's shard puts element (" + llvm::Twine(Mn[0]) +
-            ", " + llvm::Twine(Mn[1]) + ") on thread " + llvm::Twine(Other) +
-            "; the WGMMA fragment holds it in thread " + llvm::Twine(T));
-    }
-  }
-  return &Plans.emplace(&I, std::move(Plan)).first->second;
-}
-
-/// \p X after the fused elementwise ops of a fragment store, in order, in
-/// f32 (a cast rounds to its type and continues with the rounded value).
-float applyEpilogue(llvm::ArrayRef<lower::FragmentOp> Ops, float X) {
-  for (const lower::FragmentOp &F : Ops)
-    switch (F.Op) {
-    case lower::ElementwiseOp::Relu:
-      X = X > 0.0f ? X : 0.0f;
-      break;
-    case lower::ElementwiseOp::Neg:
-      X = -X;
-      break;
-    case lower::ElementwiseOp::Exp:
-      X = std::exp(X);
-      break;
-    case lower::ElementwiseOp::Cast: {
-      std::uint8_t Bytes[4];
-      storeFromFloat(Bytes, F.To, X);
-      X = loadAsFloat(Bytes, F.To);
-      break;
-    }
-    }
-  return X;
-}
-
-llvm::Error Run::storeFragment(Walker &W, const Inst &I) {
-  if (!W.Warpgroups)
-    return fail("stores an accumulator from a role that is not made of "
-                "whole warpgroups");
-  if (accumulatorInFlight(W, I.Acc))
-    return fail("reads the accumulator while a WGMMA on it is in flight "
-                "(no wgmma.wait_group before)");
-  llvm::Expected<const StorePlan *> Plan = storePlan(I, W);
-  if (!Plan)
-    return Plan.takeError();
-  const Region &View = K.Regions[I.View];
-  if (I.CastTo != View.Element)
-    return fail("casts to " + llvm::Twine(name(I.CastTo).data()) + " but " +
-                View.Name + " holds " + name(View.Element).data());
-  if (!isModeledFloat(View.Element))
-    return fail("a cast to " + llvm::Twine(name(View.Element).data()) +
-                " is not modeled");
-  for (const lower::FragmentOp &F : I.Epilogue)
-    if (F.Op == lower::ElementwiseOp::Cast && !isModeledFloat(F.To))
-      return fail("an epilogue cast to " + llvm::Twine(name(F.To).data()) +
-                  " is not modeled");
-  auto It = AccRegs.find({I.Acc, W.Group, 0});
-  const std::int64_t N = (*Plan)->N, M = Accs.at(I.Acc).Op.M;
-  const std::vector<float> Poison(static_cast<std::size_t>(M * N),
-                                  std::numeric_limits<float>::quiet_NaN());
-  const std::vector<float> &D = It == AccRegs.end() ? Poison : It->second;
-  const std::int64_t E = bytes(View.Element);
-  for (std::int64_t T = W.Begin; T < W.End; ++T) {
-    const std::int64_t Warp = (T - W.Begin) / 32;
-    const std::int64_t Lane8 = T % 32 / 4, Lane4 = T % 4;
-    for (std::int64_t Reg = 0; Reg < N / 2; ++Reg) {
-      const std::int64_t J = Reg / 4, H = Reg / 2 % 2, Ev = Reg % 2;
-      const std::int64_t Row = 16 * Warp + 8 * H + Lane8;
-      const std::int64_t Col = 8 * J + 2 * Lane4 + Ev;
-      const std::int64_t Tile = (M * W.Group + Row) * N + Col;
-      const std::int64_t Address =
-          View.Offset + (*Plan)->Offset[static_cast<std::size_t>(Tile)];
-      if (Address < View.Offset || Address + E > View.Offset + View.Bytes)
-        return fail("element (" + llvm::Twine(M * W.Group + Row) + ", " +
-                    llvm::Twine(Col) + ") lands outside " + View.Name);
-      storeFromFloat(&Smem[static_cast<std::size_t>(Address)], View.Element,
-                     applyEpilogue(I.Epilogue,
-                                   D[static_cast<std::size_t>(Row * N + Col)]));
-    }
-  }
-  W.Fenced = false; // a register access: the next WGMMA needs a fence
-  return llvm::Error::success();
-}
-
-llvm::Error Run::fenceProxyAsync(Walker &, const Inst &) {
-  // The model has one view of shared memory; the fence orders nothing more.
-  return llvm::Error::success();
-}
-
-llvm::Error Run::namedBarrier(Walker &W, const Inst &I) {
-  NamedBarrierState &S = Named[I.BarrierIdNum];
-  if (W.AtNamedBarrier) {
-    // Released: the barrier's generation moved on.
-    W.AtNamedBarrier = false;
-    return llvm::Error::success();
-  }
-  llvm::Expected<std::int64_t> N = share(W, I);
-  if (!N)
-    return N.takeError();
-  if (*N == 0)
-    return llvm::Error::success();
-  if (I.Count <= 0)
-    return fail("bar.sync " + llvm::Twine(I.BarrierIdNum) + " with count " +
-                llvm::Twine(I.Count));
-  if (S.Arrived > 0 && S.Count != I.Count)
-    return fail("bar.sync " + llvm::Twine(I.BarrierIdNum) + " with count " +
-                llvm::Twine(I.Count) + " while " + llvm::Twine(S.Arrived) +
-                " threads wait on it with count " + llvm::Twine(S.Count));
-  S.Count = I.Count;
-  S.Arrived += *N;
-  if (S.Arrived > S.Count)
-    return fail("bar.sync " + llvm::Twine(I.BarrierIdNum) + ": " +
-                llvm::Twine(S.Arrived) + " threads arrived for a count of " +
-                llvm::Twine(S.Count));
-  W.AtNamedBarrier = true;
-  W.NamedGeneration = S.Generation;
-  if (S.Arrived == S.Count) {
-    ++S.Generation;
-    S.Arrived = 0;
-  }
-  Stay = true;
-  return llvm::Error::success();
-}
-
-} // namespace
-
-llvm::Error interpret(const Kernel &K, llvm::ArrayRef<TensorArg> Args,
-                      const InterpOptions &Opts, InterpStats *Stats) {
-  InterpStats Local;
-  Run R(K, Args, Opts, Stats ? *Stats : Local);
-  return R.run();
-}
-
+} // namespace impl
 } // namespace tf::interp

@@ -26,7 +26,7 @@
 //     performed when a wgmma.wait_group retires their group, reading shared
 //     memory then; an instruction is performed by every thread of its role
 //     (each walker its own threads) or by the one Elected thread, as the
-//     backend emits it, and Inst::Threads must agree: performed by N
+//     backend emits it, and its Threads must agree: performed by N
 //     threads it counts N arrivals and issues N copies.
 //
 // Machine.h holds the hardware pieces (mbarrier, swizzle, TMA box, WGMMA

@@ -319,7 +319,7 @@ llvm::Error tmaStore(const lower::TensorMap &Map, const TensorArg &Global,
 
 llvm::Error checkWgmmaAtom(const lower::MmaAtom &Atom) {
   auto Bad = [&](const llvm::Twine &Why) {
-    return fail("WGMMA " + lower::wgmmaOpcode(Atom) + ": " + Why);
+    return fail("WGMMA " + lower::sm90::wgmmaOpcode(Atom) + ": " + Why);
   };
   if (Atom.M != 64 || Atom.N < 8 || Atom.N > 256 || Atom.N % 8 != 0)
     return Bad("WGMMA computes m64nN with N a multiple of 8 up to 256");
@@ -331,7 +331,7 @@ llvm::Error checkWgmmaAtom(const lower::MmaAtom &Atom) {
   return llvm::Error::success();
 }
 
-llvm::Expected<std::uint64_t> encodeDescriptor(const lower::SmemDescriptor &D,
+llvm::Expected<std::uint64_t> encodeDescriptor(const lower::sm90::SmemDescriptor &D,
                                                std::int64_t StartAddress) {
   auto Field = [](const char *What, std::int64_t Bytes,
                   std::uint64_t &Out) -> llvm::Error {

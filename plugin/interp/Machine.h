@@ -28,7 +28,7 @@
 #ifndef TF_PLUGIN_INTERP_MACHINE_H
 #define TF_PLUGIN_INTERP_MACHINE_H
 
-#include "lower/LIR.h"
+#include "lower/sm90/Sm90.h"
 
 #include "tf/dtype.hpp"
 #include "tf/layout/swizzle.hpp"
@@ -185,7 +185,7 @@ struct MatrixDescriptor {
 /// LBO and SBO as (x & 0x3FFFF) >> 4 in bits [0,14), [16,30), [32,46), the
 /// base offset in [49,52), the mode in [62,64); an unused LBO is encoded 1.
 /// Fails when a field is not a multiple of 16 or does not fit.
-llvm::Expected<std::uint64_t> encodeDescriptor(const lower::SmemDescriptor &D,
+llvm::Expected<std::uint64_t> encodeDescriptor(const lower::sm90::SmemDescriptor &D,
                                                std::int64_t StartAddress);
 
 /// The fields of descriptor \p Bits.

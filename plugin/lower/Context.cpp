@@ -37,22 +37,25 @@ BarrierId LoweringContext::barrier(hir::ValueId Guards, const char *Which,
 }
 
 void LoweringContext::refuse(plugin::DiagId Id, const hir::SourceRange &At,
-                             std::vector<std::string> Args) {
+                             std::vector<std::string> Args,
+                             std::vector<analysis::Finding> Notes) {
   if (!Reported.insert({At.Begin, static_cast<unsigned>(Id), Args}).second)
     return;
-  Refusals.push_back({Id, At, std::move(Args), {}, {}});
+  Refusals.push_back({Id, At, std::move(Args), {}, std::move(Notes)});
 }
 
-Inst LoweringContext::inst(InstKind K, const hir::Stmt &S, int R) const {
-  Inst I;
-  I.Kind = K;
-  I.Range = S.Range;
-  I.Threads = Roles[R].threads();
-  return I;
+InstId LoweringContext::add(Stmt::Payload P, const hir::Stmt &S,
+                            std::vector<InstId> &Out) {
+  return add(Stmt(std::move(P), S.Range), Out);
 }
 
-InstId LoweringContext::add(Inst I, std::vector<InstId> &Out) {
-  InstId Id = L.addInst(std::move(I));
+InstId LoweringContext::add(std::unique_ptr<ExtensionInst> I,
+                            const hir::Stmt &S, std::vector<InstId> &Out) {
+  return add(Stmt(std::move(I), S.Range), Out);
+}
+
+InstId LoweringContext::add(Stmt St, std::vector<InstId> &Out) {
+  InstId Id = L.addInst(std::move(St));
   Out.push_back(Id);
   return Id;
 }
@@ -87,6 +90,18 @@ ExprId LoweringContext::expr(hir::ExprId E, const hir::SourceRange &At) {
       return L.var(H.Values[X.Ref].Name);
     break;
   case hir::ExprKind::Extent:
+    // Only a kernel parameter's extents are run-time values the launcher
+    // passes; any other value's extents are static (inference folded them).
+    if (X.Ref != hir::None && X.Ref < H.Values.size() &&
+        H.Values[X.Ref].Origin != hir::ValueOrigin::Parameter) {
+      if (X.Static)
+        return L.constant(*X.Static);
+      refuse(plugin::DiagId::err_tf_lower_index, At,
+             {X.Text, "it reads an extent of " + valueName(X.Ref) +
+                          ", which is no kernel parameter and has no "
+                          "compile-time extent"});
+      return L.constant(0);
+    }
     if (X.Ref != hir::None && X.Ref < H.Values.size()) {
       Expr Out;
       Out.Kind = ExprKind::Extent;

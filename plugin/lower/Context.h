@@ -97,15 +97,19 @@ public:
   std::map<std::pair<hir::ValueId, std::string>, BarrierId> Barriers;
   /// Named barrier 0 is __syncthreads'; epilogues take the next ones.
   unsigned NextNamedBarrier = 1;
+  /// The first op that fills, and the first that reads, each ring and
+  /// buffer: where a handoff without its other side is reported.
+  std::map<hir::ValueId, hir::StmtId> FirstFill, FirstRead;
 
   /// The barrier array \p Which ("full", "empty") guarding \p Guards, made
   /// with \p Count objects on first use.
   BarrierId barrier(hir::ValueId Guards, const char *Which, int Count);
 
-  /// Refuses with diagnostic \p Id at \p At; one finding per (place, id,
-  /// arguments), however many roles lower the statement.
+  /// Refuses with diagnostic \p Id at \p At, with \p Notes; one finding
+  /// per (place, id, arguments), however many roles lower the statement.
   void refuse(plugin::DiagId Id, const hir::SourceRange &At,
-              std::vector<std::string> Args);
+              std::vector<std::string> Args,
+              std::vector<analysis::Finding> Notes = {});
   /// Records an internal error: a precondition an earlier stage guarantees
   /// does not hold (a bug in tf, not in the kernel).
   void internalError(const hir::SourceRange &At, std::string Message) {
@@ -117,9 +121,12 @@ public:
     return std::move(Internal);
   }
 
-  /// An instruction of kind \p K from HIR statement \p S run by role \p R.
-  Inst inst(InstKind K, const hir::Stmt &S, int R) const;
-  InstId add(Inst I, std::vector<InstId> &Out);
+  /// Appends statement \p P (a core payload or an extension instruction)
+  /// from HIR statement \p S to \p Out.
+  InstId add(Stmt::Payload P, const hir::Stmt &S, std::vector<InstId> &Out);
+  InstId add(std::unique_ptr<ExtensionInst> I, const hir::Stmt &S,
+             std::vector<InstId> &Out);
+  InstId add(Stmt St, std::vector<InstId> &Out);
   /// The range a refusal about op \p S points at: its call, else the
   /// statement.
   static const hir::SourceRange &at(const hir::Stmt &S) {

@@ -8,6 +8,8 @@
 #include "analysis/Site.h"
 #include "backend/Backend.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 namespace tf::lower {
 
 using plugin::DiagId;
@@ -18,9 +20,21 @@ void selectInstructions(LoweringContext &Ctx, hir::StmtId Op, int R,
   if (!S.Sched) {
     if (S.Op == hir::OpKind::Zeros && S.Result != hir::None &&
         Ctx.H.Values[S.Result].Type.Where == Storage::rmem) {
-      Inst I = Ctx.inst(InstKind::ZeroAcc, S, R);
-      I.Acc = S.Result;
-      Ctx.add(std::move(I), Out);
+      // Register tiles are the accumulators of scheduled ops, sized and
+      // laid out by the op that accumulates into them.
+      const bool Accumulated = llvm::any_of(Ctx.H.Stmts, [&](const hir::Stmt &X) {
+        return X.Kind == hir::StmtKind::Op && X.Sched && X.Assigns &&
+               X.Result == S.Result;
+      });
+      if (!Accumulated) {
+        Ctx.refuse(DiagId::err_tf_lower_op, LoweringContext::at(S),
+                   {Ctx.opText(S), std::string(Ctx.Backend.name()),
+                    "its register tile " + Ctx.valueName(S.Result) +
+                        " is accumulated by no scheduled op; registers are "
+                        "zero-filled only as an accumulator"});
+        return;
+      }
+      Ctx.add(ZeroFragmentStmt{S.Result}, S, Out);
       return;
     }
     // An elementwise op the store that reads it applies (fusion).

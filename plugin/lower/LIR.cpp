@@ -1,24 +1,33 @@
 //===- plugin/lower/LIR.cpp - tf's lowered form of a kernel ---------------===//
 //
-// See LIR.h: the arenas' helpers and the names of instructions.
+// See LIR.h: the arenas' helpers, the statements' accessors and the names
+// of elementwise ops.
 //
 //===----------------------------------------------------------------------===//
 #include "lower/LIR.h"
 
 namespace tf::lower {
 
-int SmemDescriptor::swizzleField() const {
-  switch (Swizzle) {
-  case SwizzleMode::none:
-    return 0;
-  case SwizzleMode::bytes128:
-    return 1;
-  case SwizzleMode::bytes64:
-    return 2;
-  case SwizzleMode::bytes32:
-    return 3;
-  }
-  return 0;
+ExtensionInst::~ExtensionInst() = default;
+Extension::~Extension() = default;
+
+const ExtensionInst *Stmt::extension() const {
+  if (const auto *E = getIf<ExtensionStmt>())
+    return E->Inst.get();
+  if (const auto *A = getIf<AtomCallStmt>())
+    return A->Target.get();
+  return nullptr;
+}
+
+const OperandView *AtomCallStmt::operand(llvm::StringRef Name) const {
+  for (const OperandView &O : Operands)
+    if (O.Name == Name)
+      return &O;
+  return nullptr;
+}
+
+OperandView *AtomCallStmt::operand(llvm::StringRef Name) {
+  return const_cast<OperandView *>(std::as_const(*this).operand(Name));
 }
 
 ExprId Kernel::addExpr(Expr E) {
@@ -26,8 +35,8 @@ ExprId Kernel::addExpr(Expr E) {
   return static_cast<ExprId>(Exprs.size() - 1);
 }
 
-InstId Kernel::addInst(Inst I) {
-  Insts.push_back(std::move(I));
+InstId Kernel::addInst(Stmt S) {
+  Insts.push_back(std::move(S));
   return static_cast<InstId>(Insts.size() - 1);
 }
 
@@ -63,13 +72,6 @@ bool Kernel::sameExpr(ExprId A, ExprId B) const {
          X.Dim == Y.Dim && sameExpr(X.Lhs, Y.Lhs) && sameExpr(X.Rhs, Y.Rhs);
 }
 
-std::string wgmmaOpcode(const MmaAtom &A) {
-  return "wgmma.mma_async.sync.aligned.m" + std::to_string(A.M) + "n" +
-         std::to_string(A.N) + "k" + std::to_string(A.K) + "." +
-         std::string(name(A.D)) + "." + std::string(name(A.A)) + "." +
-         std::string(name(A.B));
-}
-
 const char *elementwiseName(ElementwiseOp Op) {
   switch (Op) {
   case ElementwiseOp::Cast:
@@ -80,33 +82,6 @@ const char *elementwiseName(ElementwiseOp Op) {
     return "neg";
   case ElementwiseOp::Exp:
     return "exp";
-  }
-  return "?";
-}
-
-const char *instName(InstKind K) {
-  switch (K) {
-  case InstKind::Role: return "scope";
-  case InstKind::TileLoop: return "for";
-  case InstKind::KLoop: return "for";
-  case InstKind::Let: return "let";
-  case InstKind::BarrierInit: return "mbarrier.init";
-  case InstKind::FenceBarrierInit: return "fence.mbarrier_init";
-  case InstKind::Wait: return "mbarrier.try_wait.parity";
-  case InstKind::ArriveExpectTx: return "mbarrier.arrive.expect_tx";
-  case InstKind::Arrive: return "mbarrier.arrive";
-  case InstKind::TmaLoad: return "cp.async.bulk.tensor.load";
-  case InstKind::TmaStore: return "cp.async.bulk.tensor.store";
-  case InstKind::BulkCommit: return "cp.async.bulk.commit_group";
-  case InstKind::BulkWaitRead: return "cp.async.bulk.wait_group.read";
-  case InstKind::ZeroAcc: return "zero";
-  case InstKind::WgmmaFence: return "wgmma.fence";
-  case InstKind::Wgmma: return "wgmma.mma_async";
-  case InstKind::WgmmaCommit: return "wgmma.commit_group";
-  case InstKind::WgmmaWait: return "wgmma.wait_group";
-  case InstKind::StoreFragment: return "st.shared";
-  case InstKind::FenceProxyAsync: return "fence.proxy.async.shared::cta";
-  case InstKind::NamedBarrier: return "bar.sync";
   }
   return "?";
 }

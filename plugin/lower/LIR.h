@@ -18,7 +18,9 @@
 //
 // The LIR holds no Clang type and no pointer into the HIR but value ids and
 // source ranges (for messages); Lower.cpp builds it, Verify.cpp checks it,
-// Printer.cpp prints it, and the CUDA backend walks it.
+// Printer.cpp prints it, and a backend walks it. This header is its core,
+// the same for every target; what one target adds is an extension
+// (below; sm_90's is lower/sm90/Sm90.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TF_PLUGIN_LOWER_LIR_H
@@ -29,11 +31,18 @@
 #include "tf/dtype.hpp"
 #include "tf/layout/swizzle.hpp"
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/Casting.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 namespace tf::lower {
@@ -43,6 +52,13 @@ using InstId = unsigned;
 using RegionId = unsigned;
 using BarrierId = unsigned;
 inline constexpr unsigned None = ~0u;
+
+struct Kernel;
+class Stmt;
+class ExtensionVerifier;
+/// How a verifier reports one problem at a source range.
+using VerifyFailure =
+    std::function<void(const hir::SourceRange &, const llvm::Twine &)>;
 
 //===- Index expressions ---------------------------------------------------===//
 
@@ -126,39 +142,23 @@ struct TensorMap {
   SwizzleMode Swizzle = SwizzleMode::none;
 };
 
-//===- Instructions --------------------------------------------------------===//
+//===- Statements: the core ------------------------------------------------===//
+//
+// A lowered kernel is a tree of statements. The core kinds are the same for
+// every target: structure (roles, tile and K loops, lets), atom calls (one
+// contract's instruction on operand views), and the elementwise register
+// ops on fragments (zeroing an accumulator; applying fused ops and storing
+// it). What only one target has -- its synchronisation, its encodings --
+// is an extension (below): the core names no target instruction.
 
-/// A shared-memory matrix descriptor of WGMMA (PTX ISA, "Matrix Descriptor
-/// Format"): byte values; the backend encodes each >> 4 (start address in
-/// bits [0,14), LBO in [16,30), SBO in [32,46)), the base offset in
-/// [49,52) and the mode in [62,64).
-struct SmemDescriptor {
-  /// The start's byte offset from the operand view's first byte.
-  std::int64_t Start = 0;
-  std::int64_t LeadingBytes = 0, StrideBytes = 0;
-  /// Whether the layout fixes LBO (a swizzled K-major operand does not: the
-  /// field is unused and encoded as 1, as CUTLASS does).
-  bool LeadingUsed = true;
-  int BaseOffset = 0;
-  SwizzleMode Swizzle = SwizzleMode::none;
-
-  /// The mode's encoding in bits [62,64): 0 none, 1 128B, 2 64B, 3 32B.
-  int swizzleField() const;
-  friend bool operator==(const SmemDescriptor &,
-                         const SmemDescriptor &) = default;
-};
-
-/// One MMA instruction's shape and element types: wgmma.mma_async
-/// m64n256k16 f32 += bf16 * bf16 is {64, 256, 16, bf16, bf16, f32}.
+/// One MMA instruction's shape and element types, as the MMA contract's
+/// match recorded them: m64n256k16 f32 += bf16 * bf16 is
+/// {64, 256, 16, bf16, bf16, f32}.
 struct MmaAtom {
   std::int64_t M = 0, N = 0, K = 0;
   DType A = DType::bf16, B = DType::bf16, D = DType::f32;
   friend bool operator==(const MmaAtom &, const MmaAtom &) = default;
 };
-
-/// The PTX opcode of WGMMA atom \p A:
-/// `wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16`.
-std::string wgmmaOpcode(const MmaAtom &A);
 
 /// Elementwise math on a register fragment's f32 elements, applied on the
 /// way into a store (fusion): x -> op(x). Cast rounds x to To and keeps it
@@ -174,113 +174,219 @@ struct FragmentOp {
 /// The name of \p Op: cast, relu, neg, exp.
 const char *elementwiseName(ElementwiseOp Op);
 
-enum class InstKind : std::uint8_t {
-  // Structure.
-  Role,      ///< a role branch: threads [Begin, End) run Body
-  TileLoop,  ///< persistent_tiles / grid_tiles: Vars (task, m, n)
-  KLoop,     ///< tile_offsets: Var from 0 to Bound step Step
-  Let,       ///< Var = Value
-  // Setup.
-  BarrierInit, ///< mbarrier.init every object of Barrier with its arrivals
-  FenceBarrierInit, ///< fence.mbarrier_init, then a CTA barrier
-  // Pipelines.
-  Wait,          ///< mbarrier.try_wait.parity Barrier[Slot], Phase
-  ArriveExpectTx, ///< mbarrier.arrive.expect_tx Barrier[Slot], Bytes
-  Arrive,        ///< mbarrier.arrive Barrier[Slot]
-  TmaLoad,       ///< cp.async.bulk.tensor global -> shared, on Barrier[Slot]
-  TmaStore,      ///< cp.async.bulk.tensor shared -> global
-  BulkCommit,    ///< cp.async.bulk.commit_group
-  BulkWaitRead,  ///< cp.async.bulk.wait_group.read 0
-  // Compute.
-  ZeroAcc,       ///< the accumulator's registers = 0
-  WgmmaFence,    ///< wgmma.fence
-  Wgmma,         ///< wgmma.mma_async.m64nNk16 with descriptors A and B
-  WgmmaCommit,   ///< wgmma.commit_group
-  WgmmaWait,     ///< wgmma.wait_group Count
-  // Epilogue.
-  StoreFragment, ///< apply Epilogue to the accumulator, cast it, store it
-                 ///< into a view per its shard
-  FenceProxyAsync, ///< fence.proxy.async.shared::cta
-  NamedBarrier,  ///< bar.sync Id, Count
+//===- Extensions ----------------------------------------------------------===//
+
+class Extension;
+
+/// One statement (or an atom call's encoding) of a target extension. Its
+/// kind is the extension's own enum; a target's classes test it in
+/// `classof`, so llvm::isa / dyn_cast / cast work on them (no RTTI).
+class ExtensionInst {
+public:
+  ExtensionInst(const Extension &Owner, unsigned Kind)
+      : Owner(&Owner), ExtKind(Kind) {}
+  virtual ~ExtensionInst();
+  virtual std::unique_ptr<ExtensionInst> clone() const = 0;
+
+  const Extension &extension() const { return *Owner; }
+  /// The extension's kind enum, as an integer.
+  unsigned kind() const { return ExtKind; }
+
+private:
+  const Extension *Owner;
+  unsigned ExtKind;
 };
 
-/// One instruction or structured statement. Fields are used as Kind says.
-struct Inst {
-  InstKind Kind = InstKind::Let;
-  /// The HIR statement it comes from (messages).
-  hir::SourceRange Range;
-  /// Role and loops: the statements they run, in order.
-  std::vector<InstId> Body;
+/// An extension instruction owned by value (copying clones it).
+class ExtensionPtr {
+public:
+  ExtensionPtr() = default;
+  ExtensionPtr(std::unique_ptr<ExtensionInst> P) : P(std::move(P)) {}
+  ExtensionPtr(const ExtensionPtr &O) : P(O.P ? O.P->clone() : nullptr) {}
+  ExtensionPtr(ExtensionPtr &&) = default;
+  ExtensionPtr &operator=(const ExtensionPtr &O) {
+    P = O.P ? O.P->clone() : nullptr;
+    return *this;
+  }
+  ExtensionPtr &operator=(ExtensionPtr &&) = default;
 
-  // Role: the mesh scope's spelling and mesh (printed), threads
-  // [Begin, End).
-  std::string RoleName, Mesh;
+  ExtensionInst *get() const { return P.get(); }
+  explicit operator bool() const { return P != nullptr; }
+
+private:
+  std::unique_ptr<ExtensionInst> P;
+};
+
+//===- Core statement kinds ------------------------------------------------===//
+
+/// A role: threads [Begin, End) run Body (`init`: the set-up thread).
+struct RoleStmt {
+  /// The mesh scope's spelling and mesh (printed).
+  std::string Name, Mesh;
   std::int64_t Begin = 0, End = 0;
+};
 
-  // Loops and lets.
-  /// TileLoop: task, m, n; KLoop and Let: the one variable.
-  std::vector<std::string> Vars;
-  /// TileLoop: task runs from Start (the CTA index) below Bound (the tile
-  /// count) by Stride (the CTA count; the tile count for one tile per CTA);
-  /// M and N are the tile's coordinates (lets of its body). KLoop: the
-  /// variable runs from Start below Bound (the extent) by Step. Let: Value.
-  ExprId Start = None, Bound = None, Stride = None, M = None, N = None,
-         Value = None;
-  std::int64_t Step = 0;
+/// persistent_tiles / grid_tiles: `task` runs from Start (the CTA index)
+/// below Bound (the tile count) by Stride (the CTA count; the tile count for
+/// one tile per CTA); M and N are the tile's coordinates (lets of its body).
+struct TileLoopStmt {
+  ExprId Start = None, Bound = None, Stride = None, M = None, N = None;
   bool Persistent = false;
   std::int64_t GroupM = 1;
+};
 
-  // Barriers: the array, the slot and phase (from the guarded ring's or
-  // buffer's clock), the clock itself (Verify.cpp compares every use's).
-  BarrierId Bar = None;
-  ExprId Slot = None, Phase = None, Clock = None;
-  /// Wait: the producer's wait on an empty barrier, whose Phase is the
-  /// clock's ^ 1 so that its first pass over fresh barriers does not block.
-  bool ProducerParity = false;
-  /// ArriveExpectTx: the bytes expected; TMA: the box's bytes.
-  std::int64_t Bytes = 0;
-  /// Threads that perform this instruction (the arrivals it contributes).
-  std::int64_t Threads = 0;
-  /// The one thread of the role that performs it (-1: all of them).
-  std::int64_t Elected = -1;
-  /// BarrierInit: the arrival count; WgmmaWait: the groups left pending;
-  /// NamedBarrier: the participating threads.
-  std::int64_t Count = 0;
+/// tile_offsets: Var runs from Start below Bound by Step.
+struct KLoopStmt {
+  std::string Var;
+  ExprId Start = None, Bound = None;
+  std::int64_t Step = 0;
+};
 
-  // TMA: the tensor map, the box's coordinates (elements, outermost first),
-  // the shared-memory view (View: its first region; a ring's stage is
-  // Ring[Slot]) and the box's byte offset in it.
+/// Var = Value.
+struct LetStmt {
+  std::string Var;
+  ExprId Value = None;
+};
+
+/// The accumulator's registers = 0.
+struct ZeroFragmentStmt {
+  hir::ValueId Acc = hir::None;
+};
+
+/// Applies Epilogue to each element of the accumulator fragment Acc, casts
+/// it to CastTo and stores it into View where its shard (a ShardLayout over
+/// the role's mesh, printed) puts it.
+struct StoreFragmentStmt {
+  hir::ValueId Acc = hir::None;
+  std::string Shard;
+  DType CastTo = DType::f32;
+  /// The fused elementwise ops, applied in order before the cast.
+  std::vector<FragmentOp> Epilogue;
+  RegionId View = None;
+};
+
+/// Where one operand of an atom call is.
+enum class OperandPlace : std::uint8_t {
+  Global,    ///< a box of tensor map Map at Coords (elements, outermost first)
+  Shared,    ///< Offset bytes into View (a ring's stage: Ring[Slot])
+  Registers, ///< block Block of fragment Fragment
+};
+
+struct OperandView {
+  /// The contract's name of the operand: `src`, `dst`, `A`, `B`, `C`.
+  std::string Name;
+  OperandPlace Place = OperandPlace::Shared;
   unsigned Map = None;
   std::vector<ExprId> Coords;
   RegionId View = None;
   hir::ValueId Ring = hir::None;
-  std::int64_t ViewOffset = 0;
-
-  // WGMMA: the atom (M x N x K, the operands' and the accumulator's element
-  // types); the issuing warpgroup (AxisValue of the compute mesh's spatial
-  // M axis Axis); the k-step; the accumulator block of the issuing group
-  // (the M-blocks it runs in turn); the operands' rings (their slots are
-  // Coords[0] and Coords[1]) and descriptors (relative to the slot);
-  // imm-trans-a / imm-trans-b (the operand is MN-major).
-  MmaAtom Atom;
-  std::string Axis;
-  std::int64_t AxisValue = 0;
-  std::int64_t KStep = 0;
+  ExprId Slot = None;
+  std::int64_t Offset = 0;
+  hir::ValueId Fragment = hir::None;
   std::int64_t Block = 0;
-  hir::ValueId RingA = hir::None, RingB = hir::None;
-  SmemDescriptor A, B;
-  bool TransA = false, TransB = false;
+};
 
-  // ZeroAcc, Wgmma and StoreFragment: the accumulator. StoreFragment: its
-  // ShardLayout over the role's mesh (printed), the element type stored and
-  // the destination view (View). NamedBarrier: the barrier's id.
-  hir::ValueId Acc = hir::None;
-  std::string Shard;
-  DType CastTo = DType::f32;
-  /// StoreFragment: the fused elementwise ops, applied in order to each
-  /// element before the cast to CastTo.
-  std::vector<FragmentOp> Epilogue;
-  std::int64_t BarrierIdNum = 0;
+/// One instruction of a contract (an MMA or a copy atom) on operand views.
+/// The target's encoding of it (what its instruction needs beyond the
+/// operands: descriptors, the barrier a copy completes) is Target, an
+/// instruction of the target's extension.
+struct AtomCallStmt {
+  /// The contract's id (`nv.sm90.Wgmma`).
+  std::string Contract;
+  /// The parameters inference recorded for the site, `name=value`.
+  std::vector<std::string> Params;
+  std::vector<OperandView> Operands;
+  /// Threads that perform it, and the one thread of the role that issues
+  /// it (-1: all of them).
+  std::int64_t Threads = 0;
+  std::int64_t Elected = -1;
+  ExtensionPtr Target;
+
+  /// The operand the contract calls \p Name; null when it has none.
+  const OperandView *operand(llvm::StringRef Name) const;
+  OperandView *operand(llvm::StringRef Name);
+};
+
+/// A statement of a target extension.
+struct ExtensionStmt {
+  ExtensionPtr Inst;
+};
+
+enum class StmtKind : std::uint8_t {
+  Role,
+  TileLoop,
+  KLoop,
+  Let,
+  ZeroFragment,
+  StoreFragment,
+  AtomCall,
+  Extension,
+};
+
+/// One statement: a source range, the statements a structured one runs (in
+/// order; empty for the others) and the payload of its kind.
+class Stmt {
+public:
+  using Payload =
+      std::variant<RoleStmt, TileLoopStmt, KLoopStmt, LetStmt,
+                   ZeroFragmentStmt, StoreFragmentStmt, AtomCallStmt,
+                   ExtensionStmt>;
+
+  Stmt(Payload P, hir::SourceRange R = {})
+      : Range(std::move(R)), Data(std::move(P)) {}
+  Stmt(std::unique_ptr<ExtensionInst> I, hir::SourceRange R = {})
+      : Stmt(ExtensionStmt{ExtensionPtr(std::move(I))}, std::move(R)) {}
+
+  /// The HIR statement it comes from (messages).
+  hir::SourceRange Range;
+  std::vector<InstId> Body;
+
+  StmtKind kind() const { return static_cast<StmtKind>(Data.index()); }
+  template <class T> bool is() const {
+    return std::holds_alternative<T>(Data);
+  }
+  template <class T> T *getIf() { return std::get_if<T>(&Data); }
+  template <class T> const T *getIf() const { return std::get_if<T>(&Data); }
+  template <class T> T &get() { return std::get<T>(Data); }
+  template <class T> const T &get() const { return std::get<T>(Data); }
+
+  /// The extension instruction of an extension statement, or the target
+  /// encoding of an atom call; null otherwise.
+  const ExtensionInst *extension() const;
+  ExtensionInst *extension() {
+    return const_cast<ExtensionInst *>(std::as_const(*this).extension());
+  }
+
+private:
+  Payload Data;
+};
+
+/// The extension instruction of \p S as a \p T (an extension's class), or
+/// null: `if (auto *W = as<sm90::Wait>(S))`.
+template <class T> const T *as(const Stmt &S) {
+  return llvm::dyn_cast_if_present<T>(S.extension());
+}
+template <class T> T *as(Stmt &S) {
+  return llvm::dyn_cast_if_present<T>(S.extension());
+}
+
+/// A target's extension of the LIR: one static object per extension, which
+/// its instructions point at. The printer and the verifier reach the
+/// extension's statements through it; the target's backend (its emitter)
+/// and the interpreter include the extension's header and cast.
+class Extension {
+public:
+  virtual ~Extension();
+  /// `sm90`.
+  virtual llvm::StringRef name() const = 0;
+  /// Prints \p S -- a statement of this extension, or an atom call it
+  /// encodes -- as one line without indentation or newline.
+  virtual void print(const Kernel &K, const Stmt &S,
+                     llvm::raw_ostream &OS) const = 0;
+  /// The checks of this extension's statements in \p K; each problem is
+  /// reported through \p Fail.
+  virtual std::unique_ptr<ExtensionVerifier>
+  verifier(const Kernel &K, VerifyFailure Fail) const = 0;
 };
 
 //===- Kernels -------------------------------------------------------------===//
@@ -323,21 +429,18 @@ struct Kernel {
   std::vector<Barrier> Barriers;
   std::vector<TensorMap> Maps;
   std::vector<Expr> Exprs;
-  std::vector<Inst> Insts;
+  std::vector<Stmt> Insts;
   /// Kernel-level statements in program order (setup, then roles).
   std::vector<InstId> Body;
 
   ExprId addExpr(Expr E);
-  InstId addInst(Inst I);
+  InstId addInst(Stmt S);
   ExprId constant(std::int64_t V);
   ExprId var(std::string Name);
   ExprId binary(ExprKind K, ExprId L, ExprId R);
   /// Structural equality of two expressions.
   bool sameExpr(ExprId A, ExprId B) const;
 };
-
-/// The name of \p K ("wgmma.fence").
-const char *instName(InstKind K);
 
 /// An error about the source at \p R: "FILE:LINE:COL: MESSAGE" (the
 /// position left out when \p R has none). Lowering and verification

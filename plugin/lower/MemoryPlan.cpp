@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lower/MemoryPlan.h"
-#include "lower/Descriptor.h"
+#include "lower/sm90/Descriptor.h"
 
 #include "analysis/Capacity.h"
 #include "analysis/Site.h"
@@ -13,6 +13,7 @@
 #include "tf/layout/text/print.hpp"
 
 #include <algorithm>
+#include <map>
 
 namespace tf::lower {
 
@@ -30,6 +31,8 @@ constexpr std::int64_t MbarrierBytes = 8;
 /// slot of it, a copy into a shared-memory buffer yields the buffer.
 void recordBacking(LoweringContext &Ctx) {
   const hir::Kernel &H = Ctx.H;
+  // The op that fills each ring and buffer first.
+  std::map<hir::ValueId, hir::StmtId> Producer;
   for (hir::StmtId Id : H.preorder()) {
     const hir::Stmt &S = H.Stmts[Id];
     if (S.Kind != hir::StmtKind::Op || !S.Sched || S.Operands.size() != 2 ||
@@ -43,10 +46,14 @@ void recordBacking(LoweringContext &Ctx) {
                             D.TileOf == hir::None;
     if (!IntoRing && !IntoBuffer)
       continue;
-    for (const auto &[Result, Backer] : Ctx.Backing)
-      if (Backer == Dst)
-        Ctx.refuse(plugin::DiagId::err_tf_lower_two_producers,
-                   LoweringContext::at(S), {Ctx.valueName(Dst)});
+    if (auto [First, New] = Producer.try_emplace(Dst, Id); !New)
+      Ctx.refuse(plugin::DiagId::err_tf_lower_two_producers,
+                 LoweringContext::at(S), {Ctx.valueName(Dst)},
+                 {{plugin::DiagId::note_tf_lower_first_fill,
+                   LoweringContext::at(H.Stmts[First->second]),
+                   {Ctx.valueName(Dst)},
+                   {},
+                   {}}});
     Ctx.Backing[S.Result] = Dst;
   }
 }
@@ -68,7 +75,7 @@ void planViews(LoweringContext &Ctx) {
     }
     const LayoutText &T = V.Type.Layout;
     std::optional<SwizzleMode> Mode =
-        swizzleModeOf(T.has_swizzle ? T.swizzle : Swizzle{});
+        sm90::swizzleModeOf(T.has_swizzle ? T.swizzle : Swizzle{});
     if (!Mode) {
       Ctx.refuse(plugin::DiagId::err_tf_lower_view, V.Range,
                  {"'" + A.Name + "'",

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lower/PipelineSynthesis.h"
+#include "lower/sm90/Sm90.h"
 
 namespace tf::lower {
 
@@ -36,6 +37,7 @@ const BufferUse &acquire(LoweringContext &Ctx, Selection &Sel,
   for (const BufferUse &U : Sel.Uses)
     if (U.Buffer == Buffer && U.How == How)
       return U;
+  (fills(How) ? Ctx.FirstFill : Ctx.FirstRead).try_emplace(Buffer, Sel.Op);
   const hir::Value &V = Ctx.H.Values[Buffer];
   const bool Ring = V.Kind == hir::ValueKind::Ring;
   const int Stages = Ring ? V.Stages : 1;
@@ -59,31 +61,34 @@ void synthesize(LoweringContext &Ctx, const Selection &Sel,
   // Waits: a filler for the slot to be free (the phase before: flipped
   // parity), a reader for it to be full.
   for (const BufferUse &U : Sel.Uses) {
-    Inst Wait = Ctx.inst(InstKind::Wait, S, Sel.Role);
+    auto Wait = std::make_unique<sm90::Wait>();
     const bool Producer = fills(U.How);
-    Wait.Bar = Producer ? U.Empty : U.Full;
-    Wait.Slot = U.Slot;
-    Wait.Phase = Producer ? L.binary(ExprKind::Xor, U.Phase, L.constant(1))
-                         : U.Phase;
-    Wait.Clock = U.Clock;
-    Wait.ProducerParity = Producer;
-    Ctx.add(std::move(Wait), Out);
+    Wait->Bar = Producer ? U.Empty : U.Full;
+    Wait->Slot = U.Slot;
+    Wait->Phase = Producer ? L.binary(ExprKind::Xor, U.Phase, L.constant(1))
+                           : U.Phase;
+    Wait->Clock = U.Clock;
+    Wait->Threads = R.threads();
+    Wait->ProducerParity = Producer;
+    Ctx.add(std::move(Wait), S, Out);
   }
   // The bytes a TMA fill expects are registered before its copies can
   // complete them.
   for (const BufferUse &U : Sel.Uses) {
     if (U.How != Handoff::AsyncFill)
       continue;
-    Inst Arrive = Ctx.inst(InstKind::ArriveExpectTx, S, Sel.Role);
-    Arrive.Bar = U.Full;
-    Arrive.Slot = U.Slot;
-    Arrive.Clock = U.Clock;
+    auto Arrive = std::make_unique<sm90::ArriveExpectTx>();
+    Arrive->Bar = U.Full;
+    Arrive->Slot = U.Slot;
+    Arrive->Clock = U.Clock;
+    Arrive->Threads = R.threads();
     for (InstId I : Sel.Body)
-      if (L.Insts[I].Kind == InstKind::TmaLoad && L.Insts[I].Bar == U.Full)
-        Arrive.Bytes += L.Insts[I].Bytes;
+      if (const auto *Copy = as<sm90::Tma>(L.Insts[I]);
+          Copy && !Copy->Store && Copy->Bar == U.Full)
+        Arrive->Bytes += Copy->Bytes;
     L.Barriers[U.Full].Arrivals = R.threads();
-    L.Barriers[U.Full].TxBytes = Arrive.Bytes;
-    Ctx.add(std::move(Arrive), Out);
+    L.Barriers[U.Full].TxBytes = Arrive->Bytes;
+    Ctx.add(std::move(Arrive), S, Out);
   }
   Out.insert(Out.end(), Sel.Body.begin(), Sel.Body.end());
 
@@ -95,28 +100,29 @@ void synthesize(LoweringContext &Ctx, const Selection &Sel,
     case Handoff::SyncFill: {
       // Generic-proxy writes become visible to the TMA (async proxy), then
       // all writers meet so that one of them can hand the buffer over.
-      Ctx.add(Ctx.inst(InstKind::FenceProxyAsync, S, Sel.Role), Out);
-      Inst Sync = Ctx.inst(InstKind::NamedBarrier, S, Sel.Role);
-      Sync.BarrierIdNum = Ctx.NextNamedBarrier++;
-      Sync.Count = R.threads();
-      Ctx.add(std::move(Sync), Out);
-      Inst Arrive = Ctx.inst(InstKind::Arrive, S, Sel.Role);
-      Arrive.Bar = U.Full;
-      Arrive.Slot = U.Slot;
-      Arrive.Clock = U.Clock;
-      Arrive.Threads = 1;
-      Arrive.Elected = R.Begin;
+      Ctx.add(std::make_unique<sm90::FenceProxyAsync>(), S, Out);
+      auto Sync = std::make_unique<sm90::NamedBarrier>();
+      Sync->Id = Ctx.NextNamedBarrier++;
+      Sync->Count = R.threads();
+      Ctx.add(std::move(Sync), S, Out);
+      auto Arrive = std::make_unique<sm90::Arrive>();
+      Arrive->Bar = U.Full;
+      Arrive->Slot = U.Slot;
+      Arrive->Clock = U.Clock;
+      Arrive->Threads = 1;
+      Arrive->Elected = R.Begin;
       L.Barriers[U.Full].Arrivals = 1;
-      Ctx.add(std::move(Arrive), Out);
+      Ctx.add(std::move(Arrive), S, Out);
       break;
     }
     case Handoff::Read: {
-      Inst Release = Ctx.inst(InstKind::Arrive, S, Sel.Role);
-      Release.Bar = U.Empty;
-      Release.Slot = U.Slot;
-      Release.Clock = U.Clock;
+      auto Release = std::make_unique<sm90::Arrive>();
+      Release->Bar = U.Empty;
+      Release->Slot = U.Slot;
+      Release->Clock = U.Clock;
+      Release->Threads = R.threads();
       L.Barriers[U.Empty].Arrivals = R.threads();
-      Ctx.add(std::move(Release), Out);
+      Ctx.add(std::move(Release), S, Out);
       break;
     }
     }
@@ -125,34 +131,35 @@ void synthesize(LoweringContext &Ctx, const Selection &Sel,
 
 void initializeBarriers(LoweringContext &Ctx, std::vector<InstId> &Out) {
   Kernel &L = Ctx.L;
-  Inst Init;
-  Init.Kind = InstKind::Role;
-  Init.Range = Ctx.H.Range;
-  Init.RoleName = "init";
-  Init.Begin = 0;
-  Init.End = 1;
-  Init.Threads = 1;
+  Stmt Init(RoleStmt{"init", "", 0, 1}, Ctx.H.Range);
   for (BarrierId B = 0; B < L.Barriers.size(); ++B) {
-    Inst I;
-    I.Kind = InstKind::BarrierInit;
-    I.Range = Ctx.H.Range;
-    I.Bar = B;
-    I.Count = L.Barriers[B].Arrivals;
-    Init.Body.push_back(L.addInst(std::move(I)));
+    auto I = std::make_unique<sm90::BarrierInit>();
+    I->Bar = B;
+    I->Count = L.Barriers[B].Arrivals;
+    Init.Body.push_back(L.addInst(Stmt(std::move(I), Ctx.H.Range)));
   }
   Out.push_back(L.addInst(std::move(Init)));
-  Inst Fence;
-  Fence.Kind = InstKind::FenceBarrierInit;
-  Fence.Range = Ctx.H.Range;
-  Out.push_back(L.addInst(std::move(Fence)));
+  Out.push_back(L.addInst(
+      Stmt(std::make_unique<sm90::FenceBarrierInit>(), Ctx.H.Range)));
 }
 
 void checkHandoffs(LoweringContext &Ctx) {
-  for (const Barrier &B : Ctx.L.Barriers)
-    if (B.Arrivals == 0)
-      Ctx.refuse(plugin::DiagId::err_tf_lower_handoff,
-                 Ctx.H.Values[B.Guards].Range,
-                 {Ctx.valueName(B.Guards), B.Name});
+  for (BarrierId Id = 0; Id < Ctx.L.Barriers.size(); ++Id) {
+    const Barrier &B = Ctx.L.Barriers[Id];
+    if (B.Arrivals != 0)
+      continue;
+    // Fillers arrive on `full`, readers on `empty`: without arrivals on
+    // `full` the buffer is read but never filled, else filled but never read.
+    const bool NeverFilled = Ctx.Barriers.at({B.Guards, "full"}) == Id;
+    const auto &Sites = NeverFilled ? Ctx.FirstRead : Ctx.FirstFill;
+    auto Site = Sites.find(B.Guards);
+    Ctx.refuse(plugin::DiagId::err_tf_lower_handoff,
+               Site != Sites.end()
+                   ? LoweringContext::at(Ctx.H.Stmts[Site->second])
+                   : Ctx.H.Values[B.Guards].Range,
+               {Ctx.valueName(B.Guards), NeverFilled ? "read" : "filled",
+                NeverFilled ? "filled" : "read", B.Name});
+  }
 }
 
 } // namespace tf::lower

@@ -83,8 +83,8 @@ void synthesize(LoweringContext &Ctx, const Selection &Sel,
 /// @pre every role is lowered (the arrival counts are known).
 void initializeBarriers(LoweringContext &Ctx, std::vector<InstId> &Out);
 
-/// Refuses a barrier no role arrives on (a buffer filled but never read, or
-/// read but never filled).
+/// Refuses a barrier no role arrives on: a buffer filled but never read (at
+/// its first fill) or read but never filled (at its first read).
 void checkHandoffs(LoweringContext &Ctx);
 
 } // namespace tf::lower

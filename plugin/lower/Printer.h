@@ -25,6 +25,14 @@ void print(const Kernel &K, llvm::raw_ostream &OS);
 /// `((task - cta.x) / 132) * ceil_div(a.extent(1), 64) + k / 64`.
 std::string exprText(const Kernel &K, ExprId E);
 
+/// A shared-memory view as the printer names it: a ring's stage
+/// `lhs_ring[it % 3]` (\p Ring's stage \p Slot), else region \p View's name.
+std::string viewText(const Kernel &K, RegionId View, hir::ValueId Ring,
+                     ExprId Slot);
+
+/// Barrier object \p Slot of array \p Bar: `lhs_ring.full[it % 3]`.
+std::string barrierText(const Kernel &K, BarrierId Bar, ExprId Slot);
+
 /// The name of swizzle mode \p M: none, 32B, 64B, 128B.
 const char *swizzleName(SwizzleMode M);
 

@@ -6,44 +6,56 @@
 #include "lower/RoleProjection.h"
 #include "lower/InstructionSelection.h"
 
-#include "analysis/Site.h"
-
 #include "tf/layout/mesh_text.hpp"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
+#include <map>
+#include <set>
 
 namespace tf::lower {
 
 using hir::StmtId;
-using hir::StmtKind;
 using plugin::DiagId;
 
 void findRoles(LoweringContext &Ctx) {
   const hir::Kernel &H = Ctx.H;
   const Name ThreadLevel = H.Topologies.back().level;
+  // One error per mesh (at its first scope) and per pair of overlapping
+  // ranges, however many scopes use them.
+  std::map<std::string, hir::SourceRange> FirstScope;
+  using Range = std::pair<std::int64_t, std::int64_t>;
+  std::set<std::pair<Range, Range>> Overlaps;
   for (StmtId Id : H.preorder()) {
     const hir::Stmt &S = H.Stmts[Id];
-    if (S.Kind != StmtKind::MeshScope)
+    if (S.Kind != hir::StmtKind::MeshScope)
       continue;
+    const std::string MeshText = to_string(S.Mesh);
+    const hir::SourceRange &At =
+        FirstScope.try_emplace(S.MeshSpelling + " " + MeshText, S.Range)
+            .first->second;
     Result<std::int64_t> First = S.Mesh.offset.get();
     Result<std::int64_t> Size = S.Mesh.size();
     Result<std::int64_t> Span = cosize(S.Mesh.layout);
     if (!(S.Mesh.level == ThreadLevel) || !First || !Size || !Span ||
         *Size != *Span) {
-      Ctx.refuse(DiagId::err_tf_lower_role, S.Range,
-                 {"'" + S.MeshSpelling + "'", to_string(S.Mesh),
+      Ctx.refuse(DiagId::err_tf_lower_role, At,
+                 {"'" + S.MeshSpelling + "'", MeshText,
                   "it is not a contiguous range of threads"});
       continue;
     }
-    Role R{S.MeshSpelling, to_string(S.Mesh), *First, *First + *Span};
+    Role R{S.MeshSpelling, MeshText, *First, *First + *Span};
     int Found = -1;
     for (std::size_t I = 0; I < Ctx.Roles.size(); ++I) {
       const Role &O = Ctx.Roles[I];
       if (O.Begin == R.Begin && O.End == R.End)
         Found = static_cast<int>(I);
-      else if (O.Begin < R.End && R.Begin < O.End)
-        Ctx.refuse(DiagId::err_tf_lower_role, S.Range,
-                   {"'" + S.MeshSpelling + "'", to_string(S.Mesh),
+      else if (O.Begin < R.End && R.Begin < O.End &&
+               Overlaps.insert(std::minmax(Range{O.Begin, O.End}, Range{R.Begin, R.End}))
+                   .second)
+        Ctx.refuse(DiagId::err_tf_lower_role, At,
+                   {"'" + S.MeshSpelling + "'", MeshText,
                     "its threads [" + std::to_string(R.Begin) + ", " +
                         std::to_string(R.End) + ") overlap those of '" +
                         O.Name + "' partly; roles are disjoint thread ranges"});
@@ -58,7 +70,7 @@ void findRoles(LoweringContext &Ctx) {
   for (StmtId Id : H.preorder()) {
     const hir::Stmt &S = H.Stmts[Id];
     Result<std::int64_t> First = S.Mesh.offset.get();
-    if (S.Kind != StmtKind::MeshScope || !First)
+    if (S.Kind != hir::StmtKind::MeshScope || !First)
       continue;
     for (std::size_t I = 0; I < Ctx.Roles.size(); ++I)
       if (Ctx.Roles[I].Begin == *First)
@@ -89,19 +101,17 @@ private:
 };
 
 /// The Let of HIR let \p S.
-Inst let(LoweringContext &Ctx, const hir::Stmt &S) {
-  Inst I;
-  I.Kind = InstKind::Let;
-  I.Range = S.Range;
+Stmt let(LoweringContext &Ctx, const hir::Stmt &S) {
+  LetStmt I;
   if (S.Defines == hir::None || S.Defines >= Ctx.H.Values.size() ||
       Ctx.H.Values[S.Defines].Name.empty()) {
     Ctx.refuse(DiagId::err_tf_lower_index, S.Range,
                {"<let>", "it defines no named value"});
-    return I;
+    return Stmt(I, S.Range);
   }
-  I.Vars = {Ctx.H.Values[S.Defines].Name};
+  I.Var = Ctx.H.Values[S.Defines].Name;
   I.Value = Ctx.expr(S.Init, S.Range);
-  return I;
+  return Stmt(I, S.Range);
 }
 
 void Projection::statements(const std::vector<StmtId> &Stmts, int R,
@@ -109,14 +119,14 @@ void Projection::statements(const std::vector<StmtId> &Stmts, int R,
   for (StmtId Id : Stmts) {
     const hir::Stmt &S = H.Stmts[Id];
     switch (S.Kind) {
-    case StmtKind::Block:
+    case hir::StmtKind::Block:
       statements(S.Body, R, C, Out);
       break;
-    case StmtKind::MeshScope:
+    case hir::StmtKind::MeshScope:
       if (Ctx.roleOf(Id) != R)
         break;
       for (StmtId Op : S.Body) {
-        if (H.Stmts[Op].Kind != StmtKind::Op) {
+        if (H.Stmts[Op].Kind != hir::StmtKind::Op) {
           Ctx.refuse(DiagId::err_tf_lower_statement, H.Stmts[Op].Range,
                      {"a nested statement inside mesh scope '" +
                           S.MeshSpelling + "'",
@@ -126,18 +136,18 @@ void Projection::statements(const std::vector<StmtId> &Stmts, int R,
         selectInstructions(Ctx, Op, R, C, Out);
       }
       break;
-    case StmtKind::Loop:
+    case hir::StmtKind::Loop:
       if (Ctx.hasRole(Id, R))
         loop(S, R, C, Out);
       break;
-    case StmtKind::Let:
+    case hir::StmtKind::Let:
       // Kernel-level lets (tile counts) are computed once before the roles.
       if (S.Parent != H.Body)
         Ctx.add(let(Ctx, S), Out);
       break;
-    case StmtKind::Alloc:
+    case hir::StmtKind::Alloc:
       break;
-    case StmtKind::Op:
+    case hir::StmtKind::Op:
       // Outside mesh scopes only allocations are lowered (the map).
       if (hir::opInfo(S.Op).Class != hir::OpClass::Allocate && R == 0)
         Ctx.refuse(DiagId::err_tf_lower_statement, LoweringContext::at(S),
@@ -159,7 +169,7 @@ void Projection::loop(const hir::Stmt &S, int R, const LoopClock &C,
 void Projection::kLoop(const hir::Stmt &S, int R, const LoopClock &C,
                        std::vector<InstId> &Out) {
   std::optional<std::int64_t> Step =
-      S.Bounds.size() == 2 ? analysis::foldExpr(H, S.Bounds[1]) : std::nullopt;
+      S.Bounds.size() == 2 ? H.Exprs[S.Bounds[1]].Static : std::nullopt;
   if (!Step || *Step <= 0 || S.Indices.size() != 1) {
     Ctx.refuse(DiagId::err_tf_lower_loop, S.Range,
                {"tile_offsets", "its step is not a positive compile-time "
@@ -167,16 +177,17 @@ void Projection::kLoop(const hir::Stmt &S, int R, const LoopClock &C,
                                 "ring clock derive from it"});
     return;
   }
-  Inst I = Ctx.inst(InstKind::KLoop, S, R);
+  KLoopStmt Loop;
   const std::string K = H.Values[S.Indices[0]].Name;
-  I.Vars = {K};
-  I.Start = L.constant(0);
-  I.Bound = Ctx.expr(S.Bounds[0], S.Range);
-  I.Step = *Step;
+  Loop.Var = K;
+  Loop.Start = L.constant(0);
+  Loop.Bound = Ctx.expr(S.Bounds[0], S.Range);
+  Loop.Step = *Step;
+  Stmt I(Loop, S.Range);
   // it = tiles_done * ceil_div(extent, step) + k / step (k / step alone
   // when every CTA runs one tile).
-  Inst Clock = Ctx.inst(InstKind::Let, S, R);
-  Clock.Vars = {"it"};
+  LetStmt Clock;
+  Clock.Var = "it";
   Clock.Value = L.binary(ExprKind::Div, L.var(K), L.constant(*Step));
   const ExprId Tiles = C.Tiles == None ? L.constant(0) : C.Tiles;
   if (L.Exprs[Tiles].Kind != ExprKind::Constant || L.Exprs[Tiles].Value != 0)
@@ -186,7 +197,7 @@ void Projection::kLoop(const hir::Stmt &S, int R, const LoopClock &C,
                  L.binary(ExprKind::CeilDiv, Ctx.expr(S.Bounds[0], S.Range),
                           L.constant(*Step))),
         Clock.Value);
-  Ctx.add(std::move(Clock), I.Body);
+  Ctx.add(Clock, S, I.Body);
   LoopClock Inner = C;
   Inner.Iterations = L.var("it");
   statements(S.Body, R, Inner, I.Body);
@@ -204,19 +215,22 @@ void Projection::tileLoop(const hir::Stmt &S, int R, const LoopClock &C,
     return;
   }
   if (S.Cluster != 1) {
-    Ctx.refuse(DiagId::err_tf_lower_loop, S.Range,
+    Ctx.refuse(DiagId::err_tf_lower_loop,
+               S.ClusterRange.valid() ? S.ClusterRange : S.Range,
                {S.Loop == hir::LoopKind::PersistentTiles ? "persistent_tiles"
                                                          : "grid_tiles",
-                "clusters of " + std::to_string(S.Cluster) +
-                    " CTAs are not lowered yet; write cluster_size = 1"});
+                "its option .cluster = " + std::to_string(S.Cluster) +
+                    " asks for clusters of " + std::to_string(S.Cluster) +
+                    " CTAs, which are not lowered yet; leave .cluster out "
+                    "(one CTA per cluster)"});
     return;
   }
   const bool Persistent = S.Loop == hir::LoopKind::PersistentTiles;
   LoopClock Inner = C;
-  Inst I = Ctx.inst(InstKind::TileLoop, S, R);
+  TileLoopStmt I;
+  std::vector<InstId> Body;
   const std::string M = H.Values[S.Indices[0]].Name;
   const std::string N = H.Values[S.Indices[1]].Name;
-  I.Vars = {"task", M, N};
   I.Persistent = Persistent;
   I.GroupM = S.GroupM;
   I.Start = L.var("cta.x");
@@ -241,10 +255,7 @@ void Projection::tileLoop(const hir::Stmt &S, int R, const LoopClock &C,
   // group_m = 1 plain row-major (column-major) order.
   ExprId Slow = S.ColumnMajor ? GN : GM, Fast = S.ColumnMajor ? GM : GN;
   auto Let = [&](std::string Name, ExprId Value) {
-    Inst X = Ctx.inst(InstKind::Let, S, R);
-    X.Vars = {Name};
-    X.Value = Value;
-    Ctx.add(std::move(X), I.Body);
+    Ctx.add(LetStmt{Name, Value}, S, Body);
     return L.var(std::move(Name));
   };
   ExprId A = L.binary(ExprKind::Div, L.var("task"), Fast);
@@ -275,8 +286,10 @@ void Projection::tileLoop(const hir::Stmt &S, int R, const LoopClock &C,
     L.Grid = Persistent ? I.Stride : I.Bound;
     L.Persistent = Persistent;
   }
-  statements(S.Body, R, Inner, I.Body);
-  Ctx.add(std::move(I), Out);
+  statements(S.Body, R, Inner, Body);
+  Stmt Loop(I, S.Range);
+  Loop.Body = std::move(Body);
+  Ctx.add(std::move(Loop), Out);
 }
 
 } // namespace
@@ -286,22 +299,22 @@ void projectRoles(LoweringContext &Ctx, std::vector<InstId> &Roles) {
   const hir::Stmt &Body = H.Stmts[H.Body];
   // Kernel-level lets (tile counts) first, computed by every thread.
   for (StmtId Id : Body.Body)
-    if (H.Stmts[Id].Kind == StmtKind::Let)
+    if (H.Stmts[Id].Kind == hir::StmtKind::Let)
       Ctx.L.Body.push_back(Ctx.L.addInst(let(Ctx, H.Stmts[Id])));
   Projection P(Ctx);
   for (int R = 0; R < static_cast<int>(Ctx.Roles.size()); ++R) {
-    Inst I;
-    I.Kind = InstKind::Role;
-    I.Range = H.Range;
-    I.RoleName = Ctx.Roles[R].Name;
-    I.Mesh = Ctx.Roles[R].Mesh;
-    I.Begin = Ctx.Roles[R].Begin;
-    I.End = Ctx.Roles[R].End;
-    I.Threads = Ctx.Roles[R].threads();
+    Stmt I(RoleStmt{Ctx.Roles[R].Name, Ctx.Roles[R].Mesh,
+                    Ctx.Roles[R].Begin, Ctx.Roles[R].End},
+           H.Range);
     P.statements(Body.Body, R, LoopClock{}, I.Body);
     Roles.push_back(Ctx.L.addInst(std::move(I)));
   }
-  if (Ctx.L.Grid == None)
+  // A tile loop refused at its line leaves no grid either: that is its
+  // error, not a second one.
+  const bool HasTileLoop = llvm::any_of(H.Stmts, [](const hir::Stmt &S) {
+    return S.Kind == hir::StmtKind::Loop && S.Loop != hir::LoopKind::TileOffsets;
+  });
+  if (Ctx.L.Grid == None && !HasTileLoop)
     Ctx.refuse(DiagId::err_tf_lower_loop, H.Range,
                {"the kernel", "it has no persistent_tiles or grid_tiles "
                               "loop, from which the grid is derived"});

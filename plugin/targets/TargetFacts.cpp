@@ -30,13 +30,18 @@
 #pragma pop_macro("NDEBUG")
 
 #include <charconv>
-#include <functional>
 #include <cmath>
+#include <dlfcn.h>
+#include <functional>
+#include <link.h>
 
 using namespace llvm;
 
-#ifndef TF_TARGETS_SOURCE_DIR
-#define TF_TARGETS_SOURCE_DIR "targets"
+// The fact tree relative to the directory of the binary holding this code
+// (plugin/targets/CMakeLists.txt): from the executables' directory (tf, the
+// tests) and from the plugin's.
+#if !defined(TF_TARGETS_FROM_BINDIR) || !defined(TF_TARGETS_FROM_LIBDIR)
+#error "TF_TARGETS_FROM_BINDIR and TF_TARGETS_FROM_LIBDIR must be defined"
 #endif
 
 namespace tf::targets {
@@ -944,7 +949,43 @@ Expected<FactDatabase> FactDatabase::loadBuffers(
   return B.finish("");
 }
 
-StringRef defaultTargetsDir() { return TF_TARGETS_SOURCE_DIR; }
+/// The binary holding this code: a shared object (the plugin, loaded by
+/// clang) by the path it was loaded from, or the executable.
+struct ThisBinary {
+  std::string Path;
+  bool IsSharedObject;
+};
+
+static ThisBinary thisBinary() {
+  static const char Anchor = 0;
+  Dl_info Info;
+  link_map *Map = nullptr;
+  // The executable's link map has an empty name; a shared object's is the
+  // path it was opened by, relative to the unchanged working directory.
+  if (dladdr1(&Anchor, &Info, reinterpret_cast<void **>(&Map),
+              RTLD_DL_LINKMAP) &&
+      Map && Map->l_name && *Map->l_name) {
+    SmallString<256> Path(Map->l_name);
+    sys::fs::make_absolute(Path);
+    return {std::string(Path), true};
+  }
+  return {sys::fs::getMainExecutable(nullptr, const_cast<char *>(&Anchor)),
+          false};
+}
+
+std::string defaultTargetsDir() {
+  ThisBinary Binary = thisBinary();
+  // Symbolic links resolved: an installation linked into another prefix
+  // keeps its facts beside its binaries.
+  SmallString<256> Real;
+  if (sys::fs::real_path(Binary.Path, Real))
+    Real = Binary.Path;
+  SmallString<256> Dir(sys::path::parent_path(Real));
+  sys::path::append(Dir, Binary.IsSharedObject ? TF_TARGETS_FROM_LIBDIR
+                                               : TF_TARGETS_FROM_BINDIR);
+  sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
+  return std::string(Dir);
+}
 
 TargetsDir resolveTargetsDir(StringRef OptionValue) {
   if (!OptionValue.empty())
@@ -953,7 +994,7 @@ TargetsDir resolveTargetsDir(StringRef OptionValue) {
           sys::Process::GetEnv(TargetsDirEnvVar.str());
       Env && !Env->empty())
     return {*Env, TargetsDir::Choice::Environment};
-  return {defaultTargetsDir().str(), TargetsDir::Choice::Default};
+  return {defaultTargetsDir(), TargetsDir::Choice::Default};
 }
 
 } // namespace tf::targets

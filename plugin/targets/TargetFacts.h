@@ -165,11 +165,14 @@ struct TargetsDir {
   Choice Why = Choice::Default;
 };
 /// The search order: \p OptionValue (`--targets-dir`) if not empty, else the
-/// environment variable TF_TARGETS_DIR if set and not empty, else the source
-/// tree's `targets/` (the TF_TARGETS_SOURCE_DIR compile definition).
+/// environment variable TF_TARGETS_DIR if set and not empty, else
+/// defaultTargetsDir().
 TargetsDir resolveTargetsDir(llvm::StringRef OptionValue);
-/// The built-in default fact tree.
-llvm::StringRef defaultTargetsDir();
+/// The fact tree shipped with tf, found from the binary this code runs in
+/// (the plugin tf.so, the tf tool, a test): the data directory's
+/// `tf/targets` as seen from the binary's directory, in the build tree and in
+/// an installation alike, so a moved or installed plugin finds its facts.
+std::string defaultTargetsDir();
 
 } // namespace tf::targets
 

@@ -36,7 +36,10 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
+
+#include <unistd.h>
 
 #ifndef TF_SOURCE_DIR
 #define TF_SOURCE_DIR "."
@@ -383,15 +386,26 @@ std::string read(const fs::path &p) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+/// Writes `p` whole or not at all: a temporary of this process's own
+/// (two builds may run the generator at once) renamed over it.
 void write(const fs::path &p, const std::string &text) {
-  const fs::path tmp = p.string() + ".tmp";
+  const fs::path tmp = p.string() + ".tmp-" + std::to_string(::getpid());
   {
     std::ofstream out(tmp, std::ios::binary);
     out << text;
-    if (!out)
+    out.close();
+    if (!out) {
+      fs::remove(tmp);
       fail("cannot write " + tmp.string());
+    }
   }
-  fs::rename(tmp, p);
+  std::error_code ec;
+  fs::rename(tmp, p, ec);
+  if (ec) {
+    fs::remove(tmp);
+    fail("cannot rename " + tmp.string() + " to " + p.string() + ": " +
+         ec.message());
+  }
 }
 
 } // namespace

@@ -1,6 +1,6 @@
 //===- test/emit/AccumulatorStoreTest.cpp - Accumulator pairs into a view -===//
 //
-// accumulatorStore (plugin/emit/AccumulatorStore.h) on staged tiles of two
+// accumulatorStore (plugin/backend/cuda_sm90/AccumulatorStore.h) on staged tiles of two
 // warpgroups' m64n256 accumulators: the optimal GEMM's four 128 x 64 panels
 // with the 128-byte swizzle, a plain row-major tile, and layouts it must
 // refuse (a transposed tile that splits register pairs, a wrong shape).
@@ -9,14 +9,14 @@
 // pair p is rows + 8 (p % 2), columns + 8 (p / 2).
 //
 //===----------------------------------------------------------------------===//
-#include "emit/AccumulatorStore.h"
+#include "backend/cuda_sm90/AccumulatorStore.h"
 
 #include <gtest/gtest.h>
 
 namespace {
 
 /// The message of \p S's error ("" when it succeeded).
-std::string refusal(llvm::Expected<tf::emit::AccumulatorStore> S) {
+std::string refusal(llvm::Expected<tf::backend::sm90::AccumulatorStore> S) {
   return S ? "" : llvm::toString(S.takeError());
 }
 
@@ -34,7 +34,7 @@ tf::lower::Region view(const char *Layout, std::int64_t Rows,
 TEST(AccumulatorStore, SwizzledPanels) {
   // Four 128 x 64 panels of 128-byte rows: a row is 128 bytes, a panel
   // 16384; columns 64..127 are in the next panel.
-  auto S = tf::emit::accumulatorStore(
+  auto S = tf::backend::sm90::accumulatorStore(
       view("(128,(4,64)):(64,(8192,1)) | Swizzle(3,4,3)", 128, 256), 256, 2);
   ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
   EXPECT_EQ(S->GroupBytes, 64 * 128);
@@ -52,7 +52,7 @@ TEST(AccumulatorStore, SwizzledPanels) {
 
 TEST(AccumulatorStore, RowMajor) {
   auto S =
-      tf::emit::accumulatorStore(view("(128,256):(256,1)", 128, 256), 256, 2);
+      tf::backend::sm90::accumulatorStore(view("(128,256):(256,1)", 128, 256), 256, 2);
   ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
   EXPECT_EQ(S->RowBytes, 512);
   EXPECT_EQ(S->GroupBytes, 64 * 512);
@@ -62,14 +62,14 @@ TEST(AccumulatorStore, RowMajor) {
 
 TEST(AccumulatorStore, RefusesSplitPairs) {
   // Column-major: columns e = 0 and 1 of a pair are 256 bytes apart.
-  EXPECT_NE(refusal(tf::emit::accumulatorStore(
+  EXPECT_NE(refusal(tf::backend::sm90::accumulatorStore(
                         view("(128,256):(1,128)", 128, 256), 256, 2))
                 .find("not a thread base plus a constant"),
             std::string::npos);
 }
 
 TEST(AccumulatorStore, RefusesOtherShapes) {
-  EXPECT_NE(refusal(tf::emit::accumulatorStore(
+  EXPECT_NE(refusal(tf::backend::sm90::accumulatorStore(
                         view("(64,256):(256,1)", 64, 256), 256, 2))
                 .find("is not the 128 x 256 accumulator tile"),
             std::string::npos);

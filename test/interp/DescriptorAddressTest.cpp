@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "interp/Machine.h"
-#include "lower/Descriptor.h"
+#include "lower/sm90/Descriptor.h"
 
 #include "tf/atoms/nv/sm90/wgmma.hpp"
 #include "tf/contract/describe.hpp"
@@ -78,8 +78,8 @@ void checkOperand(const tf::MatchReport &R, const char *Name,
       std::vector<std::int64_t> Coord =
           IsA ? std::vector<std::int64_t>{Block, KStep}
               : std::vector<std::int64_t>{KStep, Block};
-      llvm::Expected<tf::lower::SmemDescriptor> D =
-          tf::lower::wgmmaDescriptor(*F, tf::DType::bf16, Coord);
+      llvm::Expected<tf::lower::sm90::SmemDescriptor> D =
+          tf::lower::sm90::wgmmaDescriptor(*F, tf::DType::bf16, Coord);
       ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
       llvm::Expected<std::uint64_t> Bits =
           tf::interp::encodeDescriptor(*D, View + D->Start);

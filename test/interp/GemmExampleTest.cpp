@@ -52,10 +52,11 @@ namespace {
 
 using namespace tf;
 using interp::SchedulePolicy;
-using lower::Inst;
 using lower::InstId;
-using lower::InstKind;
 using lower::Kernel;
+using lower::OperandView;
+using lower::Stmt;
+namespace ext = lower::sm90;
 
 //===- The example --------------------------------------------------------===//
 
@@ -364,43 +365,83 @@ INSTANTIATE_TEST_SUITE_P(Shapes, GemmExample,
 
 //===- Mutant LIR ---------------------------------------------------------===//
 
-/// Calls \p Visit(Id, Role) for every instruction in program order, Role
-/// being the enclosing role (null at kernel level).
-void forEachInst(const Kernel &K,
-                 const std::function<void(InstId, const Inst *)> &Visit) {
-  std::function<void(const std::vector<InstId> &, const Inst *)> Walk =
-      [&](const std::vector<InstId> &Body, const Inst *Role) {
+/// Calls \p Visit(Id, InRole) for every statement in program order, InRole
+/// saying whether a role encloses it.
+void forEachStmt(const Kernel &K,
+                 const std::function<void(InstId, bool)> &Visit) {
+  std::function<void(const std::vector<InstId> &, bool)> Walk =
+      [&](const std::vector<InstId> &Body, bool InRole) {
         for (InstId Id : Body) {
-          const Inst &I = K.Insts[Id];
-          Visit(Id, Role);
-          Walk(I.Body, I.Kind == InstKind::Role ? &I : Role);
+          const Stmt &S = K.Insts[Id];
+          Visit(Id, InRole);
+          Walk(S.Body, InRole || S.is<lower::RoleStmt>());
         }
       };
-  Walk(K.Body, nullptr);
+  Walk(K.Body, false);
 }
 
-/// The instructions of \p Kind in program order for which \p Pred holds.
+/// Statement \p S as a \p T (a core payload or an sm90 class), or null.
+template <class T> T *payload(Stmt &S) {
+  if constexpr (std::is_base_of_v<lower::ExtensionInst, T>)
+    return lower::as<T>(S);
+  else
+    return S.getIf<T>();
+}
+
+/// The statements inside roles that are \p T, in program order, for which
+/// \p Pred holds.
+template <class T>
 std::vector<InstId> find(
-    const Kernel &K, InstKind Kind,
-    const std::function<bool(const Inst &, const Inst &Role)> &Pred =
-        [](const Inst &, const Inst &) { return true; }) {
+    Kernel &K, const std::function<bool(const T &)> &Pred = [](const T &) {
+      return true;
+    }) {
   std::vector<InstId> Out;
-  forEachInst(K, [&](InstId Id, const Inst *Role) {
-    if (K.Insts[Id].Kind == Kind && Role && Pred(K.Insts[Id], *Role))
+  forEachStmt(K, [&](InstId Id, bool InRole) {
+    if (const T *X = payload<T>(K.Insts[Id]); X && InRole && Pred(*X))
       Out.push_back(Id);
   });
   return Out;
 }
 
-/// Removes instruction \p Id from the body that holds it.
-void erase(Kernel &K, InstId Id) {
-  llvm::erase(K.Body, Id);
-  for (Inst &I : K.Insts)
-    llvm::erase(I.Body, Id);
+/// Statement \p Id of \p K as a \p T.
+template <class T> T &at(Kernel &K, InstId Id) {
+  return *payload<T>(K.Insts[Id]);
 }
 
-std::string barrierName(const Kernel &K, const Inst &I) {
-  return I.Bar < K.Barriers.size() ? K.Barriers[I.Bar].Name : "";
+/// The TMA loads (or stores), in program order.
+std::vector<InstId> tmaCopies(Kernel &K, bool Store) {
+  return find<ext::Tma>(
+      K, [&](const ext::Tma &T) { return T.Store == Store; });
+}
+
+/// The operand of TMA call \p Id at \p Place (its global box or its
+/// shared-memory view).
+OperandView &tmaOperand(Kernel &K, InstId Id, lower::OperandPlace Place) {
+  for (OperandView &O : at<lower::AtomCallStmt>(K, Id).Operands)
+    if (O.Place == Place)
+      return O;
+  std::abort();
+}
+OperandView &sharedOf(Kernel &K, InstId Id) {
+  return tmaOperand(K, Id, lower::OperandPlace::Shared);
+}
+OperandView &globalOf(Kernel &K, InstId Id) {
+  return tmaOperand(K, Id, lower::OperandPlace::Global);
+}
+
+/// Removes statement \p Id from the body that holds it.
+void erase(Kernel &K, InstId Id) {
+  llvm::erase(K.Body, Id);
+  for (Stmt &S : K.Insts)
+    llvm::erase(S.Body, Id);
+}
+
+/// The statements \p T on the barrier array named \p Name.
+template <class T>
+std::vector<InstId> onBarrier(Kernel &K, llvm::StringRef Name) {
+  return find<T>(K, [&](const T &X) {
+    return X.Bar < K.Barriers.size() && K.Barriers[X.Bar].Name == Name;
+  });
 }
 
 struct Mutant {
@@ -428,9 +469,9 @@ const Shape TwoTiles{1, 256 * 132 + 1, 16, "two tiles per CTA"};
 const Mutant Mutants[] = {
     {"DropBoxViewOffset", "mismatch",
      [](Kernel &K) {
-       for (InstId Id : find(K, InstKind::TmaLoad))
-         if (K.Insts[Id].ViewOffset != 0) {
-           K.Insts[Id].ViewOffset = 0;
+       for (InstId Id : tmaCopies(K, false))
+         if (sharedOf(K, Id).Offset != 0) {
+           sharedOf(K, Id).Offset = 0;
            return true;
          }
        return false;
@@ -438,9 +479,9 @@ const Mutant Mutants[] = {
      Small},
     {"SwapTwoBoxesCoordinates", "mismatch",
      [](Kernel &K) {
-       std::vector<InstId> Loads = find(K, InstKind::TmaLoad);
+       std::vector<InstId> Loads = tmaCopies(K, false);
        for (std::size_t I = 0; I + 1 < Loads.size(); ++I) {
-         Inst &X = K.Insts[Loads[I]], &Y = K.Insts[Loads[I + 1]];
+         OperandView &X = globalOf(K, Loads[I]), &Y = globalOf(K, Loads[I + 1]);
          if (X.Map == Y.Map) {
            std::swap(X.Coords, Y.Coords);
            return true;
@@ -451,33 +492,33 @@ const Mutant Mutants[] = {
      Small},
     {"ReverseBoxOrder", "mismatch",
      [](Kernel &K) {
-       std::vector<InstId> Loads = find(K, InstKind::TmaLoad);
+       std::vector<InstId> Loads = tmaCopies(K, false);
        std::vector<std::int64_t> Offsets;
        std::vector<InstId> Same;
        for (InstId Id : Loads)
-         if (K.Insts[Id].Map == K.Insts[Loads.back()].Map)
+         if (globalOf(K, Id).Map == globalOf(K, Loads.back()).Map)
            Same.push_back(Id);
        for (InstId Id : Same)
-         Offsets.push_back(K.Insts[Id].ViewOffset);
+         Offsets.push_back(sharedOf(K, Id).Offset);
        for (std::size_t I = 0; I < Same.size(); ++I)
-         K.Insts[Same[I]].ViewOffset = Offsets[Same.size() - 1 - I];
+         sharedOf(K, Same[I]).Offset = Offsets[Same.size() - 1 - I];
        return Same.size() > 1;
      },
      Small},
     {"DescriptorStrideByteOffset", "mismatch/error",
      [](Kernel &K) {
-       std::vector<InstId> W = find(K, InstKind::Wgmma);
+       std::vector<InstId> W = find<ext::Wgmma>(K);
        if (W.empty())
          return false;
-       K.Insts[W.front()].A.StrideBytes /= 2;
+       at<ext::Wgmma>(K, W.front()).A.StrideBytes /= 2;
        return true;
      },
      Small},
     {"DescriptorStart", "mismatch",
      [](Kernel &K) {
-       for (InstId Id : find(K, InstKind::Wgmma))
-         if (K.Insts[Id].KStep == 1) {
-           K.Insts[Id].A.Start -= 32; // k-step 0's columns again
+       for (InstId Id : find<ext::Wgmma>(K))
+         if (at<ext::Wgmma>(K, Id).KStep == 1) {
+           at<ext::Wgmma>(K, Id).A.Start -= 32; // k-step 0's columns again
            return true;
          }
        return false;
@@ -485,9 +526,9 @@ const Mutant Mutants[] = {
      Small},
     {"DescriptorLeadingByteOffset", "mismatch/error",
      [](Kernel &K) {
-       for (InstId Id : find(K, InstKind::Wgmma))
-         if (K.Insts[Id].B.LeadingUsed) {
-           K.Insts[Id].B.LeadingBytes /= 2;
+       for (InstId Id : find<ext::Wgmma>(K))
+         if (at<ext::Wgmma>(K, Id).B.LeadingUsed) {
+           at<ext::Wgmma>(K, Id).B.LeadingBytes /= 2;
            return true;
          }
        return false;
@@ -495,19 +536,16 @@ const Mutant Mutants[] = {
      Small},
     {"DescriptorSwizzleMode", "mismatch/error",
      [](Kernel &K) {
-       std::vector<InstId> W = find(K, InstKind::Wgmma);
+       std::vector<InstId> W = find<ext::Wgmma>(K);
        if (W.empty())
          return false;
-       K.Insts[W.front()].B.Swizzle = SwizzleMode::bytes64;
+       at<ext::Wgmma>(K, W.front()).B.Swizzle = SwizzleMode::bytes64;
        return true;
      },
      Small},
     {"RemoveConsumerArrive", "deadlock",
      [](Kernel &K) {
-       std::vector<InstId> A =
-           find(K, InstKind::Arrive, [&](const Inst &I, const Inst &) {
-             return barrierName(K, I) == "lhs_ring.empty";
-           });
+       std::vector<InstId> A = onBarrier<ext::Arrive>(K, "lhs_ring.empty");
        for (InstId Id : A)
          erase(K, Id);
        return !A.empty();
@@ -515,7 +553,7 @@ const Mutant Mutants[] = {
      LongK},
     {"RemoveArriveExpectTx", "deadlock",
      [](Kernel &K) {
-       std::vector<InstId> A = find(K, InstKind::ArriveExpectTx);
+       std::vector<InstId> A = find<ext::ArriveExpectTx>(K);
        if (A.empty())
          return false;
        erase(K, A.front());
@@ -524,9 +562,9 @@ const Mutant Mutants[] = {
      Small},
     {"KLoopOneStepShort", "mismatch",
      [](Kernel &K) {
-       std::vector<InstId> Loops = find(K, InstKind::KLoop);
+       std::vector<InstId> Loops = find<lower::KLoopStmt>(K);
        for (InstId Id : Loops) {
-         Inst &L = K.Insts[Id];
+         lower::KLoopStmt &L = at<lower::KLoopStmt>(K, Id);
          L.Bound = K.binary(lower::ExprKind::Sub, L.Bound, K.constant(L.Step));
        }
        return !Loops.empty();
@@ -534,9 +572,9 @@ const Mutant Mutants[] = {
      Small},
     {"TileLoopOneTileShort", "mismatch",
      [](Kernel &K) {
-       std::vector<InstId> Loops = find(K, InstKind::TileLoop);
+       std::vector<InstId> Loops = find<lower::TileLoopStmt>(K);
        for (InstId Id : Loops) {
-         Inst &L = K.Insts[Id];
+         lower::TileLoopStmt &L = at<lower::TileLoopStmt>(K, Id);
          L.Bound = K.binary(lower::ExprKind::Sub, L.Bound, K.constant(1));
        }
        return !Loops.empty();
@@ -544,7 +582,7 @@ const Mutant Mutants[] = {
      Small},
     {"RemoveNamedBarrier", "mismatch/deadlock",
      [](Kernel &K) {
-       std::vector<InstId> B = find(K, InstKind::NamedBarrier);
+       std::vector<InstId> B = find<ext::NamedBarrier>(K);
        for (InstId Id : B)
          erase(K, Id);
        return !B.empty();
@@ -552,10 +590,7 @@ const Mutant Mutants[] = {
      Small},
     {"RemoveConsumerWaitOnFull", "mismatch",
      [](Kernel &K) {
-       std::vector<InstId> W =
-           find(K, InstKind::Wait, [&](const Inst &I, const Inst &) {
-             return barrierName(K, I) == "rhs_ring.full";
-           });
+       std::vector<InstId> W = onBarrier<ext::Wait>(K, "rhs_ring.full");
        for (InstId Id : W)
          erase(K, Id);
        return !W.empty();
@@ -563,7 +598,7 @@ const Mutant Mutants[] = {
      Small},
     {"RemoveWgmmaWait", "error",
      [](Kernel &K) {
-       std::vector<InstId> W = find(K, InstKind::WgmmaWait);
+       std::vector<InstId> W = find<ext::WgmmaWait>(K);
        for (InstId Id : W)
          erase(K, Id);
        return !W.empty();
@@ -571,7 +606,7 @@ const Mutant Mutants[] = {
      Small},
     {"RemoveZeroAcc", "mismatch",
      [](Kernel &K) {
-       std::vector<InstId> Z = find(K, InstKind::ZeroAcc);
+       std::vector<InstId> Z = find<lower::ZeroFragmentStmt>(K);
        for (InstId Id : Z)
          erase(K, Id);
        return !Z.empty();
@@ -579,8 +614,8 @@ const Mutant Mutants[] = {
      Small},
     {"ProducerParityNotFlipped", "deadlock",
      [](Kernel &K) {
-       for (InstId Id : find(K, InstKind::Wait)) {
-         Inst &W = K.Insts[Id];
+       for (InstId Id : find<ext::Wait>(K)) {
+         ext::Wait &W = at<ext::Wait>(K, Id);
          if (W.ProducerParity &&
              K.Exprs[W.Phase].Kind == lower::ExprKind::Xor) {
            W.Phase = K.Exprs[W.Phase].Lhs;
@@ -592,16 +627,16 @@ const Mutant Mutants[] = {
      Small},
     {"StoreBoxViewOffset", "mismatch",
      [](Kernel &K) {
-       std::vector<InstId> S = find(K, InstKind::TmaStore);
+       std::vector<InstId> S = tmaCopies(K, true);
        if (S.size() < 2)
          return false;
-       K.Insts[S[0]].ViewOffset = K.Insts[S[1]].ViewOffset;
+       sharedOf(K, S[0]).Offset = sharedOf(K, S[1]).Offset;
        return true;
      },
      Small},
     {"RemoveBulkWaitRead", "mismatch",
      [](Kernel &K) {
-       std::vector<InstId> W = find(K, InstKind::BulkWaitRead);
+       std::vector<InstId> W = find<ext::BulkWaitRead>(K);
        for (InstId Id : W)
          erase(K, Id);
        return !W.empty();
@@ -612,8 +647,9 @@ const Mutant Mutants[] = {
     {"DropReluEpilogue", "mismatch",
      [](Kernel &K) {
        bool Changed = false;
-       for (InstId Id : find(K, InstKind::StoreFragment)) {
-         std::vector<lower::FragmentOp> &E = K.Insts[Id].Epilogue;
+       for (InstId Id : find<lower::StoreFragmentStmt>(K)) {
+         std::vector<lower::FragmentOp> &E =
+             at<lower::StoreFragmentStmt>(K, Id).Epilogue;
          if (llvm::any_of(E, [](const lower::FragmentOp &F) {
                return F.Op == lower::ElementwiseOp::Relu;
              })) {
@@ -629,8 +665,8 @@ const Mutant Mutants[] = {
     {"AtomInputsBf16", "mismatch/error",
      [](Kernel &K) {
        bool Changed = false;
-       for (InstId Id : find(K, InstKind::Wgmma)) {
-         lower::MmaAtom &A = K.Insts[Id].Atom;
+       for (InstId Id : find<ext::Wgmma>(K)) {
+         lower::MmaAtom &A = at<ext::Wgmma>(K, Id).Atom;
          if (A.A == DType::f16 && A.B == DType::f16) {
            A.A = A.B = DType::bf16;
            Changed = true;

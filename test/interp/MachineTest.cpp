@@ -254,13 +254,13 @@ TEST(WgmmaAtom, ChecksTheShape) {
         MmaAtom{128, 256, 16, DType::bf16, DType::bf16, DType::f32},
         MmaAtom{64, 256, 16, DType::bf16, DType::fp8e4m3, DType::f32}}) {
     llvm::Error E = tf::interp::checkWgmmaAtom(Bad);
-    EXPECT_TRUE(bool(E)) << tf::lower::wgmmaOpcode(Bad);
+    EXPECT_TRUE(bool(E)) << tf::lower::sm90::wgmmaOpcode(Bad);
     llvm::consumeError(std::move(E));
   }
 }
 
 TEST(Descriptor, EncodesTheFields) {
-  tf::lower::SmemDescriptor D;
+  tf::lower::sm90::SmemDescriptor D;
   D.Start = 96;
   D.LeadingUsed = false;
   D.StrideBytes = 1024;

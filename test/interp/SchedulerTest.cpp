@@ -8,12 +8,14 @@
 //
 //===----------------------------------------------------------------------===//
 #include "interp/Interpreter.h"
+#include "lower/sm90/Sm90.h"
 
 #include <gtest/gtest.h>
 
 namespace {
 
 using namespace tf::lower;
+namespace ext = tf::lower::sm90;
 using tf::interp::InterpOptions;
 using tf::interp::SchedulePolicy;
 
@@ -23,7 +25,7 @@ using tf::interp::SchedulePolicy;
 struct Toy {
   Kernel K;
   BarrierId Full = 0, Empty = 1;
-  Inst Producer, Consumer;
+  Stmt Producer = role("producer", 0, 32), Consumer = role("consumer", 32, 64);
 
   Toy() {
     K.Name = "toy";
@@ -44,29 +46,31 @@ struct Toy {
       K.Barriers.push_back(B);
     }
     K.SharedBytes = 16;
-    Producer = role("producer", 0, 32);
-    Consumer = role("consumer", 32, 64);
   }
 
-  static Inst role(const char *Name, std::int64_t Begin, std::int64_t End) {
-    Inst I;
-    I.Kind = InstKind::Role;
-    I.RoleName = Name;
-    I.Begin = Begin;
-    I.End = End;
-    I.Threads = End - Begin;
-    return I;
+  static Stmt role(const char *Name, std::int64_t Begin, std::int64_t End) {
+    return Stmt(RoleStmt{Name, "", Begin, End});
   }
 
-  Inst barrierOp(InstKind Kind, BarrierId Bar, ExprId Phase = None,
-                 std::int64_t Threads = 32) {
-    Inst I;
-    I.Kind = Kind;
-    I.Bar = Bar;
-    I.Slot = K.constant(0);
-    I.Phase = Phase;
-    I.Threads = Threads;
-    return I;
+  /// mbarrier.try_wait.parity Bar[0], Phase.
+  Stmt wait(BarrierId Bar, ExprId Phase) {
+    auto I = std::make_unique<ext::Wait>();
+    I->Bar = Bar;
+    I->Slot = K.constant(0);
+    I->Phase = Phase;
+    I->Threads = 32;
+    return Stmt(std::move(I));
+  }
+
+  /// mbarrier.arrive Bar[0] by Threads threads (Elected: the one thread).
+  Stmt arrive(BarrierId Bar, std::int64_t Threads = 32,
+              std::int64_t Elected = -1) {
+    auto I = std::make_unique<ext::Arrive>();
+    I->Bar = Bar;
+    I->Slot = K.constant(0);
+    I->Threads = Threads;
+    I->Elected = Elected;
+    return Stmt(std::move(I));
   }
 
   /// The parity of iteration `it`, flipped for the producer's wait.
@@ -76,37 +80,29 @@ struct Toy {
   }
 
   /// `for it in range(0, Trips, 1) { Body }`.
-  Inst loop(std::int64_t Trips, std::vector<Inst> Body) {
-    Inst L;
-    L.Kind = InstKind::KLoop;
-    L.Vars = {"it"};
-    L.Start = K.constant(0);
-    L.Bound = K.constant(Trips);
-    L.Step = 1;
-    for (Inst &I : Body)
+  Stmt loop(std::int64_t Trips, std::vector<Stmt> Body) {
+    Stmt L(KLoopStmt{"it", K.constant(0), K.constant(Trips), 1});
+    for (Stmt &I : Body)
       L.Body.push_back(K.addInst(std::move(I)));
     return L;
   }
 
   /// The kernel with these role bodies: init, fence, the two roles.
-  const Kernel &finish(std::vector<Inst> ProducerBody,
-                       std::vector<Inst> ConsumerBody) {
-    Inst Init = role("init", 0, 1);
+  const Kernel &finish(std::vector<Stmt> ProducerBody,
+                       std::vector<Stmt> ConsumerBody) {
+    Stmt Init = role("init", 0, 1);
     for (BarrierId B : {Full, Empty}) {
-      Inst X;
-      X.Kind = InstKind::BarrierInit;
-      X.Bar = B;
-      X.Count = 32;
-      X.Threads = 1;
-      Init.Body.push_back(K.addInst(X));
+      auto X = std::make_unique<ext::BarrierInit>();
+      X->Bar = B;
+      X->Count = 32;
+      Init.Body.push_back(K.addInst(Stmt(std::move(X))));
     }
     K.Body.push_back(K.addInst(Init));
-    Inst Fence;
-    Fence.Kind = InstKind::FenceBarrierInit;
-    K.Body.push_back(K.addInst(Fence));
-    for (Inst &I : ProducerBody)
+    K.Body.push_back(
+        K.addInst(Stmt(std::make_unique<ext::FenceBarrierInit>())));
+    for (Stmt &I : ProducerBody)
       Producer.Body.push_back(K.addInst(std::move(I)));
-    for (Inst &I : ConsumerBody)
+    for (Stmt &I : ConsumerBody)
       Consumer.Body.push_back(K.addInst(std::move(I)));
     K.Body.push_back(K.addInst(Producer));
     K.Body.push_back(K.addInst(Consumer));
@@ -117,14 +113,14 @@ struct Toy {
   /// drains it when full, Trips times.
   const Kernel &handshake(std::int64_t Trips, bool ProducerWaits = true,
                           bool ConsumerArrives = true) {
-    std::vector<Inst> P, C;
+    std::vector<Stmt> P, C;
     if (ProducerWaits)
-      P.push_back(barrierOp(InstKind::Wait, Empty, parity(true)));
-    P.push_back(barrierOp(InstKind::Arrive, Full));
-    C.push_back(barrierOp(InstKind::Wait, Full, parity(false)));
+      P.push_back(wait(Empty, parity(true)));
+    P.push_back(arrive(Full));
+    C.push_back(wait(Full, parity(false)));
     if (ConsumerArrives)
-      C.push_back(barrierOp(InstKind::Arrive, Empty));
-    std::vector<Inst> PL, CL;
+      C.push_back(arrive(Empty));
+    std::vector<Stmt> PL, CL;
     PL.push_back(loop(Trips, std::move(P)));
     CL.push_back(loop(Trips, std::move(C)));
     return finish(std::move(PL), std::move(CL));
@@ -165,23 +161,21 @@ TEST_P(Scheduler, MissingArrivalDeadlocks) {
 
 TEST_P(Scheduler, NamedBarrierAcrossRoles) {
   auto Sync = [](std::int64_t Count) {
-    Inst I;
-    I.Kind = InstKind::NamedBarrier;
-    I.BarrierIdNum = 1;
-    I.Count = Count;
-    I.Threads = 32;
-    return I;
+    auto I = std::make_unique<ext::NamedBarrier>();
+    I->Id = 1;
+    I->Count = Count;
+    return Stmt(std::move(I));
   };
   {
     Toy T;
-    std::vector<Inst> P, C;
+    std::vector<Stmt> P, C;
     P.push_back(Sync(64));
     C.push_back(Sync(64));
     EXPECT_EQ(run(T.finish(std::move(P), std::move(C)), GetParam()), "");
   }
   {
     Toy T;
-    std::vector<Inst> P, C;
+    std::vector<Stmt> P, C;
     P.push_back(Sync(96));
     C.push_back(Sync(96));
     const std::string Error =
@@ -219,15 +213,15 @@ TEST(Scheduler, TooManyArrivals) {
   // Each role arrives with its 32 threads: phases of 32 arrivals complete
   // one each; on a barrier initialized with 16 the first 32 are too many.
   Toy T;
-  std::vector<Inst> P, C;
-  P.push_back(T.barrierOp(InstKind::Arrive, T.Full));
-  C.push_back(T.barrierOp(InstKind::Arrive, T.Full));
+  std::vector<Stmt> P, C;
+  P.push_back(T.arrive(T.Full));
+  C.push_back(T.arrive(T.Full));
   const Kernel &K = T.finish(std::move(P), std::move(C));
   EXPECT_EQ(run(K, SchedulePolicy::RoundRobin), "");
   Kernel Sixteen = K;
-  for (Inst &I : Sixteen.Insts)
-    if (I.Kind == InstKind::BarrierInit)
-      I.Count = 16;
+  for (Stmt &I : Sixteen.Insts)
+    if (auto *Init = as<ext::BarrierInit>(I))
+      Init->Count = 16;
   const std::string Error = run(Sixteen, SchedulePolicy::RoundRobin);
   EXPECT_NE(Error.find("mbarrier.arrive: slot.full[0]: 32 arrival(s) in "
                        "phase 0, which has only 16 of its 16 pending: too "
@@ -240,8 +234,8 @@ TEST(Scheduler, ThreadCountsMustMatchWhoPerformsIt) {
   // Without an elected thread every thread of the role performs an
   // instruction: one that claims 16 of the producer's 32 is refused.
   Toy T;
-  std::vector<Inst> P;
-  P.push_back(T.barrierOp(InstKind::Arrive, T.Full, None, 16));
+  std::vector<Stmt> P;
+  P.push_back(T.arrive(T.Full, 16));
   std::string Error =
       run(T.finish(std::move(P), {}), SchedulePolicy::RoundRobin);
   EXPECT_NE(Error.find("it counts 16 threads, but without an elected thread "
@@ -250,10 +244,8 @@ TEST(Scheduler, ThreadCountsMustMatchWhoPerformsIt) {
       << Error;
   // An elected thread is one arrival.
   Toy U;
-  std::vector<Inst> Q;
-  Inst One = U.barrierOp(InstKind::Arrive, U.Full, None, 1);
-  One.Elected = 3;
-  Q.push_back(One);
+  std::vector<Stmt> Q;
+  Q.push_back(U.arrive(U.Full, 1, 3));
   Error = run(U.finish(std::move(Q), {}), SchedulePolicy::RoundRobin);
   EXPECT_NE(Error.find("slot.full[0] in the middle of a phase: phase 0 "
                        "(parity 0), 31 of 32 arrivals pending"),
@@ -265,12 +257,12 @@ TEST(Scheduler, PhaseLeftHalfDone) {
   // 32 arrivals on a barrier initialized with 64: nobody waits, but the CTA
   // ends with arrivals counted in a phase that never completes.
   Toy T;
-  std::vector<Inst> P;
-  P.push_back(T.barrierOp(InstKind::Arrive, T.Full));
+  std::vector<Stmt> P;
+  P.push_back(T.arrive(T.Full));
   Kernel K = T.finish(std::move(P), {});
-  for (Inst &I : K.Insts)
-    if (I.Kind == InstKind::BarrierInit)
-      I.Count = 64;
+  for (Stmt &I : K.Insts)
+    if (auto *Init = as<ext::BarrierInit>(I))
+      Init->Count = 64;
   const std::string Error = run(K, SchedulePolicy::ProducerFirst);
   EXPECT_NE(Error.find("the CTA ends with slot.full[0] in the middle of a "
                        "phase: phase 0 (parity 0), 32 of 64 arrivals pending"),
@@ -280,7 +272,7 @@ TEST(Scheduler, PhaseLeftHalfDone) {
 
 TEST(Scheduler, KernelLevelInstructionIsRefused) {
   Toy T;
-  T.K.Body.push_back(T.K.addInst(T.barrierOp(InstKind::Arrive, T.Full)));
+  T.K.Body.push_back(T.K.addInst(T.arrive(T.Full)));
   const std::string Error = run(T.finish({}, {}), SchedulePolicy::RoundRobin);
   EXPECT_NE(Error.find("mbarrier.arrive: at kernel level (outside every "
                        "role) is not modeled"),
@@ -290,9 +282,9 @@ TEST(Scheduler, KernelLevelInstructionIsRefused) {
 
 TEST(Scheduler, EndlessLoopIsCaught) {
   Toy T;
-  Inst L = T.loop(10, {});
-  L.Step = 0;
-  std::vector<Inst> P;
+  Stmt L = T.loop(10, {});
+  L.get<KLoopStmt>().Step = 0;
+  std::vector<Stmt> P;
   P.push_back(std::move(L));
   const std::string Error =
       run(T.finish(std::move(P), {}), SchedulePolicy::RoundRobin);

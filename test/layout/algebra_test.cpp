@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "algebra_checks.hpp"
+#include "tf/layout/text.hpp"
 
 #include <gtest/gtest.h>
 
@@ -404,4 +405,18 @@ TEST(AlgebraProduct, GuideExamples) {
             4);
 }
 
+} // namespace
+
+namespace {
+// Found by cli_fuzzer: `tf layout divide (8,8) (0,2)` divided by the
+// extent 0 (UBSan: division by zero in coalesce.hpp). Operands with an
+// extent of 0 are refused.
+TEST(AlgebraErrors, ZeroExtentOperandIsRefused) {
+  Layout a = *tf::parse_layout("(8,8)");
+  Layout b = *tf::parse_layout("(0,2)");
+  EXPECT_FALSE(tf::logical_divide(a, b));
+  EXPECT_FALSE(tf::composition(a, b));
+  EXPECT_FALSE(tf::complement(b, 16));
+  EXPECT_FALSE(tf::logical_product(a, b));
+}
 } // namespace

@@ -583,3 +583,19 @@ static_assert(tf::parse_layout_text(
 static_assert(tf::parse_layout("(((((((((((((((2)))))))))))))))").ok());
 
 } // namespace
+
+// Found by the sanitized plugin (test/plugin/malformed/layout_overflow.cpp):
+// extents whose product does not fit in 64 bits were multiplied anyway
+// (signed overflow). The size is refused and compact strides past the
+// overflow have no value.
+TEST(TextParse, ExtentsWhoseProductOverflows) {
+  tf::Result<tf::Layout> L =
+      tf::parse_layout("(9223372036854775807,9223372036854775807)");
+  ASSERT_TRUE(L);
+  tf::Result<std::int64_t> Size = tf::size(*L);
+  ASSERT_FALSE(Size);
+  EXPECT_EQ(Size.error().code, tf::Errc::capacity);
+  EXPECT_EQ(L->stride.leaf_at(1).value, 1);
+  EXPECT_TRUE(L->stride.leaf_at(0).has_value());
+  EXPECT_FALSE(tf::parse_layout("(4294967296,4294967296,4294967296)")->stride.leaf_at(0).has_value());
+}

@@ -1,6 +1,6 @@
 //===- test/lower/DescriptorTest.cpp - WGMMA descriptors from layouts -----===//
 //
-// wgmmaDescriptor (plugin/lower/Descriptor.h) on WGMMA sites of a 128 x 256
+// wgmmaDescriptor (plugin/lower/sm90/Descriptor.h) on WGMMA sites of a 128 x 256
 // x 64 bf16 tile over the optimal GEMM's compute mesh, with A and B slots in
 // every swizzle mode, K-major and MN-major. The expected fields follow from
 // the layouts by hand: SBO is the byte distance between 8-row groups, LBO
@@ -10,7 +10,7 @@
 // err_tf_lower_descriptor, on fragments broken by hand.
 //
 //===----------------------------------------------------------------------===//
-#include "lower/Descriptor.h"
+#include "lower/sm90/Descriptor.h"
 
 #include "tf/atoms/nv/sm90/wgmma.hpp"
 #include "tf/contract/describe.hpp"
@@ -20,7 +20,7 @@
 
 namespace {
 
-using tf::lower::SmemDescriptor;
+using tf::lower::sm90::SmemDescriptor;
 using tf::SwizzleMode;
 
 const tf::Mesh Threads =
@@ -68,7 +68,7 @@ SmemDescriptor descriptor(const tf::MatchReport &R, const char *Operand,
   if (!F)
     return {};
   llvm::Expected<SmemDescriptor> D =
-      tf::lower::wgmmaDescriptor(*F, tf::DType::bf16, Coord);
+      tf::lower::sm90::wgmmaDescriptor(*F, tf::DType::bf16, Coord);
   EXPECT_TRUE(bool(D)) << (D ? "" : llvm::toString(D.takeError()));
   return D ? *D : SmemDescriptor{};
 }
@@ -166,13 +166,13 @@ TEST(Descriptor, MMajorSwizzle128) {
 }
 
 TEST(Descriptor, SwizzleModes) {
-  EXPECT_EQ(tf::lower::swizzleModeOf({}), SwizzleMode::none);
-  EXPECT_EQ(tf::lower::swizzleModeOf({1, 4, 3}), SwizzleMode::bytes32);
-  EXPECT_EQ(tf::lower::swizzleModeOf({2, 4, 3}), SwizzleMode::bytes64);
-  EXPECT_EQ(tf::lower::swizzleModeOf({3, 4, 3}), SwizzleMode::bytes128);
+  EXPECT_EQ(tf::lower::sm90::swizzleModeOf({}), SwizzleMode::none);
+  EXPECT_EQ(tf::lower::sm90::swizzleModeOf({1, 4, 3}), SwizzleMode::bytes32);
+  EXPECT_EQ(tf::lower::sm90::swizzleModeOf({2, 4, 3}), SwizzleMode::bytes64);
+  EXPECT_EQ(tf::lower::sm90::swizzleModeOf({3, 4, 3}), SwizzleMode::bytes128);
   // An element-unit swizzle (CuTe's Swizzle<3,3,3> on 16-bit types) is not
   // a byte-address mode.
-  EXPECT_EQ(tf::lower::swizzleModeOf({3, 3, 3}), std::nullopt);
+  EXPECT_EQ(tf::lower::sm90::swizzleModeOf({3, 3, 3}), std::nullopt);
 }
 
 // The refusals behind err_tf_lower_descriptor (the rule of cuda_sm90 reports
@@ -182,7 +182,7 @@ TEST(Descriptor, SwizzleModes) {
 // that binds no `sbo`, a start known only at run time.
 std::string refusal(const tf::OperandFragment &F) {
   llvm::Expected<SmemDescriptor> D =
-      tf::lower::wgmmaDescriptor(F, tf::DType::bf16, {0, 0});
+      tf::lower::sm90::wgmmaDescriptor(F, tf::DType::bf16, {0, 0});
   EXPECT_FALSE(bool(D));
   return D ? "" : llvm::toString(D.takeError());
 }

@@ -1,6 +1,7 @@
 //===- test/lower/VerifyTest.cpp - The LIR verifier ------------------------===//
 //
-// verify (plugin/lower/Verify.h) on a hand-built two-stage pipeline: one TMA
+// verify (plugin/lower/Verify.h, with the sm90 extension's checks of
+// plugin/lower/sm90/Verify.h) on a hand-built two-stage pipeline: one TMA
 // thread fills ring `r` in a persistent tile loop, 128 threads read it. The
 // kernel as built verifies; each test breaks one thing and expects the error
 // that names it.
@@ -8,12 +9,14 @@
 //===----------------------------------------------------------------------===//
 #include "lower/Printer.h"
 #include "lower/Verify.h"
+#include "lower/sm90/Sm90.h"
 
 #include <gtest/gtest.h>
 
 namespace {
 
 using namespace tf::lower;
+namespace ext = tf::lower::sm90;
 
 /// The pipeline and the ids a test changes.
 struct Pipeline {
@@ -23,41 +26,26 @@ struct Pipeline {
          ConsumerClock = None;
 };
 
-Inst make(InstKind Kind) {
-  Inst I;
-  I.Kind = Kind;
-  return I;
-}
-
 /// One role's loops: for task ... { tiles_done; for k ... { it; Body } }.
 InstId role(Kernel &K, const char *Name, std::int64_t Begin,
             std::int64_t End, std::vector<InstId> Body, ExprId Clock,
             InstId *ClockLet = nullptr) {
-  Inst Let = make(InstKind::Let);
-  Let.Vars = {"it"};
-  Let.Value = Clock;
-  InstId L = K.addInst(Let);
+  InstId L = K.addInst(Stmt(LetStmt{"it", Clock}));
   if (ClockLet)
     *ClockLet = L;
-  Inst KLoop = make(InstKind::KLoop);
-  KLoop.Vars = {"k"};
-  KLoop.Start = K.constant(0);
-  KLoop.Bound = K.constant(512);
-  KLoop.Step = 64;
+  Stmt KLoop(KLoopStmt{"k", K.constant(0), K.constant(512), 64});
   KLoop.Body = {L};
   KLoop.Body.insert(KLoop.Body.end(), Body.begin(), Body.end());
-  Inst Done = make(InstKind::Let);
-  Done.Vars = {"tiles_done"};
-  Done.Value = K.binary(ExprKind::Div,
-                        K.binary(ExprKind::Sub, K.var("task"), K.var("cta.x")),
-                        K.constant(132));
-  Inst Tiles = make(InstKind::TileLoop);
-  Tiles.Persistent = true;
+  Stmt Done(LetStmt{
+      "tiles_done",
+      K.binary(ExprKind::Div,
+               K.binary(ExprKind::Sub, K.var("task"), K.var("cta.x")),
+               K.constant(132))});
+  TileLoopStmt Loop;
+  Loop.Persistent = true;
+  Stmt Tiles(Loop);
   Tiles.Body = {K.addInst(Done), K.addInst(KLoop)};
-  Inst R = make(InstKind::Role);
-  R.RoleName = Name;
-  R.Begin = Begin;
-  R.End = End;
+  Stmt R(RoleStmt{Name, "", Begin, End});
   R.Body = {K.addInst(Tiles)};
   return K.addInst(R);
 }
@@ -69,19 +57,30 @@ ExprId clock(Kernel &K) {
                   K.binary(ExprKind::Div, K.var("k"), K.constant(64)));
 }
 
-Inst onBarrier(Kernel &K, InstKind Kind, BarrierId B, std::int64_t Threads,
-               bool Producer = false) {
-  Inst I = make(Kind);
-  I.Bar = B;
-  I.Clock = K.var("it");
-  I.Slot = K.binary(ExprKind::Mod, I.Clock, K.constant(2));
-  ExprId Parity =
-      K.binary(ExprKind::And,
-               K.binary(ExprKind::Div, I.Clock, K.constant(2)), K.constant(1));
-  I.Phase = Producer ? K.binary(ExprKind::Xor, Parity, K.constant(1)) : Parity;
-  I.ProducerParity = Producer && Kind == InstKind::Wait;
-  I.Threads = Threads;
+/// A \p T (a barrier use) on slot it % 2 of \p B, by \p Threads threads;
+/// a wait's parity flipped for a \p Producer.
+template <class T>
+std::unique_ptr<T> onBarrier(Kernel &K, BarrierId B, std::int64_t Threads,
+                             bool Producer = false) {
+  auto I = std::make_unique<T>();
+  I->Bar = B;
+  I->Clock = K.var("it");
+  I->Slot = K.binary(ExprKind::Mod, I->Clock, K.constant(2));
+  if constexpr (std::is_same_v<T, ext::Wait>) {
+    ExprId Parity = K.binary(
+        ExprKind::And, K.binary(ExprKind::Div, I->Clock, K.constant(2)),
+        K.constant(1));
+    I->Phase =
+        Producer ? K.binary(ExprKind::Xor, Parity, K.constant(1)) : Parity;
+    I->ProducerParity = Producer;
+  }
+  I->Threads = Threads;
   return I;
+}
+
+/// Statement \p Id of \p K as a \p T of the sm90 extension.
+template <class T> T &stmtAs(Kernel &K, InstId Id) {
+  return *as<T>(K.Insts[Id]);
 }
 
 Pipeline build() {
@@ -128,30 +127,44 @@ Pipeline build() {
   Map.Swizzle = tf::SwizzleMode::bytes128;
   K.Maps.push_back(Map);
 
-  Inst Init = make(InstKind::Role);
-  Init.RoleName = "init";
-  Init.End = 1;
+  Stmt Init(RoleStmt{"init", "", 0, 1});
   for (BarrierId B : {P.Full, P.Empty}) {
-    Inst I = make(InstKind::BarrierInit);
-    I.Bar = B;
-    I.Count = K.Barriers[B].Arrivals;
-    Init.Body.push_back(K.addInst(I));
+    auto I = std::make_unique<ext::BarrierInit>();
+    I->Bar = B;
+    I->Count = K.Barriers[B].Arrivals;
+    Init.Body.push_back(K.addInst(Stmt(std::move(I))));
   }
   K.Body.push_back(K.addInst(Init));
 
-  InstId Wait = K.addInst(onBarrier(K, InstKind::Wait, P.Empty, 1, true));
-  P.ExpectTx = K.addInst(onBarrier(K, InstKind::ArriveExpectTx, P.Full, 1));
-  K.Insts[P.ExpectTx].Bytes = 16384;
-  Inst Load = onBarrier(K, InstKind::TmaLoad, P.Full, 1);
-  Load.Map = 0;
-  Load.Ring = 0;
-  Load.View = 0;
-  Load.Bytes = 16384;
-  InstId L = K.addInst(Load);
+  InstId Wait =
+      K.addInst(Stmt(onBarrier<ext::Wait>(K, P.Empty, 1, /*Producer=*/true)));
+  auto ExpectTx = onBarrier<ext::ArriveExpectTx>(K, P.Full, 1);
+  ExpectTx->Bytes = 16384;
+  P.ExpectTx = K.addInst(Stmt(std::move(ExpectTx)));
+  auto Load = std::make_unique<ext::Tma>();
+  Load->Bar = P.Full;
+  Load->Clock = K.var("it");
+  Load->Slot = K.binary(ExprKind::Mod, Load->Clock, K.constant(2));
+  Load->Bytes = 16384;
+  AtomCallStmt Call;
+  Call.Contract = "nv.sm90.CopyAsyncTensor";
+  Call.Threads = 1;
+  OperandView Global, Shared;
+  Global.Name = "src";
+  Global.Place = OperandPlace::Global;
+  Global.Map = 0;
+  Shared.Name = "dst";
+  Shared.View = 0;
+  Shared.Ring = 0;
+  Shared.Slot = Load->Slot;
+  Call.Operands = {Global, Shared};
+  Call.Target = ExtensionPtr(std::move(Load));
+  InstId L = K.addInst(Stmt(std::move(Call)));
   K.Body.push_back(role(K, "loader", 0, 1, {Wait, P.ExpectTx, L}, clock(K)));
 
-  P.ConsumerWait = K.addInst(onBarrier(K, InstKind::Wait, P.Full, 128));
-  P.Release = K.addInst(onBarrier(K, InstKind::Arrive, P.Empty, 128));
+  P.ConsumerWait =
+      K.addInst(Stmt(onBarrier<ext::Wait>(K, P.Full, 128)));
+  P.Release = K.addInst(Stmt(onBarrier<ext::Arrive>(K, P.Empty, 128)));
   K.Body.push_back(role(K, "compute", 128, 256, {P.ConsumerWait, P.Release},
                         clock(K), &P.ConsumerClock));
   return P;
@@ -170,7 +183,7 @@ TEST(Verify, PipelineAsBuilt) { EXPECT_EQ(errors(build().K), ""); }
 
 TEST(Verify, ArrivalCount) {
   Pipeline P = build();
-  P.K.Insts[P.Release].Threads = 64;
+  stmtAs<ext::Arrive>(P.K, P.Release).Threads = 64;
   EXPECT_EQ(errors(P.K), "kernel k: barrier r.empty expects 128 arrivals per "
                          "phase but the roles perform 64\n");
 }
@@ -185,7 +198,7 @@ TEST(Verify, InitCount) {
 
 TEST(Verify, ExpectTxBytes) {
   Pipeline P = build();
-  P.K.Insts[P.ExpectTx].Bytes = 8192;
+  stmtAs<ext::ArriveExpectTx>(P.K, P.ExpectTx).Bytes = 8192;
   EXPECT_EQ(errors(P.K),
             "kernel k: mbarrier.arrive.expect_tx on r.full expects 8192 bytes "
             "(barrier table: 16384) but the TMA copies issued on it move "
@@ -196,7 +209,7 @@ TEST(Verify, ClockWithoutPersistentTiles) {
   // The consumer forgets the tiles done: its phases repeat every tile.
   Pipeline P = build();
   Kernel &K = P.K;
-  K.Insts[P.ConsumerClock].Value =
+  K.Insts[P.ConsumerClock].get<LetStmt>().Value =
       K.binary(ExprKind::Div, K.var("k"), K.constant(64));
   std::string E = errors(K);
   EXPECT_NE(E.find("the clock of r.full (k / 64) does not count the "
@@ -212,7 +225,7 @@ TEST(Verify, ClockWithoutPersistentTiles) {
 TEST(Verify, Parity) {
   Pipeline P = build();
   Kernel &K = P.K;
-  Inst &W = K.Insts[P.ConsumerWait];
+  ext::Wait &W = stmtAs<ext::Wait>(K, P.ConsumerWait);
   W.Phase = K.binary(ExprKind::And, W.Clock, K.constant(1));
   EXPECT_EQ(errors(K), "kernel k: the wait on r.full uses parity it & 1, not "
                        "(clock / 2) & 1\n");
@@ -221,7 +234,7 @@ TEST(Verify, Parity) {
 TEST(Verify, Slot) {
   Pipeline P = build();
   Kernel &K = P.K;
-  K.Insts[P.Release].Slot =
+  stmtAs<ext::Arrive>(K, P.Release).Slot =
       K.binary(ExprKind::Mod, K.var("k"), K.constant(2));
   EXPECT_EQ(errors(K), "kernel k: mbarrier.arrive on r.empty indexes slot "
                        "k % 2, not its clock it modulo 2\n");
@@ -253,19 +266,19 @@ TEST(Verify, SharedMemoryLimit) {
 TEST(Verify, NeverWaited) {
   // The consumer arrives on r.full instead of waiting on it.
   Pipeline P = build();
-  Inst &W = P.K.Insts[P.ConsumerWait];
-  W.Kind = InstKind::Arrive;
-  W.Threads = 0;
+  P.K.Insts[P.ConsumerWait] =
+      Stmt(onBarrier<ext::Arrive>(P.K, P.Full, /*Threads=*/0));
   EXPECT_EQ(errors(P.K), "kernel k: barrier r.full is never waited on by a "
                          "role that does not arrive on it\n");
 }
 
 TEST(Verify, TransactionCount) {
   Pipeline P = build();
-  P.K.Barriers[P.Full].TxBytes = P.K.Insts[P.ExpectTx].Bytes = 1 << 20;
-  for (Inst &I : P.K.Insts)
-    if (I.Kind == InstKind::TmaLoad)
-      I.Bytes = 1 << 20;
+  P.K.Barriers[P.Full].TxBytes =
+      stmtAs<ext::ArriveExpectTx>(P.K, P.ExpectTx).Bytes = 1 << 20;
+  for (Stmt &I : P.K.Insts)
+    if (auto *Load = as<ext::Tma>(I))
+      Load->Bytes = 1 << 20;
   std::string E = errors(P.K);
   EXPECT_NE(E.find("barrier r.full expects 1048576 bytes per phase; an "
                    "mbarrier's transaction count holds less than 1048576"),
@@ -275,10 +288,10 @@ TEST(Verify, TransactionCount) {
 
 TEST(Verify, NamedBarrier) {
   Pipeline P = build();
-  Inst Sync = make(InstKind::NamedBarrier);
-  Sync.BarrierIdNum = 1;
-  Sync.Count = 100;
-  InstId Id = P.K.addInst(Sync);
+  auto Sync = std::make_unique<ext::NamedBarrier>();
+  Sync->Id = 1;
+  Sync->Count = 100;
+  InstId Id = P.K.addInst(Stmt(std::move(Sync)));
   P.K.Insts[P.K.Body.back()].Body.push_back(Id);
   EXPECT_EQ(errors(P.K), "kernel k: bar.sync 1, 100 needs an id in [1, 16) "
                          "and a multiple of 32 threads within the CTA\n");
@@ -286,9 +299,9 @@ TEST(Verify, NamedBarrier) {
 
 TEST(Verify, RoleOutsideCta) {
   Pipeline P = build();
-  for (Inst &I : P.K.Insts)
-    if (I.Kind == InstKind::Role && I.RoleName == "compute")
-      I.End = 384;
+  for (Stmt &I : P.K.Insts)
+    if (auto *R = I.getIf<RoleStmt>(); R && R->Name == "compute")
+      R->End = 384;
   EXPECT_EQ(errors(P.K), "kernel k: role compute runs threads [128, 384), "
                          "outside the CTA's 256\n");
 }

@@ -1,6 +1,10 @@
-//===- test/runtime/tensor_map_test.cpp - make_tensor_map refusals --------===//
+//===- test/runtime/tensor_map_test.cpp - make_tensor_map's arguments -----===//
 //
-// Arguments TMA cannot address stop the program with a message naming the
+// What make_tensor_map hands cuTensorMapEncodeTiled: the driver lists
+// dimensions innermost first, the launcher (and the LIR) outermost first, so
+// extents, strides and box extents are reversed -- a box in the launcher's
+// order would copy a 64 x 128 box where the kernel expects 128 x 64. And
+// arguments TMA cannot address stop the program with a message naming the
 // kernel and the problem, before any driver call (so this runs without a
 // GPU). The encoding itself is exercised on the GPU by test/gpu.
 //
@@ -35,6 +39,48 @@ void make(const TensorArg &t, std::uint32_t rows, std::uint32_t cols,
   const std::uint32_t box[] = {rows, cols};
   (void)tf::runtime::make_tensor_map(t, box, swizzle,
                                      tf::runtime::CudaCheck{"ex::gemm"});
+}
+
+TEST(TensorMapArguments, InnermostDimensionFirst) {
+  // A 200 x 300 bf16 matrix with rows of 304 elements, boxes of 128 rows of
+  // 64 columns (the optimal GEMM's A map).
+  const std::uint32_t box[] = {128, 64};
+  const tf::runtime::TensorMapArguments a = tf::runtime::tensor_map_arguments(
+      matrix(200, 300, 304), box, TmaSwizzle::bytes128,
+      tf::runtime::CudaCheck{"ex::gemm"});
+  EXPECT_EQ(a.rank, 2u);
+  EXPECT_EQ(a.extents[0], 300u);
+  EXPECT_EQ(a.extents[1], 200u);
+  EXPECT_EQ(a.boxes[0], 64u);
+  EXPECT_EQ(a.boxes[1], 128u);
+  EXPECT_EQ(a.strides[0], 304u * 2);
+  EXPECT_EQ(a.element_strides[0], 1u);
+  EXPECT_EQ(a.element_strides[1], 1u);
+}
+
+TEST(TensorMapArguments, RankThree) {
+  // A batch of 3 matrices of 40 x 72 f32, each padded to 48 rows.
+  TensorArg t;
+  t.data = reinterpret_cast<void *>(std::uintptr_t{1} << 20);
+  t.rank = 3;
+  t.dtype = tf::DType::f32;
+  const std::int64_t extents[] = {3, 40, 72}, strides[] = {48 * 72, 72, 1};
+  for (int d = 0; d < 3; ++d) {
+    t.extents[d] = extents[d];
+    t.strides[d] = strides[d];
+  }
+  const std::uint32_t box[] = {1, 16, 8};
+  const tf::runtime::TensorMapArguments a = tf::runtime::tensor_map_arguments(
+      t, box, TmaSwizzle::bytes32, tf::runtime::CudaCheck{"ex::bmm"});
+  EXPECT_EQ(a.rank, 3u);
+  EXPECT_EQ(a.extents[0], 72u);
+  EXPECT_EQ(a.extents[1], 40u);
+  EXPECT_EQ(a.extents[2], 3u);
+  EXPECT_EQ(a.boxes[0], 8u);
+  EXPECT_EQ(a.boxes[1], 16u);
+  EXPECT_EQ(a.boxes[2], 1u);
+  EXPECT_EQ(a.strides[0], 72u * 4);
+  EXPECT_EQ(a.strides[1], 48u * 72 * 4);
 }
 
 TEST(TensorMapDeathTest, RowsMustBeMultiplesOf16Bytes) {

@@ -500,7 +500,7 @@ TEST(Files, MissingFile) {
 }
 
 //===----------------------------------------------------------------------===//
-// Search order: --targets-dir, then TF_TARGETS_DIR, then the source tree
+// Search order: --targets-dir, then TF_TARGETS_DIR, then the shipped facts
 //===----------------------------------------------------------------------===//
 
 TEST(SearchOrder, OptionThenEnvironmentThenDefault) {
@@ -508,6 +508,9 @@ TEST(SearchOrder, OptionThenEnvironmentThenDefault) {
   TargetsDir D = resolveTargetsDir("");
   EXPECT_EQ(D.Why, TargetsDir::Choice::Default);
   EXPECT_EQ(D.Path, defaultTargetsDir());
+  // This test is an executable of the build tree, which is laid out like an
+  // installation: the facts are its share/tf/targets.
+  EXPECT_TRUE(StringRef(D.Path).ends_with("/share/tf/targets")) << D.Path;
   EXPECT_TRUE(sys::fs::is_directory(D.Path)) << D.Path;
 
   ::setenv("TF_TARGETS_DIR", "/from/env", 1);

@@ -87,6 +87,19 @@ struct Int {
 };
 
 /// The kind of a result computed from `a` and `b`: static only when both are.
+/// Sets \p out to a * b and returns true when the product fits in 64 bits;
+/// false (out unchanged) otherwise. Written out because nvcc's front end
+/// cannot evaluate __builtin_mul_overflow in constant expressions.
+constexpr bool checked_mul(std::int64_t a, std::int64_t b, std::int64_t &out) {
+  constexpr std::int64_t max = INT64_MAX, min = INT64_MIN;
+  bool fits = a == 0 || b == 0 ||
+              (a > 0 ? (b > 0 ? a <= max / b : b >= min / a)
+                     : (b > 0 ? a >= min / b : b >= max / a));
+  if (fits)
+    out = a * b;
+  return fits;
+}
+
 constexpr Int combine_kind(const Int &a, const Int &b, std::int64_t value) {
   return a.is_constant() && b.is_constant() ? Int::constant(value)
                                             : Int::dynamic(value);

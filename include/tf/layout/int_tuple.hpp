@@ -183,7 +183,9 @@ constexpr Result<std::int64_t> product(const IntTuple &t) {
     Result<std::int64_t> v = t.leaf_at(i).get();
     if (!v)
       return v.error();
-    p *= *v;
+    if (!checked_mul(p, *v, p))
+      return make_error(Errc::capacity,
+                        "the product of the extents does not fit in 64 bits");
   }
   return p;
 }

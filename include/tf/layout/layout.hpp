@@ -36,9 +36,12 @@ constexpr IntTuple compact_row_major(const IntTuple &shape, Int current = 1) {
     stride.set_leaf(i, current);
     const Int &s = shape.leaf_at(i);
     // A symbolic or unknown factor makes the rest unknown until run time:
-    // strides have no expression form for products of symbols.
-    current = current.has_value() && s.has_value()
-                  ? combine_kind(current, s, current.value * s.value)
+    // strides have no expression form for products of symbols. A product
+    // beyond 64 bits has no value either (size() then refuses the shape).
+    std::int64_t next = 0;
+    current = current.has_value() && s.has_value() &&
+                      checked_mul(current.value, s.value, next)
+                  ? combine_kind(current, s, next)
                   : Int::dynamic();
   }
   return stride;

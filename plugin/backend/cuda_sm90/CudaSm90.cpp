@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "backend/cuda_sm90/CudaSm90.h"
 
-#include "emit/CudaEmitter.h"
+#include "backend/cuda_sm90/CudaEmitter.h"
 
 #include "tf/atoms/generic/copy.hpp"
 #include "tf/atoms/nv/sm90/copy_async_tensor.hpp"
@@ -44,7 +44,7 @@ public:
   llvm::Error emit(llvm::ArrayRef<lower::Kernel> Kernels,
                    const EmitOptions &Opts,
                    llvm::raw_ostream &OS) const override {
-    return emit::emitCuda(Kernels, {Opts.Source, Opts.DebugWaits}, OS);
+    return sm90::emitCuda(Kernels, {Opts.Source, Opts.DebugWaits}, OS);
   }
 };
 

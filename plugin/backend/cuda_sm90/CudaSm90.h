@@ -5,7 +5,7 @@
 // rings, WGMMA over ring slots, a register fragment (with its fused
 // elementwise ops) staged in shared memory, and TMA stores of the staged
 // tile -- and writes the LIR as a self-contained `.tf.cu` for sm_90a
-// (plugin/emit/CudaEmitter.h). Its lowering rules are in Rules.cpp.
+// (CudaEmitter.h). Its lowering rules are in Rules.cpp.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TF_PLUGIN_BACKEND_CUDA_SM90_CUDASM90_H

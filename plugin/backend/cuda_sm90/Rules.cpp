@@ -8,21 +8,32 @@
 // instructions.
 //
 //===----------------------------------------------------------------------===//
+#include "backend/cuda_sm90/AccumulatorStore.h"
 #include "backend/cuda_sm90/CudaSm90.h"
+#include "backend/cuda_sm90/Forms.h"
 
+#include "analysis/Candidates.h"
+#include "analysis/Site.h"
 #include "lower/Context.h"
-#include "lower/Descriptor.h"
+#include "lower/sm90/Descriptor.h"
 #include "lower/Fusion.h"
 #include "lower/PipelineSynthesis.h"
+#include "lower/sm90/Sm90.h"
 
 #include "tf/atoms/generic/copy.hpp"
 #include "tf/atoms/nv/sm90/copy_async_tensor.hpp"
 #include "tf/atoms/nv/sm90/wgmma.hpp"
+#include "tf/contract/print.hpp"
 #include "tf/layout/mesh_text.hpp"
+
+#include <map>
+#include <optional>
+#include <tuple>
 
 namespace tf::backend::sm90 {
 
 using namespace tf::lower;
+using namespace tf::lower::sm90;
 using hir::StmtId;
 using hir::ValueId;
 using plugin::DiagId;
@@ -75,6 +86,82 @@ bool innermostContiguous(const hir::Kernel &K, ValueId P) {
 Support yes(int Rank) { return {true, "", Rank}; }
 Support no(std::string Why) { return {false, std::move(Why), 0}; }
 
+/// The WGMMA site (under nv.sm90.Wgmma) that accumulates into \p Acc, or
+/// null.
+const hir::Stmt *accumulatingWgmma(const hir::Kernel &K, ValueId Acc) {
+  for (const hir::Stmt &S : K.Stmts)
+    if (S.Kind == hir::StmtKind::Op && S.Sched && S.Result == Acc &&
+        analysis::contractOf(S) == &atoms::nv::sm90::wgmma)
+      return &S;
+  return nullptr;
+}
+
+/// The value a staging copy's source \p V is computed from: \p V after
+/// the elementwise temporaries the store applies (fusion, lower/Fusion.h).
+ValueId stagedSource(const hir::Kernel &K, ValueId V) {
+  while (V != hir::None && K.Values[V].Def != hir::None &&
+         K.Values[V].Origin == hir::ValueOrigin::Temporary) {
+    const hir::Stmt &Def = K.Stmts[K.Values[V].Def];
+    if (Def.Kind != hir::StmtKind::Op || Def.Sched || Def.Operands.empty())
+      break;
+    V = Def.Operands[0];
+  }
+  return V;
+}
+
+/// "a, b or c": the element types for which \p Written is true.
+template <typename Pred> std::string typesWhere(Pred Written) {
+  std::vector<std::string> Names;
+  for (DType T : all_dtypes)
+    if (Written(T))
+      Names.push_back(std::string(name(T)));
+  std::string Out;
+  for (std::size_t I = 0; I < Names.size(); ++I)
+    Out += (I == 0 ? "" : I + 1 == Names.size() ? " or " : ", ") + Names[I];
+  return Out;
+}
+
+std::string dims(const std::int64_t (&X)[3], int N) {
+  std::string Out = "(";
+  for (int D = 0; D < N; ++D)
+    Out += (D ? ", " : "") + std::to_string(X[D]);
+  return Out + ")";
+}
+
+/// Why the WGMMA site \p S is not one the emitter writes (its element types
+/// and one accumulator block per warpgroup), or empty.
+std::string wgmmaForm(const hir::Kernel &K, const hir::Stmt &S) {
+  const char *Operand[] = {"A", "B"};
+  for (int I = 0; I < 2; ++I) {
+    const DType T = K.Values[backingOf(K, S.Operands[1 + I])].Type.Element;
+    if (!wgmmaType(T))
+      return std::string("cuda_sm90 writes WGMMA with ") +
+             typesWhere([](DType X) { return wgmmaType(X) != nullptr; }) +
+             " operands; operand " + Operand[I] + " is " +
+             std::string(name(T));
+  }
+  const DType D = K.Values[S.Operands[0]].Type.Element;
+  if (D != WgmmaAccumulator)
+    return "cuda_sm90 writes WGMMA with an " +
+           std::string(name(WgmmaAccumulator)) + " accumulator; this one is " +
+           std::string(name(D));
+  // The repeat is known for the site's own WGMMA match (a candidate under
+  // another contract has none yet).
+  if (!S.Sched || !S.Sched->Match || !S.Sched->Match->repeat.derived ||
+      analysis::contractOf(S) != &atoms::nv::sm90::wgmma)
+    return "";
+  const RepeatDerivation &R = S.Sched->Match->repeat;
+  if (R.count[0] == R.spatial[0] && R.count[1] == 1)
+    return "";
+  const std::int64_t Groups = R.spatial[0];
+  return "cuda_sm90 keeps one accumulator block per warpgroup; the tile " +
+         dims(R.tile, 2) + " over atoms " + dims(R.atom, 2) + " on " +
+         std::to_string(Groups) + " warpgroup" + (Groups == 1 ? "" : "s") +
+         " gives each " + std::to_string(R.count[0] / Groups * R.count[1]) +
+         " blocks; use an atom N of " + std::to_string(R.tile[1]) +
+         " and one warpgroup per " + std::to_string(R.atom[0]) + " rows";
+}
+
 } // namespace
 
 Support supports(const hir::Kernel &K, StmtId Op, const Contract &C) {
@@ -120,12 +207,36 @@ Support supports(const hir::Kernel &K, StmtId Op, const Contract &C) {
         return no("cuda_sm90 lowers the SS form of WGMMA (A and B in shared "
                   "memory); this site chooses form " +
                   std::string(Form->choice.view()));
+    if (std::string Why = wgmmaForm(K, S); !Why.empty())
+      return no(std::move(Why));
     return yes(2);
   }
   if (&C == &atoms::generic::copy) {
     if (Ops.size() == 2 && isBuffer(K, Ops[1]) &&
-        K.Values[Ops[0]].Type.Where == Storage::rmem)
+        K.Values[Ops[0]].Type.Where == Storage::rmem) {
+      // A value an op without an instruction computes is refused when the
+      // kernel is lowered (err_tf_lower_undecided), not a second time here.
+      const ValueId Source = stagedSource(K, Ops[0]);
+      bool Undecided = false;
+      for (hir::StmtId Id = 0; Id < K.Stmts.size() && !Undecided; ++Id)
+        Undecided = analysis::isUndecided(K, Id) &&
+                    (K.Stmts[Id].Result == Source ||
+                     llvm::is_contained(K.Stmts[Id].Operands, Source));
+      if (!Undecided && !accumulatingWgmma(K, Source))
+        return no("cuda_sm90 stages WGMMA accumulators (their registers "
+                  "are the fragment it stores); " +
+                  (K.Values[Source].Name.empty()
+                       ? std::string("the stored value")
+                       : "'" + K.Values[Source].Name + "'") +
+                  " is accumulated by no nv.sm90.Wgmma");
+      const DType Stored = K.Values[Ops[1]].Type.Element;
+      if (!pairConversion(Stored))
+        return no("cuda_sm90 stores accumulators as " +
+                  typesWhere([](DType T) { return bool(pairConversion(T)); }) +
+                  "; '" + K.Values[Ops[1]].Name + "' holds " +
+                  std::string(name(Stored)));
       return yes(1);
+    }
     return no("cuda_sm90 lowers generic.Copy only from a register tensor "
               "into a shared-memory buffer (the staged epilogue); this one "
               "copies " + std::string(name(K.Values[Ops[0]].Type.Where)) +
@@ -179,11 +290,25 @@ SwizzleMode swizzleOf(const hir::Value &V) {
       .value_or(SwizzleMode::none);
 }
 
-/// One TMA instruction per box of the copy (inference's split), each at
-/// its global coordinates and its byte offset in the shared-memory view.
-void issueBoxes(LoweringContext &Ctx, const hir::Stmt &S, InstKind Kind,
-                ValueId Tile, unsigned Map, const Inst &Proto,
-                std::vector<InstId> &Out) {
+/// The atom call of the site \p S (contract and recorded parameters),
+/// performed by every thread of role \p R.
+AtomCallStmt atomCall(LoweringContext &Ctx, const hir::Stmt &S, int R) {
+  AtomCallStmt Call;
+  Call.Contract = S.Sched->ContractId;
+  if (S.Sched->Match)
+    for (const ResolvedParam &P : S.Sched->Match->params)
+      Call.Params.push_back(std::string(P.name.view()) + "=" +
+                            to_string(P.value));
+  Call.Threads = Ctx.Roles[R].threads();
+  return Call;
+}
+
+/// One TMA atom call per box of the copy (inference's split), each at its
+/// global coordinates and its byte offset in the shared-memory view
+/// \p Shared; \p Proto holds the call's encoding but the box's bytes.
+void issueBoxes(LoweringContext &Ctx, const hir::Stmt &S, int R,
+                ValueId Tile, unsigned Map, const OperandView &Shared,
+                const Tma &Proto, std::vector<InstId> &Out) {
   const hir::Schedule &Sched = *S.Sched;
   const hir::Value &T = Ctx.H.Values[Tile];
   const DType Element = T.Type.Element;
@@ -195,17 +320,16 @@ void issueBoxes(LoweringContext &Ctx, const hir::Stmt &S, InstKind Kind,
     BoxElements *= E;
   for (std::int64_t B = 0; B < Boxes; ++B) {
     std::vector<std::int64_t> At = boxCoord(B, Sched.DerivedRepeat);
-    Inst I = Proto;
-    I.Kind = Kind;
-    I.Map = Map;
-    I.Bytes = BoxElements * bytes(Element);
+    OperandView Global;
+    Global.Place = OperandPlace::Global;
+    Global.Map = Map;
     IntTuple Crd;
     for (std::size_t D = 0; D < At.size(); ++D) {
       Crd.push_back(IntTuple(At[D]));
       ExprId Base = D < T.TileOffsets.size()
                         ? Ctx.expr(T.TileOffsets[D], S.Range)
                         : L.constant(0);
-      I.Coords.push_back(
+      Global.Coords.push_back(
           At[D] == 0 ? Base
                      : L.binary(ExprKind::Add, Base,
                                 L.constant(At[D] * Sched.BoxExtents[D])));
@@ -217,8 +341,17 @@ void issueBoxes(LoweringContext &Ctx, const hir::Stmt &S, InstKind Kind,
                   "the boxes' shared-memory offsets are not static"});
       return;
     }
-    I.ViewOffset = *Offset * bytes(Element);
-    Ctx.add(std::move(I), Out);
+    OperandView Box = Shared;
+    Box.Offset = *Offset * bytes(Element);
+    AtomCallStmt Call = atomCall(Ctx, S, R);
+    Global.Name = Proto.Store ? "dst" : "src";
+    Box.Name = Proto.Store ? "src" : "dst";
+    Call.Operands = Proto.Store ? std::vector{Box, Global}
+                                : std::vector{Global, Box};
+    auto Enc = std::make_unique<Tma>(Proto);
+    Enc->Bytes = BoxElements * bytes(Element);
+    Call.Target = ExtensionPtr(std::move(Enc));
+    Ctx.add(std::move(Call), S, Out);
   }
 }
 
@@ -230,13 +363,15 @@ void lowerLoad(LoweringContext &Ctx, const hir::Stmt &S, Selection &Sel) {
   const unsigned Map =
       tensorMap(Ctx, Src.TileOf, *S.Sched, swizzleOf(Ctx.H.Values[Ring]));
   const BufferUse &U = acquire(Ctx, Sel, Ring, Handoff::AsyncFill);
-  Inst Box = Ctx.inst(InstKind::TmaLoad, S, Sel.Role);
-  Box.Bar = U.Full;
-  Box.Slot = U.Slot;
-  Box.Clock = U.Clock;
-  Box.Ring = Ring;
-  Box.View = Ctx.Views[Ring];
-  issueBoxes(Ctx, S, InstKind::TmaLoad, Tile, Map, Box, Sel.Body);
+  Tma Load;
+  Load.Bar = U.Full;
+  Load.Slot = U.Slot;
+  Load.Clock = U.Clock;
+  OperandView Shared;
+  Shared.View = Ctx.Views[Ring];
+  Shared.Ring = Ring;
+  Shared.Slot = U.Slot;
+  issueBoxes(Ctx, S, Sel.Role, Tile, Map, Shared, Load, Sel.Body);
 }
 
 void lowerStore(LoweringContext &Ctx, const hir::Stmt &S, Selection &Sel) {
@@ -249,13 +384,15 @@ void lowerStore(LoweringContext &Ctx, const hir::Stmt &S, Selection &Sel) {
   const unsigned Map = tensorMap(Ctx, Ctx.H.Values[Tile].TileOf, *S.Sched,
                                  swizzleOf(Ctx.H.Values[Buffer]));
   acquire(Ctx, Sel, Buffer, Handoff::Read);
-  Inst Box = Ctx.inst(InstKind::TmaStore, S, Sel.Role);
-  Box.View = Ctx.Views[Buffer];
-  issueBoxes(Ctx, S, InstKind::TmaStore, Tile, Map, Box, Sel.Body);
-  Ctx.add(Ctx.inst(InstKind::BulkCommit, S, Sel.Role), Sel.Body);
+  Tma Store;
+  Store.Store = true;
+  OperandView Shared;
+  Shared.View = Ctx.Views[Buffer];
+  issueBoxes(Ctx, S, Sel.Role, Tile, Map, Shared, Store, Sel.Body);
+  Ctx.add(std::make_unique<BulkCommit>(), S, Sel.Body);
   // The buffer may be overwritten once the stores have read it (.read:
   // their global writes need not be done).
-  Ctx.add(Ctx.inst(InstKind::BulkWaitRead, S, Sel.Role), Sel.Body);
+  Ctx.add(std::make_unique<BulkWaitRead>(), S, Sel.Body);
 }
 
 /// Refuses \p S unless the backend supports it; true when it does.
@@ -302,7 +439,7 @@ void lowerWgmma(LoweringContext &Ctx, StmtId Op, Selection &Sel) {
   const BufferUse UA = acquire(Ctx, Sel, Rings[0], Handoff::Read);
   const BufferUse UB = acquire(Ctx, Sel, Rings[1], Handoff::Read);
 
-  Ctx.add(Ctx.inst(InstKind::WgmmaFence, S, Sel.Role), Sel.Body);
+  Ctx.add(std::make_unique<WgmmaFence>(), S, Sel.Body);
   const DType TA = Ctx.H.Values[Rings[0]].Type.Element;
   const DType TB = Ctx.H.Values[Rings[1]].Type.Element;
   const ParamValue *MajorA = R->param("a_major"), *MajorB = R->param("b_major");
@@ -310,22 +447,19 @@ void lowerWgmma(LoweringContext &Ctx, StmtId Op, Selection &Sel) {
                      TA, TB, Ctx.H.Values[S.Operands[0]].Type.Element};
   const std::int64_t *Count = R->repeat.count, *Spatial = R->repeat.spatial;
   const std::int64_t PerGroup = Count[0] / Spatial[0];
+  // The warpgroups run one sequence: warpgroup g's instructions are
+  // warpgroup 0's with the operand starts g times a fixed offset further,
+  // so the emitted code has no branch around the WGMMAs (ptxas serialises
+  // WGMMAs under a branch, warning C7520). Warpgroup 0's descriptors by
+  // (block, k-step, N block), and the offsets per warpgroup.
+  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t>,
+           std::pair<SmemDescriptor, SmemDescriptor>>
+      GroupZero;
+  std::optional<std::pair<std::int64_t, std::int64_t>> GroupStride;
+  bool OneSequence = true;
   for (std::int64_t KK = 0; KK < Count[2]; ++KK)
     for (std::int64_t MI = 0; MI < Count[0]; ++MI)
       for (std::int64_t NJ = 0; NJ < Count[1]; ++NJ) {
-        Inst I = Ctx.inst(InstKind::Wgmma, S, Sel.Role);
-        I.Atom = Atom;
-        I.Axis = std::string(R->repeat.spatial_axis[0].view());
-        I.AxisValue = MI / PerGroup;
-        I.Block = (MI % PerGroup) * Count[1] + NJ;
-        I.KStep = KK;
-        I.Threads = Ctx.Roles[Sel.Role].threads() / Spatial[0];
-        I.RingA = Rings[0];
-        I.RingB = Rings[1];
-        I.Coords = {UA.Slot, UB.Slot};
-        I.TransA = MajorA && MajorA->choice == "MN";
-        I.TransB = MajorB && MajorB->choice == "MN";
-        I.Acc = S.Result;
         llvm::Expected<SmemDescriptor> DA = wgmmaDescriptor(*FA, TA, {MI, KK});
         llvm::Expected<SmemDescriptor> DB = wgmmaDescriptor(*FB, TB, {KK, NJ});
         if (!DA || !DB) {
@@ -337,15 +471,59 @@ void lowerWgmma(LoweringContext &Ctx, StmtId Op, Selection &Sel) {
           llvm::consumeError(DB.takeError());
           continue;
         }
-        I.A = *DA;
-        I.B = *DB;
-        Ctx.add(std::move(I), Sel.Body);
+        auto W = std::make_unique<Wgmma>();
+        W->Atom = Atom;
+        W->Axis = std::string(R->repeat.spatial_axis[0].view());
+        W->AxisValue = MI / PerGroup;
+        W->KStep = KK;
+        W->TransA = MajorA && MajorA->choice == "MN";
+        W->TransB = MajorB && MajorB->choice == "MN";
+        W->A = *DA;
+        W->B = *DB;
+        if (W->AxisValue == 0) {
+          GroupZero[{MI, KK, NJ}] = {W->A, W->B};
+        } else if (auto Zero = GroupZero.find({MI % PerGroup, KK, NJ});
+                   OneSequence && Zero != GroupZero.end()) {
+          const auto &[A0, B0] = Zero->second;
+          if (!GroupStride)
+            GroupStride = {(W->A.Start - A0.Start) / W->AxisValue,
+                           (W->B.Start - B0.Start) / W->AxisValue};
+          SmemDescriptor A = W->A, B = W->B;
+          A.Start -= W->AxisValue * GroupStride->first;
+          B.Start -= W->AxisValue * GroupStride->second;
+          if (!(A == A0 && B == B0)) {
+            OneSequence = false;
+            Ctx.refuse(DiagId::err_tf_lower_op, LoweringContext::at(S),
+                       {Ctx.opText(S) + " as " + S.Sched->ContractId,
+                        BackendName.str(),
+                        "the warpgroups on '" + W->Axis +
+                            "' cannot issue one WGMMA sequence: warpgroup " +
+                            std::to_string(W->AxisValue) +
+                            "'s operands are not warpgroup 0's moved by a "
+                            "fixed offset per warpgroup; lay out A's M "
+                            "blocks and B's N blocks at a constant stride"});
+          }
+        }
+        AtomCallStmt Call = atomCall(Ctx, S, Sel.Role);
+        Call.Threads = Ctx.Roles[Sel.Role].threads() / Spatial[0];
+        OperandView A, B, C;
+        A.Name = "A";
+        A.Ring = Rings[0];
+        A.Slot = UA.Slot;
+        B.Name = "B";
+        B.Ring = Rings[1];
+        B.Slot = UB.Slot;
+        C.Name = "C";
+        C.Place = OperandPlace::Registers;
+        C.Fragment = S.Result;
+        C.Block = (MI % PerGroup) * Count[1] + NJ;
+        Call.Operands = {A, B, C};
+        Call.Target = ExtensionPtr(std::move(W));
+        Ctx.add(std::move(Call), S, Sel.Body);
       }
-  Ctx.add(Ctx.inst(InstKind::WgmmaCommit, S, Sel.Role), Sel.Body);
+  Ctx.add(std::make_unique<WgmmaCommit>(), S, Sel.Body);
   // The slots are released only once the wgmmas reading them are done.
-  Inst Wait = Ctx.inst(InstKind::WgmmaWait, S, Sel.Role);
-  Wait.Count = 0;
-  Ctx.add(std::move(Wait), Sel.Body);
+  Ctx.add(std::make_unique<WgmmaWait>(), S, Sel.Body);
 }
 
 //===- The staged epilogue -------------------------------------------------===//
@@ -358,6 +536,9 @@ void lowerStagingCopy(LoweringContext &Ctx, StmtId Op, Selection &Sel) {
   const ValueId Buffer = S.Operands[1];
   if (Chain == Ctx.Fused.end() || !Ctx.Views.count(Buffer))
     return; // fusion or the memory plan refused it
+  // The buffer is this op's to fill even when it is refused below, so that
+  // its reader is not reported as waiting on a buffer nothing fills.
+  acquire(Ctx, Sel, Buffer, Handoff::SyncFill);
   const ValueId Src = Chain->second.Source;
   const hir::Value &V = Ctx.H.Values[Src];
   if (V.Type.Where != Storage::rmem || !V.Shard) {
@@ -368,8 +549,43 @@ void lowerStagingCopy(LoweringContext &Ctx, StmtId Op, Selection &Sel) {
                     "scope's threads"});
     return;
   }
-  acquire(Ctx, Sel, Buffer, Handoff::SyncFill);
-  Inst Store = Ctx.inst(InstKind::StoreFragment, S, Sel.Role);
+  // The store rounds f32 to the types it can store (Forms.h), so do the
+  // casts on the way.
+  for (hir::StmtId Fused : Chain->second.Ops) {
+    const hir::Stmt &F = Ctx.H.Stmts[Fused];
+    if (F.Op == hir::OpKind::Cast && !pairConversion(F.CastTo))
+      Ctx.refuse(DiagId::err_tf_lower_fusion, LoweringContext::at(F),
+                 {Ctx.opText(F), BackendName.str(),
+                  "it rounds f32 only to " +
+                      typesWhere([](DType T) { return bool(pairConversion(T)); }) +
+                      " in a fragment, not to " + std::string(name(F.CastTo))});
+  }
+  // Each thread stores its accumulator registers where the view's layout
+  // puts them: the layout must be a per-thread base plus a constant per
+  // register pair (AccumulatorStore.h).
+  const hir::Stmt *Mma = accumulatingWgmma(Ctx.H, Src);
+  if (!Mma || !Mma->Sched->Match) {
+    Ctx.internalError(LoweringContext::at(S),
+                      "the staged accumulator reached lowering without the "
+                      "WGMMA match that computes it");
+    return;
+  }
+  const RepeatDerivation &Repeat = Mma->Sched->Match->repeat;
+  const Region &View = Ctx.L.Regions[Ctx.Views[Buffer]];
+  if (llvm::Expected<AccumulatorStore> Placed = accumulatorStore(
+          View, Repeat.atom[1], Repeat.spatial[0]);
+      !Placed) {
+    Ctx.refuse(DiagId::err_tf_lower_op, LoweringContext::at(S),
+               {Ctx.opText(S) + " as " + S.Sched->ContractId,
+                BackendName.str(), llvm::toString(Placed.takeError())},
+               {{DiagId::note_tf_derived,
+                 Ctx.H.Values[Buffer].Range,
+                 {Ctx.valueName(Buffer) + " is laid out as " + View.Layout},
+                 {},
+                 {}}});
+    return;
+  }
+  StoreFragmentStmt Store;
   Store.Acc = Src;
   Store.Shard = to_string(*V.Shard);
   Store.CastTo = Chain->second.StoredAs;
@@ -381,7 +597,7 @@ void lowerStagingCopy(LoweringContext &Ctx, StmtId Op, Selection &Sel) {
       Store.Epilogue.back().To == Store.CastTo)
     Store.Epilogue.pop_back();
   Store.View = Ctx.Views[Buffer];
-  Ctx.add(std::move(Store), Sel.Body);
+  Ctx.add(std::move(Store), S, Sel.Body);
 }
 
 } // namespace tf::backend::sm90

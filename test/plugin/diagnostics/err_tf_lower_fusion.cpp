@@ -1,8 +1,9 @@
 // An elementwise op in the epilogue is applied to the accumulator's fragment
 // as the staging copy stores it (fusion); cuda_sm90 applies ops of one
-// register tensor (cast, relu, neg, exp) that feed exactly one store. A
-// binary op is refused at the op, once the kernel is lowered (emit=); the
-// check alone accepts it. Nothing is written.
+// register tensor (cast, relu, neg, exp) that feed exactly one store, and
+// rounds f32 in a fragment only to bf16, f16 or f32. A binary op, or a cast to
+// another type, is refused at the op, once the kernel is lowered (emit=); the
+// check alone accepts them. Nothing is written.
 // DEFINE: %{tf} = -std=c++20 -fsyntax-only -I %tf_include -fplugin=%tf_plugin
 // RUN: %clangxx %{tf} -Xclang -verify=check %s
 // RUN: rm -rf %t && mkdir -p %t
@@ -61,6 +62,25 @@ void gemm_relu(Matrix a, Matrix b, Out out, Out out_copy) {
     [[tf::mesh(compute)]] auto copied = tf::schedule<tf::Copy>(act, copy_tile);
     [[tf::mesh(loader)]] tf::schedule<tf::nv::CopyAsyncTensor>(staged, out.tile<128, 64>(m * 128, n * 64));
     [[tf::mesh(loader)]] tf::schedule<tf::nv::CopyAsyncTensor>(copied, out_copy.tile<128, 64>(m * 128, n * 64));
+  }
+}
+
+// The epilogue rounds through fp8 (e4m3) before storing f32: the fragment
+// ops round f32 only to the types the store converts to.
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
+void gemm_fp8_round(Matrix a, Matrix b, Out out) {
+  tf::Ring<LhsSlot, 3> lhs_ring;
+  tf::Ring<RhsSlot, 3> rhs_ring;
+  auto staged_tile = tf::empty<Staged>();
+  for (auto [m, n] : tf::persistent_tiles(cta, tf::ceil_div(a.extent(0), 128), tf::ceil_div(b.extent(1), 64))) {
+    [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();
+    for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
+      [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), lhs_ring);
+      [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring);
+      [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>>(acc, lhs, rhs);
+    }
+    [[tf::mesh(compute)]] auto staged = tf::schedule<tf::Copy>(tf::cast<float>(tf::cast<tf::fp8e4m3>(acc)), staged_tile); // expected-error {{tf.cast cannot be applied to the stored fragment by the cuda_sm90 backend: it rounds f32 only to bf16, f16 or f32 in a fragment, not to fp8e4m3 [tf:lower-fusion]}}
+    [[tf::mesh(loader)]] tf::schedule<tf::nv::CopyAsyncTensor>(staged, out.tile<128, 64>(m * 128, n * 64));
   }
 }
 } // namespace t

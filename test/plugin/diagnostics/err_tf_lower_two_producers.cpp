@@ -1,6 +1,7 @@
 // Lowering gives each ring and staging buffer one producer: one op fills it,
 // so that its slots, barriers and phases follow one clock. A ring filled at
-// two sites is refused at the second. Here the K loop takes steps of 128 and
+// two sites is refused at the second, with a note at the first
+// (note_tf_lower_first_fill). Here the K loop takes steps of 128 and
 // loads both 64-wide halves of each step into the same rings. The check alone
 // accepts the kernel; with emit= it is refused and nothing is written.
 // DEFINE: %{tf} = -std=c++20 -fsyntax-only -I %tf_include -fplugin=%tf_plugin
@@ -24,8 +25,8 @@ void gemm(Matrix a, Matrix b, Matrix out) {
   for (auto [m, n] : tf::persistent_tiles(cta, tf::ceil_div(a.extent(0), 128), tf::ceil_div(b.extent(1), 64))) {
     [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();
     for (std::int64_t k : tf::tile_offsets(a.extent(1), 128)) {
-      [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), lhs_ring);
-      [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring);
+      [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), lhs_ring); // expected-note {{'lhs_ring' is first filled here}}
+      [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring); // expected-note {{'rhs_ring' is first filled here}}
       [[tf::mesh(loader)]] auto lhs_hi = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k + 64), lhs_ring); // expected-error {{'lhs_ring' is filled at two sites; lowering gives each ring and buffer one producer [tf:lower-two-producers]}}
       [[tf::mesh(loader)]] auto rhs_hi = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k + 64, n * 64), rhs_ring); // expected-error {{'rhs_ring' is filled at two sites; lowering gives each ring and buffer one producer [tf:lower-two-producers]}}
       [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>>(acc, lhs, rhs);

@@ -32,7 +32,10 @@ the instructions in the order the LIR gives them:
   expressions, bytes), every WGMMA (N, operand majors = transpose flags,
   accumulator block, each operand's ring, slot and start for every
   warpgroup, and its descriptor's LBO, SBO, base offset and swizzle), the
-  epilogue's conversion and swizzle, fences, commits and named barriers.
+  epilogue's conversion and swizzle and the address every accumulator
+  register is stored at (each thread's base plus the register-pair table,
+  against where the view's layout puts that element of PTX's wgmma D
+  fragment), fences, commits and named barriers.
 
 A statement of the CUDA kernel the checker does not recognise is a mismatch
 too: new kinds of emitted code fail until the checker learns them, rather
@@ -454,6 +457,7 @@ class CuKernel:
     consts: dict = field(default_factory=dict)  # name -> (value, comment, line)
     layouts: dict = field(default_factory=dict)  # region -> (layout, shape, element)
     descs: dict = field(default_factory=dict)  # name -> (lbo|None, sbo, swizzle, base, text)
+    tables: dict = field(default_factory=dict)  # name -> [values] of a constant array
     signature: list = field(default_factory=list)
     body: list = field(default_factory=list)  # Stmt tree of the __global__ function
     launcher: list = field(default_factory=list)  # Stmt list of launch()
@@ -510,6 +514,13 @@ def parse_cu_kernel(k: CuKernel, tree: list[Stmt]):
                 r"(\d+), sm90::SmemSwizzle::(\w+), (\d+)\);", code.replace("( ", "(")):
             lbo = None if "unused" in m.group(2) else int(m.group(2))
             k.descs[m.group(1)] = (lbo, int(m.group(3)), m.group(4), int(m.group(5)), str(s))
+        elif m := re.fullmatch(r"__device__ constexpr std::uint32_t (\w+)\[(\d+)\] = "
+                               r"\{([\d, ]*)\};", code):
+            values = [int(x) for x in m.group(3).replace(" ", "").split(",") if x]
+            if len(values) != int(m.group(2)):
+                raise SystemExit(f"cross_check: {m.group(1)} has {len(values)} values, "
+                                 f"not {m.group(2)}: {s}")
+            k.tables[m.group(1)] = values
         elif code.startswith("__global__"):
             m = re.fullmatch(r"__global__ void __launch_bounds__\(block_threads, 1\) "
                              r"(\w+)\((.*)\) \{", code)
@@ -773,6 +784,8 @@ class CuWalker:
                                      r"accumulator's shard (.*) puts it", c):
                     d["epilogue_comment"] = m.group(1).split(", then ") if m.group(1) else []
                     d["dtype"], d["shard"] = m.group(2), m.group(3)
+            if m := re.fullmatch(r"const std::uint32_t base = (.*);", t.code):
+                d["base"] = m.group(1)
             for u in ([t] + (t.children or [])):
                 if m := re.fullmatch(
                         r"\*reinterpret_cast<(\w+) \*>\(smem \+ (\w+)_offset \+ "
@@ -1087,7 +1100,7 @@ def compare_bodies(lir, cu, lev, cev, map_names, used_descs, p: Problems):
         elif kind == "wgmma_run":
             compare_wgmma(lir, cu, le[2], ce[2], used_descs, acc_shape, p, lt, cs)
         elif kind == "store_fragment":
-            compare_store(lir, le, ce[2], p, lt, cs)
+            compare_store(lir, cu, le, ce[2], p, lt, cs)
         i += 1
         j += 1
     if j < len(cev):
@@ -1118,7 +1131,7 @@ WGMMA_TYPE = {"bf16": "bf16", "f16": "f16", "fp8e4m3": "e4m3", "fp8e5m2": "e5m2"
               "tf32": "tf32"}
 
 
-def compare_store(lir, le, c, p, lt, cs):
+def compare_store(lir, cu, le, c, p, lt, cs):
     _, _, dtype, acc, view, shard, epilogue = le
     p.eq("epilogue conversion", dtype, c.get("dtype"), lt, cs)
     p.eq("epilogue shard", shard, c.get("shard"), lt, cs)
@@ -1134,6 +1147,81 @@ def compare_store(lir, le, c, p, lt, cs):
         m = re.search(r"\| Swizzle\((\d+),(\d+),(\d+)\)", region.layout)
         want = tuple(int(x) for x in m.groups()) if m else None
         p.eq("epilogue swizzle (the view's layout)", want, c.get("swizzle"), region.text, cs)
+        check_fragment_addresses(region, cu, c, p, lt, cs)
+
+
+def layout_bytes(region: Region):
+    """The function (row, col) -> the byte offset the view's layout (swizzle
+    included) gives that element of its 2-D shape: the linear index
+    row-major over the shape, read lexicographically by the layout's
+    extents (last fastest)."""
+    core = region.layout.split("|")[0].strip()
+    shape, stride = core.split(":")
+    modes = list(zip(reversed(flatten(parse_tuple(shape))),
+                     reversed(flatten(parse_tuple(stride)))))
+    element = ELEMENT_BYTES[region.element]
+    m = re.search(r"\| Swizzle\((\d+),(\d+),(\d+)\)", region.layout)
+    sw = tuple(int(v) for v in m.groups()) if m else None
+
+    def at(row: int, col: int) -> int:
+        linear = row * region.shape[1] + col
+        offset = 0
+        for e, d in modes:
+            offset += (linear % e) * d
+            linear //= e
+        return swizzle(sw, offset * element) if sw else offset * element
+    return at
+
+
+def swizzle(bms, x: int) -> int:
+    """Swizzle(B, M, S) of byte offset x: bits [M+S, M+S+B) into [M, M+B)."""
+    b, m, s = bms
+    return x ^ ((x & (((1 << b) - 1) << (m + s))) >> s)
+
+
+def check_fragment_addresses(region, cu, c, p, lt, cs):
+    """Every accumulator register the epilogue stores lands where the view's
+    layout puts its element. PTX's wgmma D fragment: register 4j + 2h + e of
+    thread (warp, lane8, lane4) of warpgroup g holds row
+    64 g + 16 warp + 8 h + lane8, column 8 j + 2 lane4 + e; the CUDA file
+    stores registers 2p, 2p + 1 (p = 2j + h) as one word at
+    swizzle(base + <view>_pairs[p]), base a function of the thread's
+    coordinates."""
+    pairs = cu.tables.get(f"{c.get('pairs')}_pairs")
+    base = c.get("base")
+    if pairs is None or base is None:
+        p.add("epilogue: no thread base or register pair table in the CUDA file", lt, cs)
+        return
+    if len(region.shape) != 2 or region.shape[0] % 64 or len(pairs) * 4 != region.shape[1]:
+        p.add(f"epilogue: {len(pairs)} register pairs per thread for a view of shape "
+              f"{region.shape}", region.text, cs)
+        return
+    names = set(re.findall(r"[A-Za-z_]\w*", base))
+    axes = names - {"warp", "lane8", "lane4"}
+    if len(axes) > 1:
+        p.add(f"epilogue: the thread base '{base}' reads {sorted(axes)}", lt, cs)
+        return
+    element = ELEMENT_BYTES[region.element]
+    view_bytes = layout_bytes(region)
+    for g in range(region.shape[0] // 64):
+        for warp, lane8, lane4 in itertools.product(range(4), range(8), range(4)):
+            env = {"warp": warp, "lane8": lane8, "lane4": lane4}
+            env.update({a: g for a in axes})
+            at = evaluate(base, env)
+            for pair, offset in enumerate(pairs):
+                word = at + offset
+                if c.get("swizzle"):
+                    word = swizzle(c["swizzle"], word)
+                row = 64 * g + 16 * warp + 8 * (pair % 2) + lane8
+                col = 8 * (pair // 2) + 2 * lane4
+                for e in (0, 1):
+                    want = view_bytes(row, col + e)
+                    if word + e * element != want:
+                        p.add(f"epilogue address of accumulator register {2 * pair + e} of "
+                              f"thread (group {g}, warp {warp}, lane8 {lane8}, lane4 {lane4}), "
+                              f"element ({row}, {col + e}): LIR's view has byte {want}, the "
+                              f"CUDA file {word + e * element}", region.text, cs)
+                        return
 
 
 def compare_wgmma(lir, cu, lrun, crun, used_descs, acc_shape, p, lt, cs):

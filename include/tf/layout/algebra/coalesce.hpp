@@ -57,7 +57,8 @@ constexpr Error capacity_error(const char *what) {
 }
 
 /// Checks what every operation needs from an operand: no overflowed value,
-/// congruent shape and stride.
+/// congruent shape and stride, no extent of 0 (the operations divide by
+/// extents).
 constexpr Result<bool> check_operand(const Layout &l) {
   if (l.overflow())
     return capacity_error("layout operand has more nodes than an IntTuple "
@@ -65,6 +66,10 @@ constexpr Result<bool> check_operand(const Layout &l) {
   if (!congruent(l.shape, l.stride))
     return make_error(Errc::mismatch,
                       "shape and stride must have the same structure");
+  for (int i = 0; i < l.shape.leaf_count(); ++i)
+    if (l.shape.leaf_at(i).has_value() && l.shape.leaf_at(i).value == 0)
+      return make_error(Errc::precondition,
+                        "a layout operand has an extent of 0");
   return true;
 }
 

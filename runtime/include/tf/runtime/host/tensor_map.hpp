@@ -113,13 +113,24 @@ encode_tiled_function(const CudaCheck &check) {
 
 } // namespace detail
 
-/// The TMA descriptor for boxes of extents `box` (outermost first, one per
-/// dimension of `t`) of tensor `t` in global memory, OOB elements zero.
-/// Stops the program, naming the kernel and the argument's problem, when
-/// the hardware cannot address `t` this way.
-inline CUtensorMap make_tensor_map(const TensorArg &t,
-                                   std::span<const std::uint32_t> box,
-                                   TmaSwizzle swizzle, const CudaCheck &check) {
+/// What cuTensorMapEncodeTiled is given for a tensor and a box, innermost
+/// dimension first as the driver lists them (tf lists them outermost first).
+struct TensorMapArguments {
+  cuuint32_t rank = 0;
+  cuuint64_t extents[5] = {};
+  cuuint64_t strides[4] = {}; ///< bytes, of dimensions 1..rank-1
+  cuuint32_t boxes[5] = {};
+  cuuint32_t element_strides[5] = {};
+};
+
+/// The driver's arguments for boxes of extents `box` (outermost first, one
+/// per dimension of `t`) of tensor `t` in global memory. Stops the program,
+/// naming the kernel and the argument's problem, when the hardware cannot
+/// address `t` this way. Needs no driver and no GPU.
+inline TensorMapArguments tensor_map_arguments(const TensorArg &t,
+                                               std::span<const std::uint32_t> box,
+                                               TmaSwizzle swizzle,
+                                               const CudaCheck &check) {
   if (t.storage != Storage::gmem)
     check.fail("tensor map: the tensor is in %.*s, TMA reads global memory",
                static_cast<int>(name(t.storage).size()),
@@ -141,8 +152,8 @@ inline CUtensorMap make_tensor_map(const TensorArg &t,
                static_cast<long long>(t.strides[inner]));
 
   // The driver lists dimensions innermost first; tf outermost first.
-  cuuint64_t extents[5], strides[4];
-  cuuint32_t boxes[5], element_strides[5];
+  TensorMapArguments a;
+  a.rank = static_cast<cuuint32_t>(t.rank);
   for (int d = 0; d < t.rank; ++d) {
     const int i = inner - d;
     if (t.extents[i] < 1)
@@ -152,9 +163,9 @@ inline CUtensorMap make_tensor_map(const TensorArg &t,
     if (box[i] < 1 || box[i] > 256)
       check.fail("tensor map: box extent %u of dimension %d is outside 1..256",
                  box[i], i);
-    extents[d] = static_cast<cuuint64_t>(t.extents[i]);
-    boxes[d] = box[i];
-    element_strides[d] = 1;
+    a.extents[d] = static_cast<cuuint64_t>(t.extents[i]);
+    a.boxes[d] = box[i];
+    a.element_strides[d] = 1;
     if (d > 0) {
       const std::uint64_t stride =
           static_cast<std::uint64_t>(t.strides[i]) * bytes;
@@ -162,7 +173,7 @@ inline CUtensorMap make_tensor_map(const TensorArg &t,
         check.fail("tensor map: dimension %d has a stride of %lld bytes; "
                    "TMA needs a positive multiple of 16",
                    i, static_cast<long long>(stride));
-      strides[d - 1] = stride;
+      a.strides[d - 1] = stride;
     }
   }
   const std::uint64_t row = box[inner] * bytes;
@@ -170,9 +181,20 @@ inline CUtensorMap make_tensor_map(const TensorArg &t,
     check.fail("tensor map: a box row of %llu bytes does not fit the "
                "swizzle (at most %u bytes, a multiple of 16 unswizzled)",
                static_cast<unsigned long long>(row), swizzle_span(swizzle));
+  return a;
+}
 
-  // Checked last: the checks above need no driver, so they are testable
-  // on machines without a GPU (test/runtime/tensor_map_test.cpp).
+/// The TMA descriptor for boxes of extents `box` (outermost first, one per
+/// dimension of `t`) of tensor `t` in global memory, OOB elements zero.
+/// Stops the program, naming the kernel and the argument's problem, when
+/// the hardware cannot address `t` this way.
+inline CUtensorMap make_tensor_map(const TensorArg &t,
+                                   std::span<const std::uint32_t> box,
+                                   TmaSwizzle swizzle, const CudaCheck &check) {
+  TensorMapArguments a = tensor_map_arguments(t, box, swizzle, check);
+
+  // Checked after the arguments: those checks need no driver, so they are
+  // testable on machines without a GPU (test/runtime/tensor_map_test.cpp).
   cudaPointerAttributes where{};
   check(cudaPointerGetAttributes(&where, t.data), "cudaPointerGetAttributes");
   if (where.type != cudaMemoryTypeDevice && where.type != cudaMemoryTypeManaged)
@@ -183,10 +205,10 @@ inline CUtensorMap make_tensor_map(const TensorArg &t,
 
   CUtensorMap map{};
   check(detail::encode_tiled_function(check)(
-            &map, detail::tma_data_type(t.dtype, check),
-            static_cast<cuuint32_t>(t.rank), t.data, extents, strides, boxes,
-            element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-            detail::tma_swizzle(swizzle), CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+            &map, detail::tma_data_type(t.dtype, check), a.rank, t.data,
+            a.extents, a.strides, a.boxes, a.element_strides,
+            CU_TENSOR_MAP_INTERLEAVE_NONE, detail::tma_swizzle(swizzle),
+            CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
         "cuTensorMapEncodeTiled");
   return map;

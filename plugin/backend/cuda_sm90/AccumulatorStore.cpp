@@ -1,4 +1,4 @@
-//===- plugin/emit/AccumulatorStore.cpp - Where accumulator registers go --===//
+//===- plugin/backend/cuda_sm90/AccumulatorStore.cpp - Pairs ------------===//
 //
 // See AccumulatorStore.h. The decomposition is not assumed: every
 // (thread, register) of the fragment is evaluated through the view's layout
@@ -6,13 +6,13 @@
 // serve is refused here instead of storing to the wrong address.
 //
 //===----------------------------------------------------------------------===//
-#include "emit/AccumulatorStore.h"
+#include "backend/cuda_sm90/AccumulatorStore.h"
 
 #include "tf/layout/text/parse.hpp"
 
 #include "llvm/ADT/Twine.h"
 
-namespace tf::emit {
+namespace tf::backend::sm90 {
 
 namespace {
 
@@ -49,17 +49,22 @@ llvm::Expected<AccumulatorStore> accumulatorStore(const lower::Region &View,
     return *E * Element;
   };
 
+  // Where register Reg of warpgroup thread T lies (PTX's D fragment).
+  auto Of = [&](std::int64_t T, std::int64_t Reg) {
+    const lower::sm90::FragmentCoord C =
+        lower::sm90::wgmmaAccumulatorCoord(T, Reg);
+    return At(C.Row, C.Col);
+  };
   AccumulatorStore S;
   S.Sw = Text->has_swizzle ? Text->swizzle : Swizzle{};
   S.GroupBytes = At(64, 0);
-  S.WarpBytes = At(16, 0);
-  S.RowBytes = At(1, 0);
-  S.QuadBytes = At(0, 2);
-  // PTX's D fragment: register 4j + 2h + e of thread (warp, lane8, lane4)
-  // holds row 16 warp + 8 h + lane8, column 8 j + 2 lane4 + e; a pair is
-  // (j, h) with e = 0, 1.
+  // A thread's base moves with its warp, lane / 4 and lane % 4.
+  S.WarpBytes = Of(32, 0) - Of(0, 0);
+  S.RowBytes = Of(4, 0) - Of(0, 0);
+  S.QuadBytes = Of(1, 0) - Of(0, 0);
+  // A pair is registers (2p, 2p + 1), two adjacent columns.
   for (std::int64_t P = 0; P < N / 4; ++P)
-    S.PairBytes.push_back(At(8 * (P % 2), 8 * (P / 2)));
+    S.PairBytes.push_back(Of(0, 2 * P));
   if (Bad || At(0, 0) != 0)
     return fail(View, "its layout does not map the tile from offset 0");
 
@@ -71,8 +76,9 @@ llvm::Expected<AccumulatorStore> accumulatorStore(const lower::Region &View,
           const std::int64_t Base = G * S.GroupBytes + W * S.WarpBytes +
                                     R * S.RowBytes + Q * S.QuadBytes;
           for (std::int64_t P = 0; P < N / 4; ++P) {
-            const std::int64_t Row = 64 * G + 16 * W + 8 * (P % 2) + R;
-            const std::int64_t Col = 8 * (P / 2) + 2 * Q;
+            const lower::sm90::FragmentCoord C =
+                lower::sm90::wgmmaAccumulatorCoord(32 * W + 4 * R + Q, 2 * P);
+            const std::int64_t Row = 64 * G + C.Row, Col = C.Col;
             const std::int64_t Bytes = Base + S.PairBytes[P];
             if (At(Row, Col) != Bytes || At(Row, Col + 1) != Bytes + Element)
               return fail(View, "its layout is not a thread base plus a "
@@ -87,4 +93,4 @@ llvm::Expected<AccumulatorStore> accumulatorStore(const lower::Region &View,
   return S;
 }
 
-} // namespace tf::emit
+} // namespace tf::backend::sm90

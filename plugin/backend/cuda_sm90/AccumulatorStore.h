@@ -1,5 +1,4 @@
-//===- plugin/emit/AccumulatorStore.h - Accumulators to a view -*- C++ -*-===//
-//-*-===//
+//===- plugin/backend/cuda_sm90/AccumulatorStore.h - Pairs -*- C++ -*-===//
 //
 // The staged epilogue's store (LIR StoreFragment) as the CUDA backend emits
 // it: every thread converts pairs of its WGMMA accumulator registers and
@@ -9,13 +8,13 @@
 // function of the thread's coordinates in its warpgroup) plus a constant per
 // pair; the emitted code adds the two and applies the view's swizzle, so no
 // layout is evaluated on the GPU. CudaEmitter.cpp uses it;
-// test/emit/optimal.cpp checks its output.
+// test/emit/AccumulatorStoreTest.cpp and test/plugin/emit/ check its output.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TF_PLUGIN_EMIT_ACCUMULATORSTORE_H
-#define TF_PLUGIN_EMIT_ACCUMULATORSTORE_H
+#ifndef TF_PLUGIN_BACKEND_CUDA_SM90_ACCUMULATORSTORE_H
+#define TF_PLUGIN_BACKEND_CUDA_SM90_ACCUMULATORSTORE_H
 
-#include "lower/LIR.h"
+#include "lower/sm90/Sm90.h"
 
 #include "tf/layout/swizzle.hpp"
 
@@ -24,7 +23,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace tf::emit {
+namespace tf::backend::sm90 {
 
 /// The store of one warpgroup's m64nN accumulator into a view.
 struct AccumulatorStore {
@@ -39,7 +38,7 @@ struct AccumulatorStore {
 };
 
 /// The store of accumulators of \p N columns (N / 2 f32 registers per
-/// thread, PTX's D fragment of wgmma .m64nNk16, registers d[4j + 2h + e])
+/// thread, placed as lower::sm90::wgmmaAccumulatorCoord says)
 /// issued by \p Groups warpgroups, group g holding rows [64 g, 64 g + 64),
 /// converted to \p View's element type.
 /// Fails when the view's layout does not split into a thread base plus a
@@ -48,6 +47,6 @@ llvm::Expected<AccumulatorStore> accumulatorStore(const lower::Region &View,
                                                   std::int64_t N,
                                                   std::int64_t Groups);
 
-} // namespace tf::emit
+} // namespace tf::backend::sm90
 
-#endif // TF_PLUGIN_EMIT_ACCUMULATORSTORE_H
+#endif // TF_PLUGIN_BACKEND_CUDA_SM90_ACCUMULATORSTORE_H

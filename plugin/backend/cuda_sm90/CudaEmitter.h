@@ -1,4 +1,4 @@
-//===- plugin/emit/CudaEmitter.h - The CUDA backend for sm_90a --*- C++ -*-===//
+//===- plugin/backend/cuda_sm90/CudaEmitter.h - sm_90a CUDA -*- C++ -*-===//
 //
 // Writes one self-contained CUDA translation unit for the verified LIR
 // kernels of a C++ translation unit (docs/backend-cuda.md): per kernel a
@@ -12,11 +12,11 @@
 // here with an asm label carrying its mangled name). The output includes
 // only the tf runtime and CUDA headers and is the same bytes for the same
 // LIR. The plugin calls it for -fplugin-arg-tf-emit=DIR (Consumer.cpp);
-// test/emit/ checks what it writes.
+// test/plugin/emit/ checks what it writes.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TF_PLUGIN_EMIT_CUDAEMITTER_H
-#define TF_PLUGIN_EMIT_CUDAEMITTER_H
+#ifndef TF_PLUGIN_BACKEND_CUDA_SM90_CUDAEMITTER_H
+#define TF_PLUGIN_BACKEND_CUDA_SM90_CUDAEMITTER_H
 
 #include "lower/LIR.h"
 
@@ -26,7 +26,7 @@
 
 #include <string>
 
-namespace tf::emit {
+namespace tf::backend::sm90 {
 
 struct CudaOptions {
   /// The translation unit's main file as the compiler was given it.
@@ -37,11 +37,13 @@ struct CudaOptions {
 };
 
 /// Writes the `.cu` of \p Kernels to \p OS; an error (nothing useful
-/// written) for LIR this backend cannot emit, naming the construct.
+/// written) for LIR that breaks an invariant lowering guarantees (the
+/// backend's rules refuse every kernel it cannot write), naming the
+/// construct: an internal error of tf.
 /// @pre every kernel passed lower::verify
 llvm::Error emitCuda(llvm::ArrayRef<lower::Kernel> Kernels,
                      const CudaOptions &Opts, llvm::raw_ostream &OS);
 
-} // namespace tf::emit
+} // namespace tf::backend::sm90
 
-#endif // TF_PLUGIN_EMIT_CUDAEMITTER_H
+#endif // TF_PLUGIN_BACKEND_CUDA_SM90_CUDAEMITTER_H

@@ -1,13 +1,13 @@
-//===- plugin/lower/Descriptor.cpp - WGMMA shared-memory descriptors ------===//
+//===- plugin/lower/sm90/Descriptor.cpp - WGMMA descriptors ---------------===//
 //
 // See Descriptor.h.
 //
 //===----------------------------------------------------------------------===//
-#include "lower/Descriptor.h"
+#include "lower/sm90/Descriptor.h"
 
 #include "tf/layout/text/print.hpp"
 
-namespace tf::lower {
+namespace tf::lower::sm90 {
 
 std::optional<SwizzleMode> swizzleModeOf(const Swizzle &S) {
   for (SwizzleMode M : {SwizzleMode::none, SwizzleMode::bytes32,
@@ -57,4 +57,4 @@ wgmmaDescriptor(const OperandFragment &F, DType Element,
   return D;
 }
 
-} // namespace tf::lower
+} // namespace tf::lower::sm90

@@ -1,4 +1,4 @@
-//===- plugin/lower/Descriptor.h - WGMMA shared-memory descriptors -*- C++ -*-===//
+//===- plugin/lower/sm90/Descriptor.h - WGMMA descriptors ------*- C++ -*-===//
 //
 // The fields of a WGMMA shared-memory matrix descriptor derived from the
 // layout algebra, not from a table per layout: the contract engine divides
@@ -6,14 +6,14 @@
 // contract's canonical layouts (tf/atoms/nv/sm90/wgmma.hpp, PTX ISA
 // "Shared Memory Matrix Layout"), binding `sbo` and `lbo` (element strides)
 // and the start; the fragment's rest layout gives every other atom's start.
-// Lower.cpp calls this for each unrolled wgmma; test/lower/ tests it on the
+// The cuda_sm90 WGMMA rule calls this for each unrolled wgmma; test/lower/ tests it on the
 // four swizzle modes, K-major and MN-major.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TF_PLUGIN_LOWER_DESCRIPTOR_H
-#define TF_PLUGIN_LOWER_DESCRIPTOR_H
+#ifndef TF_PLUGIN_LOWER_SM90_DESCRIPTOR_H
+#define TF_PLUGIN_LOWER_SM90_DESCRIPTOR_H
 
-#include "lower/LIR.h"
+#include "lower/sm90/Sm90.h"
 
 #include "tf/contract/match.hpp"
 
@@ -21,7 +21,7 @@
 
 #include <optional>
 
-namespace tf::lower {
+namespace tf::lower::sm90 {
 
 /// The TMA / WGMMA mode of swizzle \p S (acting on byte offsets), if it is
 /// one: Swizzle(3,4,3) is bytes128, the empty swizzle none.
@@ -39,6 +39,6 @@ llvm::Expected<SmemDescriptor>
 wgmmaDescriptor(const OperandFragment &F, DType Element,
                 const std::vector<std::int64_t> &Coord);
 
-} // namespace tf::lower
+} // namespace tf::lower::sm90
 
-#endif // TF_PLUGIN_LOWER_DESCRIPTOR_H
+#endif // TF_PLUGIN_LOWER_SM90_DESCRIPTOR_H

@@ -1,0 +1,248 @@
+//===- plugin/interp/Epilogue.cpp - the fragment store ----------------------===//
+//
+// See Run.h: StoreFragment applies the fused ops to each accumulator
+// element, rounds it to the view's type and writes it where the view's
+// layout and swizzle put it, after checking that the instruction's shard
+// puts each element on the thread the WGMMA fragment holds it in.
+//
+//===----------------------------------------------------------------------===//
+#include "interp/Run.h"
+
+#include "tf/layout/shard_layout.hpp"
+#include "tf/layout/text/parse.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace tf::interp::impl {
+
+//===- Meshes and shards from their text ----------------------------------===//
+
+/// The mesh printed as `Mesh(level, LAYOUT + OFFSET, name, ...)`
+/// (tf/layout/mesh_text.hpp), which the LIR keeps as text.
+static llvm::Expected<Mesh> parseMeshText(llvm::StringRef Text) {
+  llvm::StringRef Inner = Text.trim();
+  if (!Inner.consume_front("Mesh(") || !Inner.consume_back(")"))
+    return fail("'" + Text + "' is not a Mesh(level, layout, names...)");
+  llvm::SmallVector<llvm::StringRef, 8> Parts;
+  int Depth = 0;
+  std::size_t Start = 0;
+  for (std::size_t I = 0; I < Inner.size(); ++I) {
+    if (Inner[I] == '(')
+      ++Depth;
+    else if (Inner[I] == ')')
+      --Depth;
+    else if (Inner[I] == ',' && Depth == 0) {
+      Parts.push_back(Inner.slice(Start, I).trim());
+      Start = I + 1;
+    }
+  }
+  Parts.push_back(Inner.drop_front(Start).trim());
+  if (Parts.size() < 2)
+    return fail("'" + Text + "' names no layout");
+  Result<LayoutText> L =
+      parse_layout_text(std::string_view(Parts[1].data(), Parts[1].size()));
+  if (!L || L->has_axes || L->has_swizzle)
+    return fail("the layout of '" + Text + "' does not parse as a mesh's");
+  Mesh M;
+  M.level = Name(std::string_view(Parts[0].data(), Parts[0].size()));
+  M.layout = L->layout;
+  M.offset = L->has_offset ? L->offset : Int(0);
+  for (std::size_t I = 2; I < Parts.size(); ++I)
+    M.axes.push_back(Name(std::string_view(Parts[I].data(), Parts[I].size())));
+  if (!M.axes.empty() && static_cast<int>(M.axes.size()) != M.rank())
+    return fail("'" + Text + "' names " + llvm::Twine(M.axes.size()) +
+                " axes for " + llvm::Twine(M.rank()) + " modes");
+  return M;
+}
+
+/// The accumulator's shard as the LIR prints it: `LAYOUT over MESH`.
+static llvm::Expected<ShardLayout> parseShardText(llvm::StringRef Text) {
+  auto [LayoutPart, MeshPart] = Text.split(" over ");
+  if (MeshPart.empty())
+    return fail("shard '" + Text + "' is not 'LAYOUT over Mesh(...)'");
+  Result<LayoutText> L =
+      parse_layout_text(std::string_view(LayoutPart.data(), LayoutPart.size()));
+  if (!L || !L->has_axes)
+    return fail("shard layout '" + LayoutPart + "' does not parse");
+  llvm::Expected<Mesh> M = parseMeshText(MeshPart);
+  if (!M)
+    return M.takeError();
+  Result<ShardLayout> S = make_shard(L->layout, L->axes, *M);
+  if (!S)
+    return fail("shard '" + Text + "': " + S.error().message());
+  return *S;
+}
+
+llvm::Expected<const StorePlan *> Run::storePlan(const Stmt &S,
+                                                 const Walker &W) {
+  const auto &I = S.get<lower::StoreFragmentStmt>();
+  auto Cached = Plans.find(&S);
+  if (Cached != Plans.end())
+    return &Cached->second;
+  auto AccIt = Accs.find(I.Acc);
+  if (AccIt == Accs.end())
+    return fail("stores an accumulator no WGMMA computes");
+  const AccInfo &Acc = AccIt->second;
+  if (Acc.Blocks != 1)
+    return fail("an accumulator of " + llvm::Twine(Acc.Blocks) +
+                " blocks per warpgroup is not modeled");
+  const lower::RoleStmt &Role = *W.Role;
+  StorePlan Plan;
+  Plan.N = Acc.Op.N;
+  Plan.Groups = (Role.End - Role.Begin) / WarpgroupThreads;
+  const std::int64_t Rows = Acc.Op.M * Plan.Groups, N = Plan.N;
+
+  // The view: (m, n) -> element offset through its layout (a linear index
+  // of the (rows, columns) shape, read lexicographically), in bytes, then
+  // its swizzle.
+  if (I.View >= K.Regions.size())
+    return fail("names no shared-memory view");
+  const Region &View = K.Regions[I.View];
+  Result<LayoutText> Text = parse_layout_text(View.Layout);
+  if (!Text)
+    return fail("the layout '" + View.Layout + "' of " + View.Name +
+                " does not parse: " + Text.error().message());
+  if (Text->has_offset || Text->has_axes)
+    return fail("the layout '" + View.Layout + "' of " + View.Name +
+                " is not a plain view");
+  if (View.Shape.size() != 2 || View.Shape[0] != Rows || View.Shape[1] != N)
+    return fail(View.Name + " is not the " + llvm::Twine(Rows) + " x " +
+                llvm::Twine(N) + " accumulator tile");
+  const Swizzle Sw = Text->has_swizzle ? Text->swizzle : Swizzle{};
+  const std::int64_t E = bytes(View.Element);
+  Plan.Offset.resize(static_cast<std::size_t>(Rows * N));
+  for (std::int64_t L = 0; L < Rows * N; ++L) {
+    Result<std::int64_t> At = evaluate(Text->layout, L);
+    if (!At || *At < 0)
+      return fail("the layout of " + View.Name + " does not map element " +
+                  llvm::Twine(L));
+    Plan.Offset[static_cast<std::size_t>(L)] = Sw(*At * E);
+  }
+
+  // The shard must put each element where the WGMMA fragment holds it:
+  // register Reg of thread t of warpgroup g holds row 64 g + Row, column Col
+  // of wgmmaAccumulatorCoord(t, Reg).
+  llvm::Expected<ShardLayout> Shard = parseShardText(I.Shard);
+  if (!Shard)
+    return Shard.takeError();
+  if (Shard->layout.rank() != 2)
+    return fail("the accumulator's shard is not a matrix");
+  Result<detail::ShardTable> Table = detail::shard_table(*Shard);
+  if (!Table)
+    return fail("the accumulator's shard: " + Table.error().message());
+  // Leaf extents of the two modes, for the lexicographic split of m and n.
+  llvm::SmallVector<std::int64_t, 8> Leaves[2];
+  for (int Mode = 0; Mode < 2; ++Mode) {
+    IntTuple S = Shard->layout.shape.mode(Mode);
+    for (int J = 0; J < S.leaf_count(); ++J)
+      Leaves[Mode].push_back(S.leaf_at(J).value);
+  }
+  std::int64_t Coord[max_int_tuple_nodes] = {};
+  for (std::int64_t T = Role.Begin; T < Role.End; ++T) {
+    const std::int64_t G = (T - Role.Begin) / WarpgroupThreads;
+    for (std::int64_t Reg = 0; Reg < N / 2; ++Reg) {
+      const ext::FragmentCoord C =
+          ext::wgmmaAccumulatorCoord((T - Role.Begin) % WarpgroupThreads, Reg);
+      const std::int64_t Mn[2] = {Acc.Op.M * G + C.Row, C.Col};
+      int Leaf = 0;
+      for (int Mode = 0; Mode < 2; ++Mode) {
+        std::int64_t C = Mn[Mode];
+        const int First = Leaf;
+        Leaf += static_cast<int>(Leaves[Mode].size());
+        for (int L = Leaf - 1; L >= First; --L) {
+          const std::int64_t Extent = Leaves[Mode][L - First];
+          Coord[L] = C % Extent;
+          C /= Extent;
+        }
+      }
+      bool Held = false;
+      std::int64_t Other = -1;
+      detail::for_each_replica(*Table, Coord,
+                               [&](std::int64_t Unit, std::int64_t) {
+                                 Held |= Unit == T;
+                                 Other = Unit;
+                                 return !Held;
+                               });
+      if (!Held)
+        return fail(
+            "the accumulator's shard puts element (" + llvm::Twine(Mn[0]) +
+            ", " + llvm::Twine(Mn[1]) + ") on thread " + llvm::Twine(Other) +
+            "; the WGMMA fragment holds it in thread " + llvm::Twine(T));
+    }
+  }
+  return &Plans.emplace(&S, std::move(Plan)).first->second;
+}
+
+/// \p X after the fused elementwise ops of a fragment store, in order, in
+/// f32 (a cast rounds to its type and continues with the rounded value).
+static float applyEpilogue(llvm::ArrayRef<lower::FragmentOp> Ops, float X) {
+  for (const lower::FragmentOp &F : Ops)
+    switch (F.Op) {
+    case lower::ElementwiseOp::Relu:
+      X = X > 0.0f ? X : 0.0f;
+      break;
+    case lower::ElementwiseOp::Neg:
+      X = -X;
+      break;
+    case lower::ElementwiseOp::Exp:
+      X = std::exp(X);
+      break;
+    case lower::ElementwiseOp::Cast: {
+      std::uint8_t Bytes[4];
+      storeFromFloat(Bytes, F.To, X);
+      X = loadAsFloat(Bytes, F.To);
+      break;
+    }
+    }
+  return X;
+}
+
+llvm::Error Run::storeFragment(Walker &W, const Stmt &S) {
+  const auto &I = S.get<lower::StoreFragmentStmt>();
+  if (!W.Warpgroups)
+    return fail("stores an accumulator from a role that is not made of "
+                "whole warpgroups");
+  if (accumulatorInFlight(W, I.Acc))
+    return fail("reads the accumulator while a WGMMA on it is in flight "
+                "(no wgmma.wait_group before)");
+  llvm::Expected<const StorePlan *> Plan = storePlan(S, W);
+  if (!Plan)
+    return Plan.takeError();
+  const Region &View = K.Regions[I.View];
+  if (I.CastTo != View.Element)
+    return fail("casts to " + llvm::Twine(name(I.CastTo).data()) + " but " +
+                View.Name + " holds " + name(View.Element).data());
+  if (!isModeledFloat(View.Element))
+    return fail("a cast to " + llvm::Twine(name(View.Element).data()) +
+                " is not modeled");
+  for (const lower::FragmentOp &F : I.Epilogue)
+    if (F.Op == lower::ElementwiseOp::Cast && !isModeledFloat(F.To))
+      return fail("an epilogue cast to " + llvm::Twine(name(F.To).data()) +
+                  " is not modeled");
+  auto It = AccRegs.find({I.Acc, W.Group, 0});
+  const std::int64_t N = (*Plan)->N, M = Accs.at(I.Acc).Op.M;
+  const std::vector<float> Poison(static_cast<std::size_t>(M * N),
+                                  std::numeric_limits<float>::quiet_NaN());
+  const std::vector<float> &D = It == AccRegs.end() ? Poison : It->second;
+  const std::int64_t E = bytes(View.Element);
+  for (std::int64_t T = W.Begin; T < W.End; ++T) {
+    for (std::int64_t Reg = 0; Reg < N / 2; ++Reg) {
+      const ext::FragmentCoord C = ext::wgmmaAccumulatorCoord(T - W.Begin, Reg);
+      const std::int64_t Row = C.Row, Col = C.Col;
+      const std::int64_t Tile = (M * W.Group + Row) * N + Col;
+      const std::int64_t Address =
+          View.Offset + (*Plan)->Offset[static_cast<std::size_t>(Tile)];
+      if (Address < View.Offset || Address + E > View.Offset + View.Bytes)
+        return fail("element (" + llvm::Twine(M * W.Group + Row) + ", " +
+                    llvm::Twine(Col) + ") lands outside " + View.Name);
+      storeFromFloat(&Smem[static_cast<std::size_t>(Address)], View.Element,
+                     applyEpilogue(I.Epilogue,
+                                   D[static_cast<std::size_t>(Row * N + Col)]));
+    }
+  }
+  W.Fenced = false; // a register access: the next WGMMA needs a fence
+  return llvm::Error::success();
+}
+
+} // namespace tf::interp::impl

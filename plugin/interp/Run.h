@@ -1,0 +1,248 @@
+//===- plugin/interp/Run.h - One interpretation of a kernel ----*- C++ -*-===//
+//
+// The interpreter's state and its steps (Interpreter.h says what it
+// models), shared by the files that implement them, one concept each:
+// Interpreter.cpp (set-up, expressions, the dispatch over statements),
+// Schedule.cpp (CTAs, walkers and the scheduler), Barriers.cpp (mbarriers
+// and named barriers), Tma.cpp (TMA copies and bulk groups), Wgmma.cpp
+// (accumulators and WGMMA) and Epilogue.cpp (the fragment store).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TF_PLUGIN_INTERP_RUN_H
+#define TF_PLUGIN_INTERP_RUN_H
+
+#include "interp/Interpreter.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Twine.h"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace tf::interp::impl {
+
+using lower::Barrier;
+using lower::BarrierId;
+using lower::Expr;
+using lower::ExprId;
+using lower::ExprKind;
+using lower::as;
+using lower::AtomCallStmt;
+using lower::InstId;
+using lower::Kernel;
+using lower::OperandView;
+using lower::Stmt;
+using lower::Region;
+using lower::RegionId;
+using lower::RegionKind;
+namespace ext = lower::sm90;
+
+/// An error with \p Message.
+llvm::Error fail(const llvm::Twine &Message);
+
+/// Statement \p S's name in messages: its instruction's PTX name.
+std::string stmtName(const Stmt &S);
+
+/// The accumulator operand (C) of WGMMA atom call \p S.
+const OperandView &accumulatorOf(const Stmt &S);
+
+/// Threads of a warpgroup, the unit WGMMA and its fragments are defined on.
+constexpr std::int64_t WarpgroupThreads = 128;
+
+//===- The run's state ----------------------------------------------------===//
+
+/// One level of a walker's position: a body and, for a loop, its variable.
+struct Frame {
+  const std::vector<InstId> *Body = nullptr;
+  std::size_t Pos = 0;
+  /// The walker's scope size when the frame began (its lets end with it).
+  std::size_t ScopeMark = 0;
+  /// A loop's statement and variable.
+  const Stmt *Loop = nullptr;
+  std::string Name;
+  std::int64_t Var = 0, Bound = 0, Step = 0;
+};
+
+/// A WGMMA issued and not yet performed, with its slots as evaluated at
+/// issue.
+struct PendingWgmma {
+  InstId Id = lower::None;
+  std::int64_t SlotA = 0, SlotB = 0;
+};
+
+/// The threads of a role (or one warpgroup of it) running its body.
+struct Walker {
+  std::string Name;
+  const lower::RoleStmt *Role = nullptr;
+  std::int64_t Begin = 0, End = 0;
+  /// The warpgroup of the role this walker is (0 for a role of one walker).
+  std::int64_t Group = 0;
+  /// Whether the role is split into warpgroups (it may issue WGMMA).
+  bool Warpgroups = false;
+  bool Producer = false;
+  bool Done = false;
+  /// The next instruction, once `current` found it.
+  const Stmt *Next = nullptr;
+  std::vector<Frame> Stack;
+  std::vector<std::pair<std::string, std::int64_t>> Scope;
+  /// bar.sync: arrived, waiting for the generation after NamedGeneration.
+  bool AtNamedBarrier = false;
+  std::int64_t NamedGeneration = 0;
+  /// wgmma.fence since the accumulator's registers were last accessed.
+  bool Fenced = false;
+  std::vector<PendingWgmma> Uncommitted;
+  std::deque<std::vector<PendingWgmma>> InFlight;
+  /// Bulk stores: not yet committed, and committed groups.
+  std::vector<std::uint64_t> UncommittedStores;
+  std::deque<std::vector<std::uint64_t>> StoreGroups;
+  std::int64_t TileIterations = 0;
+
+  std::int64_t threads() const { return End - Begin; }
+};
+
+/// A TMA copy issued and not yet performed.
+struct TmaOp {
+  std::uint64_t Id = 0;
+  bool Store = false;
+  const Stmt *I = nullptr;
+  /// The box's tensor map; loads: the barrier completing the bytes.
+  unsigned Map = lower::None;
+  BarrierId Bar = lower::None;
+  /// The shared-memory byte address of the box.
+  std::int64_t Smem = 0;
+  llvm::SmallVector<std::int64_t, 5> Coords;
+  /// Loads: the barrier object completing the transaction bytes.
+  std::int64_t Slot = 0;
+  std::string Walker;
+};
+
+struct NamedBarrierState {
+  std::int64_t Count = 0, Arrived = 0, Generation = 0;
+};
+
+/// What the WGMMAs computing an accumulator say about it.
+struct AccInfo {
+  lower::MmaAtom Op;
+  std::int64_t Blocks = 0;
+};
+
+/// Where StoreFragment puts the accumulator tile: per element (m, n) of the
+/// (64 * groups) x N tile, the swizzled byte offset in the view.
+struct StorePlan {
+  std::int64_t N = 0, Groups = 0;
+  std::vector<std::int64_t> Offset;
+};
+
+class Run {
+public:
+  Run(const Kernel &K, llvm::ArrayRef<TensorArg> Args,
+      const InterpOptions &Opts, InterpStats &Stats)
+      : K(K), Args(Args), Opts(Opts), Stats(Stats) {}
+
+  llvm::Error run();
+
+private:
+  // Set-up.
+  llvm::Error checkArguments();
+  llvm::Error scanKernel();
+  bool issuesLoads(const std::vector<InstId> &Body) const;
+
+  // One CTA.
+  llvm::Error runCta(std::int64_t Index);
+  void addWalkers(const Stmt &Role);
+  llvm::Error schedule();
+  std::size_t choose(llvm::ArrayRef<std::size_t> Runnable, bool TmaReady);
+  llvm::Error deadlock();
+  llvm::Error checkPhasesAtExit();
+
+  // Walkers.
+  llvm::Expected<const Stmt *> current(Walker &W);
+  llvm::Expected<bool> blocked(Walker &W, const Stmt &S);
+  std::string waitsFor(Walker &W, const Stmt &S);
+  llvm::Error step(Walker &W);
+  llvm::Error stepTma();
+  llvm::Error finish(Walker &W);
+
+  // Expressions and operands.
+  llvm::Expected<std::int64_t> eval(const Walker *W, ExprId E);
+  /// The threads of \p W that perform an instruction of \p Threads
+  /// threads issued by thread \p Elected (-1: every thread of the role).
+  llvm::Expected<std::int64_t> share(const Walker &W, std::int64_t Elected,
+                                     std::int64_t Threads);
+  llvm::Expected<Mbarrier *> mbarrier(const Walker &W, BarrierId Bar,
+                                      ExprId SlotExpr, std::int64_t &Slot);
+  llvm::Expected<const Region *> stage(hir::ValueId Ring, std::int64_t Slot);
+  llvm::Expected<const Region *> view(const Walker &W, const OperandView &V,
+                                      std::int64_t &Slot);
+  const TensorArg &argumentOf(unsigned Map) const {
+    return Args[MapArgument[Map]];
+  }
+  llvm::Error at(const Walker *W, const Stmt *S, llvm::Error E) const;
+
+  // Statements, one function per kind.
+  llvm::Error execute(Walker &W, const Stmt &S);
+  llvm::Error executeExtension(Walker &W, const Stmt &S, const ext::Inst &I);
+  llvm::Error barrierInit(Walker &W, const ext::BarrierInit &I);
+  llvm::Error arriveExpectTx(Walker &W, const ext::ArriveExpectTx &I);
+  llvm::Error arrive(Walker &W, const ext::Arrive &I);
+  llvm::Error tmaLoad(Walker &W, const Stmt &S, const ext::Tma &T);
+  llvm::Error tmaStore(Walker &W, const Stmt &S, const ext::Tma &T);
+  llvm::Error bulkCommit(Walker &W);
+  llvm::Error bulkWaitRead(Walker &W);
+  llvm::Error zeroAcc(Walker &W, const lower::ZeroFragmentStmt &I);
+  llvm::Error wgmmaFence(Walker &W);
+  llvm::Error wgmma(Walker &W, const Stmt &S, const ext::Wgmma &I);
+  llvm::Error wgmmaCommit(Walker &W);
+  llvm::Error wgmmaWait(Walker &W, const ext::WgmmaWait &I);
+  llvm::Error storeFragment(Walker &W, const Stmt &S);
+  llvm::Error namedBarrier(Walker &W, const ext::NamedBarrier &I);
+
+  // What the instructions share.
+  llvm::Error performWgmma(Walker &W, const PendingWgmma &P);
+  llvm::Error performTma(const TmaOp &Op);
+  bool accumulatorInFlight(const Walker &W, hir::ValueId Acc) const;
+  llvm::Expected<const StorePlan *> storePlan(const Stmt &S, const Walker &W);
+
+  const Kernel &K;
+  llvm::ArrayRef<TensorArg> Args;
+  const InterpOptions &Opts;
+  InterpStats &Stats;
+
+  // Per kernel.
+  std::vector<unsigned> MapArgument;
+  std::map<hir::ValueId, std::vector<RegionId>> RingStages;
+  std::map<hir::ValueId, AccInfo> Accs;
+  std::map<const Stmt *, bool> Producers;
+  std::map<const Stmt *, StorePlan> Plans;
+
+  // Per CTA.
+  std::int64_t Cta = -1;
+  std::vector<std::pair<std::string, std::int64_t>> CtaScope;
+  std::vector<std::uint8_t> Smem;
+  std::vector<std::vector<Mbarrier>> Barriers;
+  std::map<std::int64_t, NamedBarrierState> Named;
+  std::map<std::tuple<hir::ValueId, std::int64_t, std::int64_t>,
+           std::vector<float>>
+      AccRegs;
+  std::vector<Walker> Walkers;
+  std::deque<TmaOp> Tma;
+  std::set<std::uint64_t> PendingStores;
+  std::uint64_t NextOp = 0;
+  std::uint64_t Steps = 0;
+  std::size_t RoundRobinNext = 0;
+  std::mt19937_64 Rng;
+  /// Set by an instruction that stays where it is (a bar.sync arrival).
+  bool Stay = false;
+  // Scratch operands of one WGMMA.
+  std::vector<float> OperandA, OperandB;
+};
+
+} // namespace tf::interp::impl
+
+#endif // TF_PLUGIN_INTERP_RUN_H

@@ -1,0 +1,65 @@
+// What the cuda_sm90 backend cannot write but only the lowered kernel shows
+// (the memory plan's views, the ops each role runs) its lowering rules refuse
+// when the kernel is lowered (emit= or tf finalize), at the op, as
+// err_tf_lower_op: nothing is left for the emitter to refuse. The check alone
+// accepts these kernels; with emit= each is refused and nothing is written.
+// DEFINE: %{tf} = -std=c++20 -fsyntax-only -I %tf_include -fplugin=%tf_plugin
+// RUN: %clangxx %{tf} -Xclang -verify=check %s
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %clangxx %{tf} -fplugin-arg-tf-emit=%t -Xclang -verify %s
+// RUN: ls %t | count 0
+// check-no-diagnostics
+#include "../Inputs/gemm_meshes.hpp"
+// The staged tile interleaves its rows in groups of four: a thread's rows
+// (lane / 4, eight apart) are then no constant stride apart, and the epilogue
+// computes each register pair's address as a per-thread base plus a constant.
+// Lowering finds it once the memory plan has placed the view.
+namespace interleaved {
+using namespace gemm_test;
+using Acc = Acc128x64<>;
+using Staged = tf::Tensor<tf::bf16, "((4,32),64):((64,256),1)", tf::smem>;
+
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
+void gemm(Matrix a, Matrix b, Matrix out) {
+  tf::Ring<LhsSlot, 3> lhs_ring;
+  tf::Ring<RhsSlot, 3> rhs_ring;
+  auto staged_tile = tf::empty<Staged>(); // expected-note {{'staged_tile' is laid out as ((4,32),64):((64,256),1)}}
+  for (auto [m, n] : tf::persistent_tiles(cta, tf::ceil_div(a.extent(0), 128), tf::ceil_div(b.extent(1), 64))) {
+    [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();
+    for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
+      [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), lhs_ring);
+      [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring);
+      [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>>(acc, lhs, rhs);
+    }
+    [[tf::mesh(compute)]] auto staged = tf::schedule<tf::Copy>(tf::cast<tf::bf16>(acc), staged_tile); // expected-error {{tf.schedule as generic.Copy cannot be lowered by the cuda_sm90 backend: cannot store the accumulator into 'staged_tile': its layout is not a thread base plus a constant per register pair [tf:lower-op]}}
+    [[tf::mesh(loader)]] tf::schedule<tf::nv::CopyAsyncTensor>(staged, out.tile<128, 64>(m * 128, n * 64));
+  }
+}
+} // namespace interleaved
+
+// A register tile zero-filled beside the accumulator and never accumulated
+// into: lowering zero-fills registers only as the accumulator of the op that
+// sizes them.
+namespace unused_zeros {
+using namespace gemm_test;
+using Acc = Acc128x64<>;
+using Staged = tf::Tensor<tf::bf16, "(128,64):(64,1) | Swizzle(3,4,3)", tf::smem>;
+
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
+void gemm(Matrix a, Matrix b, Matrix out) {
+  tf::Ring<LhsSlot, 3> lhs_ring;
+  tf::Ring<RhsSlot, 3> rhs_ring;
+  auto staged_tile = tf::empty<Staged>();
+  for (auto [m, n] : tf::persistent_tiles(cta, tf::ceil_div(a.extent(0), 128), tf::ceil_div(b.extent(1), 64))) {
+    [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();
+    [[tf::mesh(compute)]] auto spare = tf::zeros<Acc>(); // expected-error {{tf.zeros cannot be lowered by the cuda_sm90 backend: its register tile 'spare' is accumulated by no scheduled op; registers are zero-filled only as an accumulator [tf:lower-op]}}
+    for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
+      [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), lhs_ring);
+      [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring);
+      [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>>(acc, lhs, rhs);
+    }
+    [[tf::mesh(compute)]] auto staged = tf::schedule<tf::Copy>(tf::cast<tf::bf16>(acc), staged_tile);
+    [[tf::mesh(loader)]] tf::schedule<tf::nv::CopyAsyncTensor>(staged, out.tile<128, 64>(m * 128, n * 64));
+  }
+}
+} // namespace unused_zeros
