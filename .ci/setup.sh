@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(
-  clang-22 libclang-22-dev libclang-cpp22-dev llvm-22-dev llvm-22-tools
+  clang-22 clangd-22 clang-tidy-22 libclang-22-dev libclang-cpp22-dev llvm-22-dev llvm-22-tools
   cmake ninja-build make g++ python3 python3-jsonschema python3-pip
   libtomlplusplus-dev libfmt-dev googletest libgtest-dev
   # the sanitized build and the fuzzers (test/run.sh): clang 22's libFuzzer

@@ -3,6 +3,7 @@
 #
 #   <prefix>/include/tf/...                the header library and the runtime headers
 #   <prefix>/bin/tf                        the command-line tool
+#   <prefix>/bin/tf-clangd                 clangd with the plugin loaded
 #   <prefix>/lib/tf.so                     the plugin
 #   <prefix>/share/tf/targets/...          the target facts (found from tf and tf.so)
 #   <prefix>/lib/cmake/tf/                 tfConfig.cmake, tfConfigVersion.cmake,
@@ -16,7 +17,9 @@ if(TF_BUILD_PLUGIN)
   # Installed, the tool still finds the Clang/LLVM libraries it was linked to.
   set_target_properties(tf tf_plugin PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
   install(TARGETS tf EXPORT tfTargets)
-  # tf-clangd, the clangd launcher, installs here, beside tf.
+  # tf-clangd, the clangd launcher, beside tf; it finds tf.so relative to itself.
+  install(PROGRAMS ${PROJECT_BINARY_DIR}/${CMAKE_INSTALL_BINDIR}/tf-clangd
+          DESTINATION ${CMAKE_INSTALL_BINDIR})
   install(TARGETS tf_plugin EXPORT tfTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
   install(DIRECTORY targets/ DESTINATION ${TF_INSTALL_DATADIR}/targets)
   install(FILES cmake/TfKernels.cmake DESTINATION ${TF_INSTALL_CMAKEDIR})

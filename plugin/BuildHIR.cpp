@@ -1922,14 +1922,16 @@ void KernelBuilder::buildAccess(hir::Stmt &Op, const CallExpr *CE) {
 //===- tf::schedule --------------------------------------------------------===//
 
 /// The contract id an atom type chooses: the `id` of the constexpr Contract
-/// its static contract() returns (following `return Other::contract();`).
+/// that its static member `contract` refers to (a base's when it declares
+/// none). Read from declarations and constant values only, never from a
+/// function body: clangd parses headers with function bodies skipped.
 std::optional<std::string>
 KernelBuilder::contractIdOf(const CXXRecordDecl *RD, int Depth) {
   if (!RD || Depth > 4)
     return std::nullopt;
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
   // tf::TiledMma<A> chooses A's contract.
-  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD);
-      Spec && Spec->getSpecializedTemplate() &&
+  if (Spec && Spec->getSpecializedTemplate() &&
       Spec->getSpecializedTemplate()->getQualifiedNameAsString() ==
           "tf::TiledMma" &&
       Spec->getTemplateArgs().size() >= 1 &&
@@ -1937,46 +1939,46 @@ KernelBuilder::contractIdOf(const CXXRecordDecl *RD, int Depth) {
     return contractIdOf(
         Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl(),
         Depth + 1);
-  const CXXMethodDecl *Contract = nullptr;
-  for (const CXXMethodDecl *M : RD->methods())
-    if (M->getIdentifier() && M->getName() == "contract" && M->isStatic())
-      Contract = M;
-  if (!Contract)
+  // A specialization nothing required complete: the template's members,
+  // whose `contract` does not depend on the template arguments.
+  if (!RD->hasDefinition() && Spec && Spec->getSpecializedTemplate())
+    RD = Spec->getSpecializedTemplate()->getTemplatedDecl();
+  if (!RD->hasDefinition())
     return std::nullopt;
-  const FunctionDecl *Def = nullptr;
-  const Stmt *Body = Contract->hasBody(Def) ? Def->getBody() : nullptr;
-  if (!Body)
-    if (const FunctionDecl *P = Contract->getTemplateInstantiationPattern())
-      Body = P->getBody();
-  const auto *CS = dyn_cast_or_null<CompoundStmt>(Body);
-  if (!CS)
-    return std::nullopt;
-  for (const Stmt *S : CS->body()) {
-    const auto *RS = dyn_cast<ReturnStmt>(S);
-    if (!RS || !RS->getRetValue())
-      continue;
-    const Expr *E = strip(RS->getRetValue());
-    if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E)) {
-      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-      if (!VD)
-        return std::nullopt;
-      const APValue *V = VD->evaluateValue();
-      if (!V || !V->isStruct())
-        return std::nullopt;
-      const auto *CRD = VD->getType()->getAsCXXRecordDecl();
-      if (!CRD)
-        return std::nullopt;
-      for (const FieldDecl *F : CRD->fields())
-        if (F->getName() == "id" && F->getFieldIndex() < V->getStructNumFields())
-          return decodeName(V->getStructField(F->getFieldIndex()),
-                            F->getType());
-      return std::nullopt;
-    }
-    if (const auto *Call = dyn_cast_or_null<CallExpr>(E))
-      if (const auto *M = dyn_cast_or_null<CXXMethodDecl>(calleeOf(Call)))
-        return contractIdOf(M->getParent(), Depth + 1);
+  RD = RD->getDefinition();
+  const VarDecl *Member = nullptr;
+  for (const Decl *D : RD->decls())
+    if (const auto *VD = dyn_cast<VarDecl>(D);
+        VD && VD->isStaticDataMember() && VD->getIdentifier() &&
+        VD->getName() == "contract")
+      Member = VD;
+  if (!Member) {
+    for (const CXXBaseSpecifier &Base : RD->bases())
+      if (std::optional<std::string> Id =
+              contractIdOf(Base.getType()->getAsCXXRecordDecl(), Depth + 1))
+        return Id;
     return std::nullopt;
   }
+  // A member of a class template specialization whose initializer Sema has
+  // not instantiated yet: the pattern's, when it does not depend on the
+  // template arguments.
+  const Expr *Init = Member->getInit();
+  if (!Init)
+    if (const VarDecl *Pattern = Member->getTemplateInstantiationPattern())
+      Init = Pattern->getInit();
+  Expr::EvalResult Ref;
+  if (!Init || Init->isValueDependent() || !Init->EvaluateAsLValue(Ref, Ctx))
+    return std::nullopt;
+  const auto *Contract = dyn_cast_or_null<VarDecl>(
+      Ref.Val.getLValueBase().dyn_cast<const ValueDecl *>());
+  const APValue *V = Contract ? Contract->evaluateValue() : nullptr;
+  const CXXRecordDecl *CRD =
+      Contract ? Contract->getType()->getAsCXXRecordDecl() : nullptr;
+  if (!V || !V->isStruct() || !CRD)
+    return std::nullopt;
+  for (const FieldDecl *F : CRD->fields())
+    if (F->getName() == "id" && F->getFieldIndex() < V->getStructNumFields())
+      return decodeName(V->getStructField(F->getFieldIndex()), F->getType());
   return std::nullopt;
 }
 

@@ -110,10 +110,16 @@ DiagnosticBuilder report(DiagnosticsEngine &Diags, SourceLocation Loc,
   if (AsError)
     Class = DiagnosticIDs::CLASS_ERROR;
   bool IsWarning = Class == DiagnosticIDs::CLASS_WARNING;
+  // Clang 22 applies -w, -Werror and -Wno-error only to custom diagnostics
+  // in a group, and takes no new groups: tf's groups sit inside Clang's
+  // user-defined-warnings (that of diagnose_if, warnings a library defines).
+  std::optional<diag::Group> Group = E.Group.Clang;
+  if (*E.Group.Tf)
+    Group = diag::Group::UserDefinedWarnings;
   DiagnosticIDs::CustomDiagDesc Desc(
       defaultSeverity(Class), Message, Class,
       /*ShowInSystemHeader=*/!IsWarning, /*ShowInSystemMacro=*/!IsWarning,
-      E.Group.Clang);
+      Group);
   return Diags.Report(Loc, Diags.getDiagnosticIDs()->getCustomDiagID(Desc));
 }
 

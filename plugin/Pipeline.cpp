@@ -34,12 +34,12 @@ CharSourceRange toClang(const hir::SourceRange &R) {
                                         toClang(R.End ? R.End : R.Begin));
 }
 
-/// The range a fix-it replaces. A template-id's range ends at its closing
-/// '>', which the lexer may have lexed as part of `>>`
-/// (`tf::schedule<A, tf::Repeat<2, 1, 2>>(...)`): as a token range that
+/// The range a diagnostic underlines and a fix-it replaces. A template-id's
+/// range ends at its closing '>', which the lexer may have lexed as part of
+/// `>>` (`tf::schedule<A, tf::Repeat<2, 1, 2>>(...)`): as a token range that
 /// would swallow the enclosing template's '>' too, so such a range ends
 /// after its one '>'.
-CharSourceRange fixItRange(const SourceManager &SM, const hir::SourceRange &R) {
+CharSourceRange shownRange(const SourceManager &SM, const hir::SourceRange &R) {
   SourceLocation End = toClang(R.End ? R.End : R.Begin);
   bool Invalid = false;
   const char *At = SM.getCharacterData(SM.getSpellingLoc(End), &Invalid);
@@ -93,11 +93,11 @@ void report(DiagnosticsEngine &Diags, const Options &Opts,
     for (const std::string &Arg : F.Args)
       B << Arg;
     if (F.Range.valid())
-      B << toClang(F.Range);
+      B << shownRange(Diags.getSourceManager(), F.Range);
     for (const analysis::FixIt &Fix : F.FixIts)
       if (Fix.Range.valid())
         B << FixItHint::CreateReplacement(
-            fixItRange(Diags.getSourceManager(), Fix.Range), Fix.Replacement);
+            shownRange(Diags.getSourceManager(), Fix.Range), Fix.Replacement);
   }
   for (const analysis::Finding &Note : F.Notes)
     report(Diags, Opts, Note);

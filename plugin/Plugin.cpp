@@ -9,19 +9,23 @@
 // the tf attribute sites once Sema is done and, for `report`, prints them;
 // with `sarif=FILE` it also records every diagnostic and writes them to FILE
 // when the source file ends (Sarif.h). Without arguments it only diagnoses
-// and writes nothing, which is how clangd runs it (LD_PRELOAD=tf.so clangd).
+// and writes nothing; in clangd, which tf-clangd gives the plugin by
+// preloading it, it applies only the arguments that change diagnostics
+// (ClangdArguments.h).
 //
 // Tested by test/plugin/report.cpp, test/plugin/sarif/ and
 // test/plugin/diagnostics/err_tf_plugin_unknown_argument.cpp.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ClangdArguments.h"
 #include "Consumer.h"
 #include "Diagnostics.h"
 #include "Sarif.h"
 
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
 
@@ -39,6 +43,28 @@ public:
 
   bool ParseArgs(const CompilerInstance &CI,
                  const std::vector<std::string> &Args) override {
+    const FrontendOptions &Frontend = CI.getFrontendOpts();
+    bool Loaded = !Frontend.Plugins.empty() ||
+                  llvm::is_contained(Frontend.AddPluginActions, "tf");
+    if (!Loaded) {
+      // Preloaded (tf-clangd). In clangd, apply the arguments it dropped
+      // that only change diagnostics (clang++ reported the unknown ones; what
+      // writes files or prints must not run in an editor, whose stdout is
+      // the protocol). In any other tool that parses with tf.so preloaded
+      // (clang-tidy, which cannot take plugin diagnostics), stay out.
+      std::optional<std::vector<std::string>> Dropped =
+          Frontend.Inputs.empty()
+              ? std::nullopt
+              : argumentsDroppedByClangd(Frontend.Inputs[0].getFile());
+      if (!Dropped)
+        return false;
+      Options Given;
+      for (const std::string &Arg : *Dropped)
+        parseArgument(Arg, Given);
+      Opts.Warnings = std::move(Given.Warnings);
+      Opts.TargetsDir = std::move(Given.TargetsDir);
+      return true;
+    }
     bool OK = true;
     for (const std::string &Arg : Args) {
       if (parseArgument(Arg, Opts))

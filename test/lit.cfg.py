@@ -119,3 +119,18 @@ config.substitutions.append(("%tf_runtime_include",
 config.substitutions.append(("%tf_src", config.tf_src_root))
 # tf's version, project() in CMakeLists.txt.
 config.substitutions.append(("%tf_version", config.tf_version))
+
+# clangd (Debian's clangd-22) for the editor tests: tf-clangd runs it with
+# the plugin preloaded (test/editor).
+clangd = os.path.join(config.llvm_tools_dir, "clangd")
+if os.access(clangd, os.X_OK):
+    config.available_features.add("clangd")
+    config.substitutions.append(("%clangd", clangd))
+clang_tidy = os.path.join(config.llvm_tools_dir, "clang-tidy")
+if os.access(clang_tidy, os.X_OK):
+    config.available_features.add("clang-tidy")
+    config.substitutions.append(("%clang_tidy", clang_tidy))
+config.substitutions.append(("%tf_clangd", os.path.join(
+    os.path.dirname(config.tf_tool), "tf-clangd")))
+config.substitutions.append(("%clangxx_driver",
+                             os.path.join(config.llvm_tools_dir, "clang++")))

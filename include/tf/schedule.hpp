@@ -60,7 +60,7 @@ template <int... R> struct Repeat {
 /// An MMA atom (tf::nv::sm90::Wgmma<...>) tiled over an M x N x K tile.
 template <class Atom> struct TiledMma {
   using atom = Atom;
-  static constexpr const Contract &contract() { return Atom::contract(); }
+  static constexpr const Contract &contract = Atom::contract;
 };
 
 /// ceil(a / b) for positive b: the number of tiles of `b` along `a`.
@@ -119,7 +119,7 @@ constexpr std::string_view storage_spelling(Storage s) {
 //===- TiledMma -------------------------------------------------------------===//
 
 template <class Atom, class Rep, class C, class A, class B> struct MmaChecks {
-  static constexpr const Contract &contract() { return Atom::contract(); }
+  static constexpr const Contract &contract = Atom::contract;
   static constexpr const AtomParams &params() { return Atom::params; }
   using CT = typename C::element_type;
   using AT = typename A::element_type;
@@ -136,17 +136,17 @@ template <class Atom, class Rep, class C, class A, class B> struct MmaChecks {
 
   // Operands as the contract requires them.
   static constexpr bool acc_dtype =
-      operand_takes_dtype(contract(), params(), Atom::acc_operand, dtype_or_f64<CT>());
+      operand_takes_dtype(contract, params(), Atom::acc_operand, dtype_or_f64<CT>());
   static constexpr bool acc_storage =
-      operand_takes_storage(contract(), params(), Atom::acc_operand, C::storage);
+      operand_takes_storage(contract, params(), Atom::acc_operand, C::storage);
   static constexpr bool lhs_dtype =
-      operand_takes_dtype(contract(), params(), Atom::lhs_operand, dtype_or_f64<AT>());
+      operand_takes_dtype(contract, params(), Atom::lhs_operand, dtype_or_f64<AT>());
   static constexpr bool rhs_dtype =
-      operand_takes_dtype(contract(), params(), Atom::rhs_operand, dtype_or_f64<BT>());
+      operand_takes_dtype(contract, params(), Atom::rhs_operand, dtype_or_f64<BT>());
   static constexpr bool lhs_storage =
-      operand_takes_storage(contract(), params(), Atom::lhs_operand, A::storage);
+      operand_takes_storage(contract, params(), Atom::lhs_operand, A::storage);
   static constexpr bool rhs_storage =
-      operand_takes_storage(contract(), params(), Atom::rhs_operand, B::storage);
+      operand_takes_storage(contract, params(), Atom::rhs_operand, B::storage);
   static constexpr bool operands_ok =
       acc_dtype && acc_storage && lhs_dtype && rhs_dtype && lhs_storage &&
       rhs_storage;
@@ -177,7 +177,7 @@ template <class Atom, class Rep, class C, class A, class B> struct MmaChecks {
                                            DType have, Storage where,
                                            bool dtype_wrong) {
     Message m = head();
-    m << role << " (contract " << contract().id.view() << " operand "
+    m << role << " (contract " << contract.id.view() << " operand "
       << op.view() << ") ";
     if (dtype_wrong) {
       m << "holds " << have << ", which the atom does not take";
@@ -227,8 +227,11 @@ template <class Acc>
 using acc_result_t = std::conditional_t<std::is_lvalue_reference_v<Acc>, Acc,
                                         std::remove_cvref_t<Acc>>;
 
+// The functions from tf::schedule down to its static_asserts have deduced
+// return types: clangd parses headers with the bodies of other functions
+// skipped, and a skipped body instantiates no check.
 template <class Atom, class Rep, class Acc, class L, class R>
-acc_result_t<Acc> run_tiled_mma(Acc &&acc, const L &lhs, const R &rhs) {
+decltype(auto) run_tiled_mma(Acc &&acc, const L &lhs, const R &rhs) {
   using C = view_t<Acc>;
   using A = view_t<L>;
   using B = view_t<R>;
@@ -312,7 +315,7 @@ acc_result_t<Acc> run_tiled_mma(Acc &&acc, const L &lhs, const R &rhs) {
     // acc accumulates its products in float, k increasing, atom after atom.
     tf::matmul(acc, lhs, rhs);
   }
-  return std::forward<Acc>(acc);
+  return static_cast<acc_result_t<Acc>>(std::forward<Acc>(acc));
 }
 
 //===- Copies ---------------------------------------------------------------===//
@@ -334,17 +337,17 @@ template <class S, class D> void copy_elements(const S &src, const D &dst) {
 }
 
 template <class Src, class Dst> struct TmaChecks {
-  static constexpr const Contract &contract() { return nv::CopyAsyncTensor::contract(); }
+  static constexpr const Contract &contract = nv::CopyAsyncTensor::contract;
   static constexpr AtomParams load{{"direction", ParamValue::choose("load")}};
   static constexpr AtomParams store{{"direction", ParamValue::choose("store")}};
   static constexpr bool is_load =
-      operand_takes_storage(contract(), load, "src", Src::storage) &&
-      operand_takes_storage(contract(), load, "dst", Dst::storage);
+      operand_takes_storage(contract, load, "src", Src::storage) &&
+      operand_takes_storage(contract, load, "dst", Dst::storage);
   static constexpr bool is_store =
-      operand_takes_storage(contract(), store, "src", Src::storage) &&
-      operand_takes_storage(contract(), store, "dst", Dst::storage);
+      operand_takes_storage(contract, store, "src", Src::storage) &&
+      operand_takes_storage(contract, store, "dst", Dst::storage);
   static constexpr std::int64_t max_rank = operand_limit(
-      contract(), is_store ? store : load, is_store ? "dst" : "src",
+      contract, is_store ? store : load, is_store ? "dst" : "src",
       OperandLimit::Kind::rank_max);
   static constexpr bool rank_ok = max_rank < 0 || Src::rank <= max_rank;
 
@@ -352,7 +355,7 @@ template <class Src, class Dst> struct TmaChecks {
     Message m;
     m << "tf::schedule<tf::nv::CopyAsyncTensor>: a copy from "
       << storage_spelling(Src::storage) << " to " << storage_spelling(Dst::storage)
-      << " is neither a TMA load (" << contract().id.view()
+      << " is neither a TMA load (" << contract.id.view()
       << ": src gmem -> dst smem) nor a TMA store (src smem -> dst gmem); "
          "use tf::schedule<tf::Copy> for registers";
     return m;
@@ -360,13 +363,13 @@ template <class Src, class Dst> struct TmaChecks {
   static constexpr Message rank_message() {
     Message m;
     m << "tf::schedule<tf::nv::CopyAsyncTensor>: a TMA box has at most "
-      << max_rank << " modes (" << contract().id.view() << "); this one has "
+      << max_rank << " modes (" << contract.id.view() << "); this one has "
       << std::int64_t(Src::rank) << "; copy a lower-rank view";
     return m;
   }
 };
 
-template <class Src, class Dst> void check_tma() {
+template <class Src, class Dst> auto check_tma() {
   using K = CopyChecks<Src, Dst>;
   static_assert(K::same_type,
                 "tf::schedule<tf::nv::CopyAsyncTensor>: source and "
@@ -411,7 +414,7 @@ namespace detail {
 
 /// TMA load into the next slot of a ring: returns the slot's view.
 template <class Src, class Slot, int N>
-Slot run_copy_async_tensor(const Src &src, Ring<Slot, N> &ring) {
+auto run_copy_async_tensor(const Src &src, Ring<Slot, N> &ring) {
   using S = view_t<Src>;
   check_tma<S, Slot>();
   Slot slot = ring.next();
@@ -444,7 +447,7 @@ template <class Src, class Dst> auto run_copy(const Src &src, Dst &&dst) {
                 "tf::schedule<tf::Copy>: source and destination extents "
                 "differ; copy a tile of the larger one, e.g. "
                 "dst.tile<BM, BN>(m0, n0)");
-  constexpr const Contract &contract = Copy::contract();
+  constexpr const Contract &contract = Copy::contract;
   static constexpr AtomParams params{
       {"dtype", ParamValue::of(dtype_or_f64<typename S::element_type>())}};
   constexpr bool src_ok = operand_takes_storage(contract, params, "src", S::storage);

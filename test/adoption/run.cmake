@@ -45,6 +45,9 @@ if(STEP STREQUAL "install")
   string(REGEX REPLACE "([][+.*()^$?|\\])" "\\\\\\1" prefix_pattern "${PREFIX}")
   expect_success(${PREFIX}/bin/tf targets
                  EXPECT "8 targets in ${prefix_pattern}/share/tf/targets \\(default\\)")
+  # The installed clangd launcher finds the installed plugin from its own place
+  # and runs clangd with it loaded.
+  expect_success(${PREFIX}/bin/tf-clangd --version EXPECT "clangd version 22")
   return()
 endif()
 

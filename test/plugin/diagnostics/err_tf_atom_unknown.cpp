@@ -1,6 +1,6 @@
 // DEFINE: %{tf} = -std=c++20 -fsyntax-only -I %tf_include -fplugin=%tf_plugin
 // RUN: %clangxx %{tf} -Xclang -verify %s
-// An atom type whose contract() names a contract tf's registry does not hold.
+// An atom type whose `contract` names a contract tf's registry does not hold.
 #include "../Inputs/gemm_meshes.hpp"
 
 namespace t {
@@ -11,7 +11,7 @@ inline constexpr tf::Contract acme = [] {
   return c;
 }();
 struct AcmeMma : Wgmma {
-  static constexpr const tf::Contract &contract() { return acme; }
+  static constexpr const tf::Contract &contract = acme;
 };
 using Acc = Acc128x64<>;
 

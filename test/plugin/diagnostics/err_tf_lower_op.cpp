@@ -66,7 +66,7 @@ void gemm(Matrix a, Matrix b, Matrix out) {
 namespace mma_sync {
 // mma.sync.m16n8k16 on bf16, the atom type of contract nv.sm80.Mma.
 struct MmaSync {
-  static constexpr const tf::Contract &contract() { return tf::atoms::nv::sm80::mma; }
+  static constexpr const tf::Contract &contract = tf::atoms::nv::sm80::mma;
   static constexpr std::string_view spelling = "MmaSync";
   using element_type = tf::bf16;
   static constexpr tf::DType dtype = tf::DType::bf16;

@@ -8,6 +8,12 @@
 // RUN: %tf-cc1 -verify=silenced -plugin-arg-tf Wno-capacity %s
 // RUN: %tf-cc1 -verify=werror -plugin-arg-tf Werror=capacity-smem %s
 // RUN: %tf-cc1 -verify=werror -plugin-arg-tf Werror=capacity %s
+// Clang's own switches apply too (tf's groups are inside
+// -Wuser-defined-warnings):
+// RUN: %tf-cc1 -verify=silenced -w %s
+// RUN: %tf-cc1 -verify=silenced -Wno-user-defined-warnings %s
+// RUN: %tf-cc1 -verify=werror -Werror %s
+// RUN: %tf-cc1 -verify=werror -Werror=user-defined-warnings %s
 // RUN: %tf-cc1 -verify=fits -DSTAGES=3 %s
 // silenced-no-diagnostics
 // fits-no-diagnostics

@@ -60,7 +60,7 @@ template <int N, class T, tf::Form F, tf::Major AMajor,
           tf::Major BMajor = tf::Major::MN>
 struct Wgmma {
   /// The contract this type chooses.
-  static constexpr const Contract &contract() { return tf::atoms::nv::sm90::wgmma; }
+  static constexpr const Contract &contract = tf::atoms::nv::sm90::wgmma;
   static constexpr std::string_view spelling = "tf::nv::sm90::Wgmma";
   using element_type = T;
   static constexpr DType dtype = detail::dtype_or_f64<T>();
@@ -71,7 +71,7 @@ struct Wgmma {
 
   /// The parameters as the contract names them, with the derived ones (k).
   static constexpr detail::AtomParams params =
-      detail::with_derived(contract(), detail::AtomParams{
+      detail::with_derived(contract, detail::AtomParams{
           {"n", ParamValue::of(std::int64_t(N))},
           {"dtype", ParamValue::of(dtype)},
           {"form", ParamValue::choose(Name(tf::name(F)))},
@@ -80,15 +80,15 @@ struct Wgmma {
       });
 
   /// One instance's M x N x K, from the contract's atom shape (64, n, k).
-  static constexpr std::int64_t atom_m = detail::atom_extent(contract(), params, 0);
-  static constexpr std::int64_t atom_n = detail::atom_extent(contract(), params, 1);
-  static constexpr std::int64_t atom_k = detail::atom_extent(contract(), params, 2);
+  static constexpr std::int64_t atom_m = detail::atom_extent(contract, params, 0);
+  static constexpr std::int64_t atom_n = detail::atom_extent(contract, params, 1);
+  static constexpr std::int64_t atom_k = detail::atom_extent(contract, params, 2);
 
   /// The operands of an MMA contract: A (lhs), B (rhs), C (the accumulator).
   static constexpr Name lhs_operand = "A", rhs_operand = "B", acc_operand = "C";
 
 private:
-  static constexpr const ParamDef &n_def() { return *detail::find_param(contract(), "n"); }
+  static constexpr const ParamDef &n_def() { return *detail::find_param(contract, "n"); }
   // The literal messages below quote the contract's range of n; this keeps
   // them true (the check itself reads the contract).
   static_assert(n_def().lo == 8 && n_def().hi == 256 && n_def().step == 8,
@@ -99,7 +99,7 @@ private:
     detail::Message m;
     m << "tf::nv::sm90::Wgmma<" << std::int64_t(N)
       << ", ...>: n must satisfy " << n_def().lo << " <= n <= " << n_def().hi
-      << " and n % " << n_def().step << " == 0 (contract " << contract().id.view()
+      << " and n % " << n_def().step << " == 0 (contract " << contract.id.view()
       << ", parameter n); use e.g. Wgmma<" << n_def().hi << ", ...>";
     return m;
   }
@@ -108,7 +108,7 @@ private:
     detail::Message m;
     m << "tf::nv::sm90::Wgmma: " << what << " = " << value
       << " is not allowed with dtype = " << dtype << ", form = "
-      << tf::name(F) << " by contract " << contract().id.view()
+      << tf::name(F) << " by contract " << contract.id.view()
       << "; `tf facts nv.sm90.Wgmma` lists the allowed values";
     return m;
   }
@@ -118,22 +118,22 @@ private:
                 "tf::nv::sm90::Wgmma: the second argument is the element type "
                 "of A and B: tf::bf16, tf::f16, tf::fp8e4m3, tf::fp8e5m2 or "
                 "tf::tf32");
-  TF_SCHEDULE_CHECK(detail::param_ok(contract(), params, "n"),
+  TF_SCHEDULE_CHECK(detail::param_ok(contract, params, "n"),
                     "tf::nv::sm90::Wgmma: N must be a multiple of 8 in 8..256 "
                     "(contract nv.sm90.Wgmma, parameter n); use e.g. "
                     "Wgmma<256, ...>",
                     n_message())
-  TF_SCHEDULE_CHECK(!Element<T> || detail::param_ok(contract(), params, "dtype"),
+  TF_SCHEDULE_CHECK(!Element<T> || detail::param_ok(contract, params, "dtype"),
                     "tf::nv::sm90::Wgmma: the element type is not one WGMMA "
                     "multiplies; use tf::bf16, tf::f16, tf::fp8e4m3, "
                     "tf::fp8e5m2 or tf::tf32 (accumulation is always f32)",
                     choice_message("dtype", tf::name(dtype)))
-  TF_SCHEDULE_CHECK(!Element<T> || detail::param_ok(contract(), params, "a_major"),
+  TF_SCHEDULE_CHECK(!Element<T> || detail::param_ok(contract, params, "a_major"),
                     "tf::nv::sm90::Wgmma: this a_major is not allowed for the "
                     "dtype and form (A from registers, fp8 and tf32 are "
                     "K-major only); use tf::Major::K",
                     choice_message("a_major", tf::name(AMajor)))
-  TF_SCHEDULE_CHECK(!Element<T> || detail::param_ok(contract(), params, "b_major"),
+  TF_SCHEDULE_CHECK(!Element<T> || detail::param_ok(contract, params, "b_major"),
                     "tf::nv::sm90::Wgmma: this b_major is not allowed for the "
                     "dtype (fp8 and tf32 are K-major only); use tf::Major::K",
                     choice_message("b_major", tf::name(BMajor)))
