@@ -9,7 +9,7 @@
 // the hand-off statements and the cuda_sm90 rules the atom calls, which is
 // why the extension lives beside the passes; the printer and the verifier
 // reach it through lower::Extension (Sm90.cpp, Verify.cpp here), the CUDA
-// writer (backend/cuda_sm90/CudaEmitter.cpp) and the interpreter
+// writer (backend/cuda_sm90/CudaEmitter.h) and the interpreter
 // (plugin/interp/) cast to these classes.
 //
 //===----------------------------------------------------------------------===//
