@@ -42,39 +42,42 @@ llvm::Error Run::barrierInit(Walker &W, const ext::BarrierInit &I) {
   return llvm::Error::success();
 }
 
-llvm::Error Run::arriveExpectTx(Walker &W, const ext::ArriveExpectTx &I) {
-  llvm::Expected<std::int64_t> N = share(W, I.Elected, I.Threads);
+llvm::Error Run::onBarrier(
+    Walker &W, std::int64_t Elected, std::int64_t Threads, BarrierId Bar,
+    ExprId SlotExpr,
+    llvm::function_ref<llvm::Error(Mbarrier &, std::int64_t)> Operation) {
+  llvm::Expected<std::int64_t> N = share(W, Elected, Threads);
   if (!N)
     return N.takeError();
   std::int64_t Slot = 0;
-  llvm::Expected<Mbarrier *> M = mbarrier(W, I.Bar, I.Slot, Slot);
-  if (!M)
-    return M.takeError();
-  for (std::int64_t T = 0; T < *N; ++T) {
-    llvm::Error E = (*M)->expectTx(I.Bytes);
-    if (!E)
-      E = (*M)->arrive(1);
-    if (E)
-      return fail(K.Barriers[I.Bar].Name + "[" + llvm::Twine(Slot) +
-                  "]: " + llvm::toString(std::move(E)));
-  }
-  return llvm::Error::success();
-}
-
-llvm::Error Run::arrive(Walker &W, const ext::Arrive &I) {
-  llvm::Expected<std::int64_t> N = share(W, I.Elected, I.Threads);
-  if (!N)
-    return N.takeError();
-  std::int64_t Slot = 0;
-  llvm::Expected<Mbarrier *> M = mbarrier(W, I.Bar, I.Slot, Slot);
+  llvm::Expected<Mbarrier *> M = mbarrier(W, Bar, SlotExpr, Slot);
   if (!M)
     return M.takeError();
   if (*N == 0)
     return llvm::Error::success();
-  if (llvm::Error E = (*M)->arrive(*N))
-    return fail(K.Barriers[I.Bar].Name + "[" + llvm::Twine(Slot) +
+  if (llvm::Error E = Operation(**M, *N))
+    return fail(K.Barriers[Bar].Name + "[" + llvm::Twine(Slot) +
                 "]: " + llvm::toString(std::move(E)));
   return llvm::Error::success();
+}
+
+llvm::Error Run::arriveExpectTx(Walker &W, const ext::ArriveExpectTx &I) {
+  // Each thread expects its bytes, then arrives.
+  return onBarrier(W, I.Elected, I.Threads, I.Bar, I.Slot,
+                   [&](Mbarrier &M, std::int64_t N) -> llvm::Error {
+                     for (std::int64_t T = 0; T < N; ++T) {
+                       if (llvm::Error E = M.expectTx(I.Bytes))
+                         return E;
+                       if (llvm::Error E = M.arrive(1))
+                         return E;
+                     }
+                     return llvm::Error::success();
+                   });
+}
+
+llvm::Error Run::arrive(Walker &W, const ext::Arrive &I) {
+  return onBarrier(W, I.Elected, I.Threads, I.Bar, I.Slot,
+                   [](Mbarrier &M, std::int64_t N) { return M.arrive(N); });
 }
 
 llvm::Error Run::namedBarrier(Walker &W, const ext::NamedBarrier &I) {

@@ -321,10 +321,8 @@ llvm::Error Run::executeExtension(Walker &W, const Stmt &S,
     return arriveExpectTx(W, llvm::cast<ext::ArriveExpectTx>(I));
   case ext::Kind::Arrive:
     return arrive(W, llvm::cast<ext::Arrive>(I));
-  case ext::Kind::Tma: {
-    const auto &T = llvm::cast<ext::Tma>(I);
-    return T.Store ? tmaStore(W, S, T) : tmaLoad(W, S, T);
-  }
+  case ext::Kind::Tma:
+    return tma(W, S, llvm::cast<ext::Tma>(I));
   case ext::Kind::BulkCommit:
     return bulkCommit(W);
   case ext::Kind::BulkWaitRead:

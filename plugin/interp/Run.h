@@ -13,6 +13,7 @@
 
 #include "interp/Interpreter.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
 
@@ -189,10 +190,38 @@ private:
   llvm::Error execute(Walker &W, const Stmt &S);
   llvm::Error executeExtension(Walker &W, const Stmt &S, const ext::Inst &I);
   llvm::Error barrierInit(Walker &W, const ext::BarrierInit &I);
+  /// \p Operation on the barrier object (\p Bar, \p SlotExpr) by the
+  /// walker's threads that issue it (skipped when none do); its error named
+  /// after the object.
+  llvm::Error
+  onBarrier(Walker &W, std::int64_t Elected, std::int64_t Threads,
+            BarrierId Bar, ExprId SlotExpr,
+            llvm::function_ref<llvm::Error(Mbarrier &, std::int64_t)> Operation);
   llvm::Error arriveExpectTx(Walker &W, const ext::ArriveExpectTx &I);
   llvm::Error arrive(Walker &W, const ext::Arrive &I);
-  llvm::Error tmaLoad(Walker &W, const Stmt &S, const ext::Tma &T);
-  llvm::Error tmaStore(Walker &W, const Stmt &S, const ext::Tma &T);
+  /// What a TMA atom call copies: how many of the walker's threads issue
+  /// it (0: none; the rest is then unset), its global and shared operands,
+  /// the shared-memory region the view is in, and the box's bytes.
+  struct TmaBox {
+    std::int64_t Issuers = 0;
+    const OperandView *Global = nullptr, *Shared = nullptr;
+    const Region *View = nullptr;
+    std::int64_t Bytes = 0;
+  };
+  llvm::Expected<TmaBox> tmaBox(Walker &W, const AtomCallStmt &Call);
+  /// The checks of a box's shared-memory side: a 128-byte aligned address,
+  /// inside the view's region.
+  llvm::Error tmaBoxAligned(const TmaBox &B);
+  llvm::Error tmaBoxInside(const TmaBox &B);
+  /// The copy of a box (a load or a \p Store) to queue, checked, its
+  /// coordinates evaluated.
+  llvm::Expected<TmaOp> tmaOp(Walker &W, const Stmt &S, const TmaBox &B,
+                              bool Store);
+  /// A TMA atom call: its box queued once per issuing thread.
+  llvm::Error tma(Walker &W, const Stmt &S, const ext::Tma &T);
+  llvm::Error tmaLoad(Walker &W, const Stmt &S, const ext::Tma &T,
+                      const TmaBox &B);
+  llvm::Error tmaStore(Walker &W, const Stmt &S, const TmaBox &B);
   llvm::Error bulkCommit(Walker &W);
   llvm::Error bulkWaitRead(Walker &W);
   llvm::Error zeroAcc(Walker &W, const lower::ZeroFragmentStmt &I);

@@ -46,99 +46,105 @@ tmaOperands(const AtomCallStmt &Call) {
   return {Global, Shared};
 }
 
-llvm::Error Run::tmaLoad(Walker &W, const Stmt &S, const ext::Tma &T) {
-  const AtomCallStmt &Call = S.get<AtomCallStmt>();
+llvm::Expected<Run::TmaBox> Run::tmaBox(Walker &W, const AtomCallStmt &Call) {
+  TmaBox B;
   llvm::Expected<std::int64_t> N = share(W, Call.Elected, Call.Threads);
   if (!N)
     return N.takeError();
-  if (*N == 0)
-    return llvm::Error::success();
-  const auto [Global, Shared] = tmaOperands(Call);
-  if (!Global || !Shared || Global->Map >= K.Maps.size())
+  B.Issuers = *N;
+  if (B.Issuers == 0)
+    return B;
+  std::tie(B.Global, B.Shared) = tmaOperands(Call);
+  if (!B.Global || !B.Shared || B.Global->Map >= K.Maps.size())
     return fail("names no tensor map");
   std::int64_t Slot = 0;
-  llvm::Expected<const Region *> R = view(W, *Shared, Slot);
+  llvm::Expected<const Region *> R = view(W, *B.Shared, Slot);
   if (!R)
     return R.takeError();
-  std::int64_t BarSlot = 0;
-  llvm::Expected<Mbarrier *> M = mbarrier(W, T.Bar, T.Slot, BarSlot);
-  if (!M)
-    return M.takeError();
-  const lower::TensorMap &Map = K.Maps[Global->Map];
-  std::int64_t BoxBytes = bytes(Map.Element);
-  for (std::int64_t B : Map.Box)
-    BoxBytes *= B;
-  const std::int64_t Dst = (*R)->Offset + Shared->Offset;
-  if (Dst % 128 != 0)
-    return fail("the box's shared-memory address " + llvm::Twine(Dst) +
+  B.View = *R;
+  const lower::TensorMap &Map = K.Maps[B.Global->Map];
+  B.Bytes = bytes(Map.Element);
+  for (std::int64_t E : Map.Box)
+    B.Bytes *= E;
+  return B;
+}
+
+llvm::Error Run::tmaBoxAligned(const TmaBox &B) {
+  const std::int64_t Address = B.View->Offset + B.Shared->Offset;
+  if (Address % 128 != 0)
+    return fail("the box's shared-memory address " + llvm::Twine(Address) +
                 " is not 128-byte aligned");
-  if (Shared->Offset < 0 || Shared->Offset + BoxBytes > (*R)->Bytes)
-    return fail("the box's " + llvm::Twine(BoxBytes) + " bytes at offset " +
-                llvm::Twine(Shared->Offset) + " of " + (*R)->Name +
-                " reach outside its " + llvm::Twine((*R)->Bytes) + " bytes");
+  return llvm::Error::success();
+}
+
+llvm::Error Run::tmaBoxInside(const TmaBox &B) {
+  if (B.Shared->Offset < 0 || B.Shared->Offset + B.Bytes > B.View->Bytes)
+    return fail("the box's " + llvm::Twine(B.Bytes) + " bytes at offset " +
+                llvm::Twine(B.Shared->Offset) + " of " + B.View->Name +
+                " reach outside its " + llvm::Twine(B.View->Bytes) + " bytes");
+  return llvm::Error::success();
+}
+
+llvm::Expected<TmaOp> Run::tmaOp(Walker &W, const Stmt &S, const TmaBox &B,
+                                  bool Store) {
+  // A load reports a misaligned address before a box outside its view, a
+  // store the other way round.
+  if (llvm::Error E = Store ? tmaBoxInside(B) : tmaBoxAligned(B))
+    return E;
+  if (llvm::Error E = Store ? tmaBoxAligned(B) : tmaBoxInside(B))
+    return E;
   TmaOp Op;
+  Op.Store = Store;
   Op.I = &S;
-  Op.Map = Global->Map;
-  Op.Bar = T.Bar;
-  Op.Smem = Dst;
-  Op.Slot = BarSlot;
+  Op.Map = B.Global->Map;
+  Op.Smem = B.View->Offset + B.Shared->Offset;
   Op.Walker = W.Name;
-  for (ExprId C : Global->Coords) {
+  for (ExprId C : B.Global->Coords) {
     llvm::Expected<std::int64_t> V = eval(&W, C);
     if (!V)
       return V.takeError();
     Op.Coords.push_back(*V);
   }
-  for (std::int64_t I = 0; I < *N; ++I) {
-    Op.Id = NextOp++;
-    Tma.push_back(Op);
+  return Op;
+}
+
+llvm::Error Run::tma(Walker &W, const Stmt &S, const ext::Tma &T) {
+  llvm::Expected<TmaBox> B = tmaBox(W, S.get<AtomCallStmt>());
+  if (!B)
+    return B.takeError();
+  if (B->Issuers == 0)
+    return llvm::Error::success();
+  return T.Store ? tmaStore(W, S, *B) : tmaLoad(W, S, T, *B);
+}
+
+llvm::Error Run::tmaLoad(Walker &W, const Stmt &S, const ext::Tma &T,
+                         const TmaBox &B) {
+  std::int64_t BarSlot = 0;
+  llvm::Expected<Mbarrier *> M = mbarrier(W, T.Bar, T.Slot, BarSlot);
+  if (!M)
+    return M.takeError();
+  llvm::Expected<TmaOp> Op = tmaOp(W, S, B, /*Store=*/false);
+  if (!Op)
+    return Op.takeError();
+  Op->Bar = T.Bar;
+  Op->Slot = BarSlot;
+  for (std::int64_t I = 0; I < B.Issuers; ++I) {
+    Op->Id = NextOp++;
+    Tma.push_back(*Op);
     ++Stats.TmaLoads;
   }
   return llvm::Error::success();
 }
 
-llvm::Error Run::tmaStore(Walker &W, const Stmt &S, const ext::Tma &) {
-  const AtomCallStmt &Call = S.get<AtomCallStmt>();
-  llvm::Expected<std::int64_t> N = share(W, Call.Elected, Call.Threads);
-  if (!N)
-    return N.takeError();
-  if (*N == 0)
-    return llvm::Error::success();
-  const auto [Global, Shared] = tmaOperands(Call);
-  if (!Global || !Shared || Global->Map >= K.Maps.size())
-    return fail("names no tensor map");
-  std::int64_t Slot = 0;
-  llvm::Expected<const Region *> R = view(W, *Shared, Slot);
-  if (!R)
-    return R.takeError();
-  const lower::TensorMap &Map = K.Maps[Global->Map];
-  std::int64_t BoxBytes = bytes(Map.Element);
-  for (std::int64_t B : Map.Box)
-    BoxBytes *= B;
-  if (Shared->Offset < 0 || Shared->Offset + BoxBytes > (*R)->Bytes)
-    return fail("the box's " + llvm::Twine(BoxBytes) + " bytes at offset " +
-                llvm::Twine(Shared->Offset) + " of " + (*R)->Name +
-                " reach outside its " + llvm::Twine((*R)->Bytes) + " bytes");
-  TmaOp Op;
-  Op.Store = true;
-  Op.I = &S;
-  Op.Map = Global->Map;
-  Op.Smem = (*R)->Offset + Shared->Offset;
-  if (Op.Smem % 128 != 0)
-    return fail("the box's shared-memory address " + llvm::Twine(Op.Smem) +
-                " is not 128-byte aligned");
-  Op.Walker = W.Name;
-  for (ExprId C : Global->Coords) {
-    llvm::Expected<std::int64_t> V = eval(&W, C);
-    if (!V)
-      return V.takeError();
-    Op.Coords.push_back(*V);
-  }
-  for (std::int64_t I = 0; I < *N; ++I) {
-    Op.Id = NextOp++;
-    PendingStores.insert(Op.Id);
-    W.UncommittedStores.push_back(Op.Id);
-    Tma.push_back(Op);
+llvm::Error Run::tmaStore(Walker &W, const Stmt &S, const TmaBox &B) {
+  llvm::Expected<TmaOp> Op = tmaOp(W, S, B, /*Store=*/true);
+  if (!Op)
+    return Op.takeError();
+  for (std::int64_t I = 0; I < B.Issuers; ++I) {
+    Op->Id = NextOp++;
+    PendingStores.insert(Op->Id);
+    W.UncommittedStores.push_back(Op->Id);
+    Tma.push_back(*Op);
     ++Stats.TmaStores;
   }
   return llvm::Error::success();

@@ -172,10 +172,14 @@ void Printer::stmt(InstId Id, unsigned Indent) {
   case StmtKind::Extension:
     // An atom call without a target encoding, or an empty extension
     // statement: the verifier's business; print what the core knows.
-    OS << (S.kind() == StmtKind::AtomCall
-               ? "call " + S.get<AtomCallStmt>().Contract
-               : std::string("extension"))
-       << "\n";
+    if (const auto *Call = S.getIf<AtomCallStmt>()) {
+      OS << "call " << Call->Contract;
+      if (!Call->Params.empty())
+        OS << " " << paramsText(*Call);
+    } else {
+      OS << "extension";
+    }
+    OS << "\n";
     return;
   }
 }
@@ -240,6 +244,12 @@ std::string viewText(const Kernel &K, RegionId View, hir::ValueId Ring,
 
 std::string barrierText(const Kernel &K, BarrierId Bar, ExprId Slot) {
   return K.Barriers[Bar].Name + "[" + text(K, Slot) + "]";
+}
+
+std::string paramsText(const AtomCallStmt &Call) {
+  if (Call.Params.empty())
+    return "";
+  return "{" + llvm::join(Call.Params, ", ") + "}";
 }
 
 const char *swizzleName(SwizzleMode M) {

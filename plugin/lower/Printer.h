@@ -33,6 +33,10 @@ std::string viewText(const Kernel &K, RegionId View, hir::ValueId Ring,
 /// Barrier object \p Slot of array \p Bar: `lhs_ring.full[it % 3]`.
 std::string barrierText(const Kernel &K, BarrierId Bar, ExprId Slot);
 
+/// The contract parameters an atom call records, as the printer writes them
+/// after the instruction: `{n=256, a_major=K, ...}` (empty: none recorded).
+std::string paramsText(const AtomCallStmt &Call);
+
 /// The name of swizzle mode \p M: none, 32B, 64B, 128B.
 const char *swizzleName(SwizzleMode M);
 

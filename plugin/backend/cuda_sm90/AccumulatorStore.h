@@ -7,7 +7,7 @@
 // the pre-swizzle byte offset of a pair is a per-thread base (a linear
 // function of the thread's coordinates in its warpgroup) plus a constant per
 // pair; the emitted code adds the two and applies the view's swizzle, so no
-// layout is evaluated on the GPU. CudaEmitter.cpp uses it;
+// layout is evaluated on the GPU. The CUDA emitter uses it;
 // test/emit/AccumulatorStoreTest.cpp and test/plugin/emit/ check its output.
 //
 //===----------------------------------------------------------------------===//

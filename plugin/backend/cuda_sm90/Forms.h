@@ -2,7 +2,7 @@
 //
 // The element types the cuda_sm90 backend writes code for, in one place:
 // the backend's test of a site (Rules.cpp, `supports`) accepts only these,
-// and its emitter (CudaEmitter.cpp) writes them, so a kernel the check
+// and its emitter (CudaEmitter.h) writes them, so a kernel the check
 // accepts is one the emitter can write ("legal means lowerable").
 //
 //===----------------------------------------------------------------------===//

@@ -46,6 +46,8 @@ void printTma(const Kernel &K, const AtomCallStmt &Call, const Tma &T,
   else
     OS << GlobalText << " -> " << SharedText << ", "
        << barrierText(K, T.Bar, T.Slot);
+  if (!Call.Params.empty())
+    OS << " " << paramsText(Call);
   OS << "  # " << T.Bytes << " bytes";
 }
 
@@ -58,6 +60,8 @@ void printWgmma(const Kernel &K, const AtomCallStmt &Call, const Wgmma &W,
      << descriptorText(W.A, sharedText(K, A)) << ", "
      << descriptorText(W.B, sharedText(K, B)) << ", tnsp_a=" << W.TransA
      << ", tnsp_b=" << W.TransB;
+  if (!Call.Params.empty())
+    OS << " " << paramsText(Call);
 }
 
 class Sm90Extension final : public Extension {

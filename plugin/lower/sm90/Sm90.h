@@ -9,7 +9,7 @@
 // (backend/cuda_sm90/Handoff.cpp) the hand-off statements, its rules the
 // atom calls. The printer and the verifier reach it through lower::Extension
 // (Sm90.cpp, Verify.cpp here); the CUDA writer
-// (backend/cuda_sm90/CudaEmitter.cpp) and the interpreter (plugin/interp/)
+// (backend/cuda_sm90/CudaEmitter.h) and the interpreter (plugin/interp/)
 // cast to these classes.
 //
 //===----------------------------------------------------------------------===//

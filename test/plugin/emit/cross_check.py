@@ -313,14 +313,14 @@ def lir_events(k: LirKernel) -> list[tuple]:
                        int(m.group(3)) if m.group(3) else None))
         elif m := re.fullmatch(
                 r"cp\.async\.bulk\.tensor\.load map(\d+) (\S+?)\[(.*)\] -> "
-                r"(\S+?)(?:\[(.*)\])? \+ (\d+), (\S+?)\[(.*)\]  # (\d+) bytes", t):
+                r"(\S+?)(?:\[(.*)\])? \+ (\d+), (\S+?)\[(.*)\]" + PARAMS + r"  # (\d+) bytes", t):
             ev.append(("tma_load", t, dict(
                 map=int(m.group(1)), tensor=m.group(2), coords=split_args(m.group(3)),
                 view=m.group(4), slot=m.group(5), offset=int(m.group(6)),
                 bar=m.group(7), bar_slot=m.group(8), bytes=int(m.group(9)))))
         elif m := re.fullmatch(
                 r"cp\.async\.bulk\.tensor\.store map(\d+) (\S+?)(?:\[(.*)\])? \+ (\d+) -> "
-                r"(\S+?)\[(.*)\]  # (\d+) bytes", t):
+                r"(\S+?)\[(.*)\]" + PARAMS + r"  # (\d+) bytes", t):
             ev.append(("tma_store", t, dict(
                 map=int(m.group(1)), view=m.group(2), slot=m.group(3),
                 offset=int(m.group(4)), tensor=m.group(5),
@@ -357,16 +357,24 @@ def lir_events(k: LirKernel) -> list[tuple]:
     return ev
 
 
+# The contract parameters an atom call records: ` {n=256, a_major=K, ...}`.
+PARAMS = r"(?: \{[^{}]*\})?"
+
 DESC = (r"desc\((\S+?)(?:\[(.*?)\])? \+ (\d+), lbo=(\w+), sbo=(\d+), "
         r"base_offset=(\d+), swizzle=(\w+)\)")
 
 
 def parse_lir_wgmma(t: str) -> dict:
     m = re.fullmatch(r"(wgmma\.mma_async\.\S+) (\w+)=(\d+) k=(\d+) (\w+)\[(\d+)\], "
-                     + DESC + ", " + DESC + r", tnsp_a=(\d), tnsp_b=(\d)", t)
+                     + DESC + ", " + DESC + r", tnsp_a=(\d), tnsp_b=(\d)(?: \{([^{}]*)\})?", t)
     if not m:
         raise SystemExit(f"cross_check: unrecognised WGMMA: {t}")
     g = m.groups()
+    # The recorded parameters must name the instruction's N.
+    params = dict(p.split("=", 1) for p in g[22].split(", ")) if g[22] else {}
+    n = re.search(r"\.m64n(\d+)k", g[0])
+    if "n" not in params or not n or params["n"] != n.group(1):
+        raise SystemExit(f"cross_check: WGMMA parameters {params} do not name its N: {t}")
 
     def desc(i):
         return dict(ring=g[i], slot=g[i + 1], start=int(g[i + 2]),

@@ -1,0 +1,242 @@
+//===- plugin/backend/cuda_sm90/DeviceInstructions.cpp - Instructions -------===//
+//
+// The device side's instructions: each sm90 LIR instruction as one call into
+// the runtime's sm90 library (TMA, mbarrier, fences, WGMMA runs) and the
+// staged store of an accumulator fragment with its fused elementwise ops.
+//
+//===----------------------------------------------------------------------===//
+#include "backend/cuda_sm90/KernelEmitter.h"
+#include "backend/cuda_sm90/Forms.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <cstring>
+
+namespace tf::backend::sm90 {
+
+using namespace lower;
+namespace ext = lower::sm90;
+
+namespace {
+
+/// Expression \p X (an f32) after elementwise op \p F.
+std::string applyOp(const FragmentOp &F, const std::string &X) {
+  switch (F.Op) {
+  case ElementwiseOp::Relu:
+    return "fmaxf(" + X + ", 0.0f)";
+  case ElementwiseOp::Neg:
+    return "-(" + X + ")";
+  case ElementwiseOp::Exp:
+    return "expf(" + X + ")";
+  case ElementwiseOp::Cast:
+    switch (F.To) {
+    case DType::bf16:
+      return "__bfloat162float(__float2bfloat16_rn(" + X + "))";
+    case DType::f16:
+      return "__half2float(__float2half_rn(" + X + "))";
+    default:
+      return X;
+    }
+  }
+  return X;
+}
+
+} // namespace
+
+/// A run of Wgmma instructions (one HIR mma site's unrolled sequence): the
+/// operands' shared addresses once, moved to the issuing warpgroup's blocks,
+/// then warpgroup 0's instructions with compile-time descriptor fields and
+/// start offsets.
+void KernelEmitter::wgmmaRun(const std::vector<InstId> &Body, std::size_t &At,
+                             unsigned Indent) {
+  std::size_t End = At;
+  while (End < Body.size() && isWgmma(Body[End]))
+    ++End;
+  const auto &First = *as<ext::Wgmma>(K.Insts[Body[At]]);
+  const AtomCallStmt &FirstCall = K.Insts[Body[At]].get<AtomCallStmt>();
+  const auto [StrideA, StrideB] = GroupStrides.at(Body[At]);
+  const std::string Axis =
+      identifier(First.Axis.empty() ? "group" : First.Axis);
+  auto Slot = [&](const char *Name, hir::ValueId Ring, ExprId SlotE,
+                  std::int64_t Stride) {
+    OS.indent(Indent + 2) << "const std::uint32_t " << Name
+                          << " = sm90::smem_address("
+                          << stageAddress(Ring, SlotE) << ")";
+    if (Stride)
+      OS << " + " << Axis << " * " << Stride;
+    OS << ";\n";
+  };
+  OS.indent(Indent) << "{\n";
+  if (StrideA || StrideB)
+    OS.indent(Indent + 2) << "// The operands of this warpgroup's block.\n";
+  const OperandView &FirstA = *FirstCall.operand("A"),
+                    &FirstB = *FirstCall.operand("B");
+  Slot("a_slot", FirstA.Ring, FirstA.Slot, StrideA);
+  Slot("b_slot", FirstB.Ring, FirstB.Slot, StrideB);
+  for (std::size_t I = At; I < End; ++I) {
+    const auto &W = *as<ext::Wgmma>(K.Insts[Body[I]]);
+    const AtomCallStmt &Call = K.Insts[Body[I]].get<AtomCallStmt>();
+    if (W.AxisValue != 0)
+      continue;
+    const OperandView &C = *Call.operand("C");
+    OS.indent(Indent + 2) << "wgmma::mma<" << W.Atom.N << ", "
+                          << wgmmaType(W.Atom.A) << ", "
+                          << wgmmaType(W.Atom.B)
+                          << ", wgmma::Major::" << (W.TransA ? "mn" : "k")
+                          << ", wgmma::Major::" << (W.TransB ? "mn" : "k")
+                          << ">( // k-step " << W.KStep << "\n";
+    OS.indent(Indent + 6) << accName(C.Fragment) << "[" << C.Block << "], "
+                          << descName(Call.operand("A")->Ring, W.A)
+                          << ".advanced(a_slot + " << W.A.Start << "),\n";
+    OS.indent(Indent + 6) << descName(Call.operand("B")->Ring, W.B)
+                          << ".advanced(b_slot + "
+                          << W.B.Start << "), wgmma::ScaleD::accumulate);\n";
+  }
+  OS.indent(Indent) << "}\n";
+  At = End - 1;
+}
+
+void KernelEmitter::storeFragment(InstId Id, unsigned Indent) {
+  const auto &I = K.Insts[Id].get<StoreFragmentStmt>();
+  const AccumulatorStore &S = Stores.at(Id);
+  const Region &View = K.Regions[I.View];
+  const auto [Convert, Word] = *pairConversion(View.Element);
+  const std::string Name = identifier(View.Name);
+  const std::string Axis = RoleAxis.count(CurrentRole)
+                               ? identifier(RoleAxis.at(CurrentRole))
+                               : "group";
+  OS.indent(Indent) << "{\n";
+  OS.indent(Indent + 2) << "// ";
+  for (const FragmentOp &F : I.Epilogue)
+    OS << elementwiseName(F.Op)
+       << (F.Op == ElementwiseOp::Cast ? "." + std::string(name(F.To)) : "")
+       << ", then ";
+  OS << "cast to " << name(View.Element)
+                        << ", stored as the accumulator's shard " << I.Shard
+                        << " puts it\n";
+  OS.indent(Indent + 2) << "const std::uint32_t base = " << Axis << " * "
+                        << S.GroupBytes << " + warp * " << S.WarpBytes
+                        << " + lane8 * " << S.RowBytes << " + lane4 * "
+                        << S.QuadBytes << ";\n";
+  OS.indent(Indent + 2) << "#pragma unroll\n";
+  OS.indent(Indent + 2) << "for (int p = 0; p < " << S.PairBytes.size()
+                        << "; ++p) {\n";
+  std::string At = "base + " + Name + "_pairs[p]";
+  if (!S.Sw.is_identity())
+    At = "sm90::swizzle<" + std::to_string(S.Sw.bits) + ", " +
+         std::to_string(S.Sw.base) + ", " + std::to_string(S.Sw.shift) + ">(" +
+         At + ")";
+  OS.indent(Indent + 4) << "*reinterpret_cast<" << Word << " *>(smem + " << Name
+                        << "_offset + " << At << ") =\n";
+  auto Element = [&](const char *Index) {
+    std::string X = accName(I.Acc) + "[0][" + Index + "]";
+    for (const FragmentOp &F : I.Epilogue)
+      X = applyOp(F, X);
+    return X;
+  };
+  OS.indent(Indent + 8) << Convert << "(" << Element("2 * p") << ",";
+  if (I.Epilogue.empty()) {
+    OS << " ";
+  } else {
+    OS << "\n";
+    OS.indent(Indent + 8 + std::strlen(Convert) + 1);
+  }
+  OS << Element("2 * p + 1") << ");\n";
+  OS.indent(Indent + 2) << "}\n";
+  OS.indent(Indent) << "}\n";
+}
+
+/// A statement of the sm90 extension, or a TMA atom call it encodes (WGMMA
+/// calls are written in runs by wgmmaRun).
+void KernelEmitter::extension(const Stmt &S, const ext::Inst &I,
+                              unsigned Indent) {
+  auto Line = [&]() -> llvm::raw_ostream & { return OS.indent(Indent); };
+  auto Elected = [&](std::int64_t Thread) {
+    if (Thread >= 0)
+      OS << "if (threadIdx.x == " << Thread << ") ";
+  };
+  switch (I.sm90Kind()) {
+  case ext::Kind::BarrierInit: {
+    const auto &X = llvm::cast<ext::BarrierInit>(I);
+    const Barrier &B = K.Barriers[X.Bar];
+    Line() << "for (int s = 0; s < " << B.Count << "; ++s)\n";
+    OS.indent(Indent + 2) << identifier(B.Name) << "[s].init(" << X.Count
+                          << ");\n";
+    return;
+  }
+  case ext::Kind::FenceBarrierInit:
+    Line() << "sm90::fence_barrier_init();\n";
+    Line() << "__syncthreads();\n";
+    return;
+  case ext::Kind::Wait: {
+    const auto &X = llvm::cast<ext::Wait>(I);
+    Line() << barrier(X.Bar, X.Slot) << ".wait<waits>(" << expr(X.Phase)
+           << ", \"" << K.Barriers[X.Bar].Name << "\");\n";
+    return;
+  }
+  case ext::Kind::ArriveExpectTx: {
+    const auto &X = llvm::cast<ext::ArriveExpectTx>(I);
+    Line();
+    Elected(X.Elected);
+    OS << barrier(X.Bar, X.Slot) << ".arrive_expect_tx(" << X.Bytes << ");\n";
+    return;
+  }
+  case ext::Kind::Arrive: {
+    const auto &X = llvm::cast<ext::Arrive>(I);
+    Line();
+    Elected(X.Elected);
+    OS << barrier(X.Bar, X.Slot) << ".arrive();\n";
+    return;
+  }
+  case ext::Kind::Tma: {
+    const auto &X = llvm::cast<ext::Tma>(I);
+    const AtomCallStmt &Call = S.get<AtomCallStmt>();
+    const OperandView *Global = nullptr, *Shared = nullptr;
+    for (const OperandView &O : Call.Operands)
+      (O.Place == OperandPlace::Global ? Global : Shared) = &O;
+    std::vector<std::string> Coords;
+    for (ExprId C : Global->Coords)
+      Coords.push_back(expr(C));
+    Line();
+    Elected(Call.Elected);
+    if (!X.Store)
+      OS << "tma::load(" << viewAddress(*Shared) << ", "
+         << mapName(Global->Map) << ", " << barrier(X.Bar, X.Slot) << ", "
+         << llvm::join(Coords, ", ") << ");";
+    else
+      OS << "tma::store(" << mapName(Global->Map) << ", "
+         << viewAddress(*Shared) << ", " << llvm::join(Coords, ", ") << ");";
+    OS << " // " << X.Bytes << " bytes\n";
+    return;
+  }
+  case ext::Kind::BulkCommit:
+    Line() << "tma::commit_group();\n";
+    return;
+  case ext::Kind::BulkWaitRead:
+    Line() << "tma::wait_group_read<0>();\n";
+    return;
+  case ext::Kind::WgmmaFence:
+    Line() << "wgmma::fence();\n";
+    return;
+  case ext::Kind::Wgmma:
+    llvm_unreachable("WGMMA runs are emitted by wgmmaRun");
+  case ext::Kind::WgmmaCommit:
+    Line() << "wgmma::commit_group();\n";
+    return;
+  case ext::Kind::WgmmaWait:
+    Line() << "wgmma::wait_group<" << llvm::cast<ext::WgmmaWait>(I).Count
+           << ">();\n";
+    return;
+  case ext::Kind::FenceProxyAsync:
+    Line() << "tma::fence_proxy_async_shared();\n";
+    return;
+  case ext::Kind::NamedBarrier: {
+    const auto &X = llvm::cast<ext::NamedBarrier>(I);
+    Line() << "sm90::named_barrier_sync(" << X.Id << ", " << X.Count
+           << ");\n";
+    return;
+  }
+  }
+}
+
+} // namespace tf::backend::sm90

@@ -1,0 +1,149 @@
+//===- plugin/backend/cuda_sm90/KernelEmitter.h - One kernel -*- C++ -*-===//
+//
+// The CUDA backend's writer of one kernel (private to backend/cuda_sm90):
+// what it collects from the LIR before writing (EmitterAnalysis.cpp), how it
+// names LIR things in C++ (EmitterNames.cpp), the device function's
+// structured statements (DeviceFunction.cpp) and instructions
+// (DeviceInstructions.cpp), and the host launcher (CudaEmitter.cpp, which
+// also writes the file around the kernels).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TF_PLUGIN_BACKEND_CUDA_SM90_KERNELEMITTER_H
+#define TF_PLUGIN_BACKEND_CUDA_SM90_KERNELEMITTER_H
+
+#include "backend/cuda_sm90/AccumulatorStore.h"
+#include "backend/cuda_sm90/CudaEmitter.h"
+
+#include "lower/LIR.h"
+#include "lower/sm90/Sm90.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tf::backend::sm90 {
+
+/// A C++ identifier for an LIR name: `lhs_ring.full` -> `lhs_ring_full`,
+/// `gemm::gemm` -> `gemm_gemm`.
+std::string identifier(llvm::StringRef Name);
+/// `file:line:column` of \p R, for comments naming where code comes from.
+std::string position(const hir::SourceRange &R);
+/// The runtime's enumerators for a swizzle mode: the shared-memory
+/// descriptor's and the tensor map's.
+const char *smemSwizzle(SwizzleMode M);
+const char *tmaSwizzle(SwizzleMode M);
+/// The runtime's `tf::DType` enumerator of \p T.
+std::string dtypeEnum(DType T);
+
+/// One kernel's device function and launcher.
+class KernelEmitter {
+public:
+  KernelEmitter(const lower::Kernel &K, const CudaOptions &Opts,
+                llvm::raw_ostream &OS)
+      : K(K), Opts(Opts), OS(OS), Id(identifier(K.Name)) {}
+
+  llvm::Error run();
+
+private:
+  // Analysis before writing anything (EmitterAnalysis.cpp).
+  llvm::Error collect();
+  void collectUses(const std::vector<lower::InstId> &Body, lower::InstId Role,
+                   llvm::Error &Err);
+  std::set<std::string>
+  usedVariables(const std::vector<lower::InstId> &Body) const;
+  llvm::Expected<std::pair<std::int64_t, std::int64_t>>
+  groupStrides(llvm::ArrayRef<lower::InstId> Run) const;
+  /// Whether statement \p Id is a WGMMA atom call.
+  bool isWgmma(lower::InstId Id) const {
+    return lower::as<lower::sm90::Wgmma>(K.Insts[Id]);
+  }
+
+  // Pieces of the file: the constants and the __global__ function
+  // (DeviceFunction.cpp), the host launcher and its registrar
+  // (CudaEmitter.cpp).
+  void constants();
+  void deviceFunction();
+  void launcher();
+  void registrar();
+
+  // Statements: structured ones (DeviceFunction.cpp), instructions
+  // (DeviceInstructions.cpp).
+  void body(const std::vector<lower::InstId> &Body, unsigned Indent);
+  void stmt(lower::InstId Id, unsigned Indent);
+  void extension(const lower::Stmt &S, const lower::sm90::Inst &I,
+                 unsigned Indent);
+  void role(lower::InstId Id, unsigned Indent);
+  void wgmmaRun(const std::vector<lower::InstId> &Body, std::size_t &At,
+                unsigned Indent);
+  void storeFragment(lower::InstId Id, unsigned Indent);
+  void origin(const lower::Stmt &S, unsigned Indent);
+
+  // Names and expressions (EmitterNames.cpp).
+  std::string expr(lower::ExprId E) const;
+  std::string barrier(lower::BarrierId Bar, lower::ExprId Slot) const {
+    return identifier(K.Barriers[Bar].Name) + "[" + expr(Slot) + "]";
+  }
+  std::string stageAddress(hir::ValueId Ring, lower::ExprId Slot) const;
+  std::string viewAddress(const lower::OperandView &V) const;
+  std::string mapName(unsigned Map) const { return MapNames[Map]; }
+  std::string accName(hir::ValueId Acc) const {
+    return Accumulators.size() == 1 ? "acc" : "acc_" + std::to_string(Acc);
+  }
+  std::string descName(hir::ValueId Ring,
+                       const lower::sm90::SmemDescriptor &D) const;
+  const lower::Region &firstStage(hir::ValueId Ring) const;
+
+  /// A broken invariant: the backend's supports test and lowering rules
+  /// (backend/cuda_sm90) refuse, at their ops, what the emitter cannot
+  /// write, so each problem found here is a bug in tf.
+  llvm::Error problem(const hir::SourceRange &R, const llvm::Twine &What) {
+    return lower::problemAt(R, "kernel " + K.Name + ": the CUDA backend " + What);
+  }
+
+  const lower::Kernel &K;
+  const CudaOptions &Opts;
+  llvm::raw_ostream &OS;
+  const std::string Id;
+
+  std::vector<std::string> MapNames;
+  /// The run-time extents the device code reads: (parameter index, dim).
+  std::set<std::pair<unsigned, unsigned>> Extents;
+  /// Ring value -> bytes between stages.
+  std::map<hir::ValueId, std::int64_t> StageBytes;
+  /// Accumulator value -> (N, blocks per issuing warpgroup, warpgroups).
+  struct AccInfo {
+    std::int64_t N = 0, Blocks = 0, Groups = 0;
+  };
+  std::map<hir::ValueId, AccInfo> Accumulators;
+  /// Distinct descriptor templates (start 0) per ring, in first-use order.
+  std::map<hir::ValueId, std::vector<lower::sm90::SmemDescriptor>> Descriptors;
+  /// StoreFragment instruction -> its address decomposition.
+  std::map<lower::InstId, AccumulatorStore> Stores;
+  /// The roles whose bodies issue per-warpgroup work (WGMMA, fragment
+  /// stores) and so need the thread's coordinates.
+  std::set<lower::InstId> RoleNeedsGroups;
+  /// The spatial axis' name per role (`group`).
+  std::map<lower::InstId, std::string> RoleAxis;
+  /// Per run of WGMMA instructions (by its first): the bytes by which warpgroup
+  /// g's A and B operands start after warpgroup 0's, divided by g.
+  std::map<lower::InstId, std::pair<std::int64_t, std::int64_t>> GroupStrides;
+  /// The source line of the last origin comment written.
+  unsigned LastLine = 0;
+  /// The variables the statements being written read: a let nobody reads
+  /// (the loader's tile coordinates in the compute role) is left out.
+  std::set<std::string> Used;
+  lower::InstId CurrentRole = lower::None;
+  lower::InstId TileLoop = lower::None;
+};
+
+} // namespace tf::backend::sm90
+
+#endif // TF_PLUGIN_BACKEND_CUDA_SM90_KERNELEMITTER_H
