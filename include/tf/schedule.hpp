@@ -60,7 +60,7 @@ template <int... R> struct Repeat {
 /// An MMA atom (tf::nv::sm90::Wgmma<...>) tiled over an M x N x K tile.
 template <class Atom> struct TiledMma {
   using atom = Atom;
-  static constexpr const Contract &contract = Atom::contract;
+  static constexpr auto &contract = Atom::contract;
 };
 
 /// ceil(a / b) for positive b: the number of tiles of `b` along `a`.
@@ -119,7 +119,7 @@ constexpr std::string_view storage_spelling(Storage s) {
 //===- TiledMma -------------------------------------------------------------===//
 
 template <class Atom, class Rep, class C, class A, class B> struct MmaChecks {
-  static constexpr const Contract &contract = Atom::contract;
+  static constexpr auto &contract = Atom::contract;
   static constexpr const AtomParams &params() { return Atom::params; }
   using CT = typename C::element_type;
   using AT = typename A::element_type;
@@ -337,7 +337,7 @@ template <class S, class D> void copy_elements(const S &src, const D &dst) {
 }
 
 template <class Src, class Dst> struct TmaChecks {
-  static constexpr const Contract &contract = nv::CopyAsyncTensor::contract;
+  static constexpr auto &contract = nv::CopyAsyncTensor::contract;
   static constexpr AtomParams load{{"direction", ParamValue::choose("load")}};
   static constexpr AtomParams store{{"direction", ParamValue::choose("store")}};
   static constexpr bool is_load =

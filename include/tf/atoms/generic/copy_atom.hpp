@@ -19,7 +19,7 @@ namespace tf {
 
 /// generic.Copy: same dtype, same shape, gmem/smem/rmem in any pair.
 struct Copy {
-  static constexpr const Contract &contract = tf::atoms::generic::copy;
+  static constexpr auto &contract = tf::atoms::generic::copy;
   static constexpr std::string_view spelling = "tf::Copy";
 };
 

@@ -26,7 +26,7 @@ namespace tf::nv {
 
 /// TMA: cp.async.bulk.tensor, a gmem box to smem (load) or back (store).
 struct CopyAsyncTensor {
-  static constexpr const Contract &contract =
+  static constexpr auto &contract =
       tf::atoms::nv::sm90::copy_async_tensor;
   static constexpr std::string_view spelling = "tf::nv::CopyAsyncTensor";
 };

@@ -59,8 +59,10 @@ namespace tf::nv::sm90 {
 template <int N, class T, tf::Form F, tf::Major AMajor,
           tf::Major BMajor = tf::Major::MN>
 struct Wgmma {
-  /// The contract this type chooses.
-  static constexpr const Contract &contract = tf::atoms::nv::sm90::wgmma;
+  /// The contract this type chooses (a `const Contract &`). Declared with
+  /// `auto &`: nvcc rejects a `const Contract &` static member of a class
+  /// template ("has already been initialized"); every atom type does the same.
+  static constexpr auto &contract = tf::atoms::nv::sm90::wgmma;
   static constexpr std::string_view spelling = "tf::nv::sm90::Wgmma";
   using element_type = T;
   static constexpr DType dtype = detail::dtype_or_f64<T>();
