@@ -599,3 +599,27 @@ TEST(TextParse, ExtentsWhoseProductOverflows) {
   EXPECT_TRUE(L->stride.leaf_at(0).has_value());
   EXPECT_FALSE(tf::parse_layout("(4294967296,4294967296,4294967296)")->stride.leaf_at(0).has_value());
 }
+
+// Found by fuzz-layout_fuzzer in CI's sanitized pass: the cosize of
+// (4,9223372036854775807) multiplied 3 by the stride of the first mode
+// (signed overflow). The cosize and any offset past 64 bits are refused.
+TEST(TextParse, OffsetsThatOverflowAreRefused) {
+  tf::Result<tf::Layout> L = tf::parse_layout("(4,9223372036854775807)");
+  ASSERT_TRUE(L);
+  tf::Result<std::int64_t> Cosize = tf::cosize(*L);
+  ASSERT_FALSE(Cosize);
+  EXPECT_EQ(Cosize.error().code, tf::Errc::capacity);
+
+  tf::Result<tf::Layout> Wide = tf::parse_layout("(4,2):(4611686018427387904,1)");
+  ASSERT_TRUE(Wide);
+  ASSERT_FALSE(tf::cosize(*Wide));
+  tf::Result<std::int64_t> Far = tf::evaluate(*Wide, tf::IntTuple{2, 0});
+  ASSERT_FALSE(Far);
+  EXPECT_EQ(Far.error().code, tf::Errc::capacity);
+  EXPECT_EQ(*tf::evaluate(*Wide, tf::IntTuple{1, 1}), 4611686018427387905);
+
+  // The largest offset that fits, and one past it.
+  EXPECT_EQ(*tf::cosize(*tf::parse_layout("(2,1):(9223372036854775806,1)")),
+            9223372036854775807);
+  EXPECT_FALSE(tf::cosize(*tf::parse_layout("(2,1):(9223372036854775807,1)")));
+}

@@ -86,6 +86,15 @@ struct Int {
   }
 };
 
+/// Sets \p out to a + b and returns true when the sum fits in 64 bits;
+/// false (out unchanged) otherwise (written out for nvcc, as checked_mul).
+constexpr bool checked_add(std::int64_t a, std::int64_t b, std::int64_t &out) {
+  const bool fits = b >= 0 ? a <= INT64_MAX - b : a >= INT64_MIN - b;
+  if (fits)
+    out = a + b;
+  return fits;
+}
+
 /// The kind of a result computed from `a` and `b`: static only when both are.
 /// Sets \p out to a * b and returns true when the product fits in 64 bits;
 /// false (out unchanged) otherwise. Written out because nvcc's front end

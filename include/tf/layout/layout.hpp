@@ -126,7 +126,10 @@ constexpr Result<std::int64_t> crd2idx(const IntTuple &crd,
     Result<std::int64_t> d = stride.leaf().get();
     if (!d)
       return d.error();
-    return *c * *d;
+    std::int64_t offset = 0;
+    if (!checked_mul(*c, *d, offset))
+      return make_error(Errc::capacity, "the offset does not fit in 64 bits");
+    return offset;
   }
   if (crd.is_leaf()) {
     Result<std::int64_t> c = crd.leaf().get();
@@ -147,7 +150,8 @@ constexpr Result<std::int64_t> crd2idx(const IntTuple &crd,
         crd2idx(crd.mode(i), shape.mode(i), stride.mode(i));
     if (!part)
       return part;
-    sum += *part;
+    if (!checked_add(sum, *part, sum))
+      return make_error(Errc::capacity, "the offset does not fit in 64 bits");
   }
   return sum;
 }
@@ -176,11 +180,17 @@ constexpr Result<std::int64_t> cosize(const Layout &l) {
       return d.error();
     if (*s == 0)
       return std::int64_t(0);
-    if (*d > 0)
-      hi += (*s - 1) * *d;
+    std::int64_t reach = 0;
+    if (*d > 0 && !(checked_mul(*s - 1, *d, reach) && checked_add(hi, reach, hi)))
+      return make_error(Errc::capacity,
+                        "the largest offset does not fit in 64 bits");
     any = true;
   }
-  return any || l.shape.is_leaf() ? hi + 1 : std::int64_t(1);
+  if (!any && !l.shape.is_leaf())
+    return std::int64_t(1);
+  if (hi == INT64_MAX)
+    return make_error(Errc::capacity, "the cosize does not fit in 64 bits");
+  return hi + 1;
 }
 
 /// φ: reverses every tuple of shape and stride. φ(A) read lexicographically
