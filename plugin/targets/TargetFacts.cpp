@@ -6,11 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TargetFacts.h"
+#include "TomlText.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -687,6 +689,14 @@ void DatabaseBuilder::addText(StringRef Path, StringRef RelativePath,
 void DatabaseBuilder::addDocument(StringRef Path, StringRef RelativePath,
                                   StringRef Text) {
   CurrentFile = Path.str();
+  if (std::optional<OutsideComment> Char = findNonAsciiOutsideComments(Text)) {
+    error({CurrentFile, Char->Line, Char->Column},
+          "non-ASCII character " +
+              formatv("U+{0:X-4}", static_cast<uint32_t>(Char->CodePoint)) +
+              " outside a comment; fact documents are ASCII except in "
+              "comments");
+    return;
+  }
   toml::parse_result Result = toml::parse(
       std::string_view(Text.data(), Text.size()), std::string_view(Path.data(), Path.size()));
   if (!Result) {

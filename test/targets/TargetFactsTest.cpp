@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "targets/TargetFacts.h"
+#include "targets/TomlText.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -23,7 +24,9 @@
 #include "gtest/gtest.h"
 
 #include <cstdlib>
+#include <optional>
 #include <random>
+#include <tuple>
 
 using namespace llvm;
 using namespace tf::targets;
@@ -304,6 +307,29 @@ TEST(Facts, ValueKindsAndUnavailable) {
   EXPECT_EQ(M.fact("a.noted")->F->How, Origin::Estimated);
   EXPECT_EQ(M.fact("a.int")->F->Loc.Line, 8u);
   EXPECT_EQ(M.fact("a.int")->F->Loc.Column, 1u);
+}
+
+// Comments may hold any UTF-8; a '#' inside a string opens no comment; the
+// quotes that may precede a multi-line string's closing delimiter belong to it.
+TEST(TomlText, NonAsciiOnlyInComments) {
+  auto at = [](StringRef Text) {
+    std::optional<OutsideComment> C = findNonAsciiOutsideComments(Text);
+    return C ? std::make_tuple(C->Line, C->Column, uint32_t(C->CodePoint))
+             : std::make_tuple(0u, 0u, uint32_t(0));
+  };
+  using T = std::tuple<unsigned, unsigned, uint32_t>;
+  EXPECT_EQ(at("a = 1 # \u00b5s \u2014 ok\n# \u00a7\n"), T(0, 0, 0));
+  EXPECT_EQ(at("a = \"# \u00b5\"\n"), T(1, 8, 0xB5));
+  EXPECT_EQ(at("a = '# \u00b5'\n"), T(1, 8, 0xB5));
+  EXPECT_EQ(at("a = \"\\\"# \u00b5\"\n"), T(1, 10, 0xB5));
+  EXPECT_EQ(at("a = \"\"\"x\"\"\"\"\" # \u00b5\nb = \u3001"), T(2, 5, 0x3001));
+  EXPECT_EQ(at("a = '''\n#\n''' # \u00b5\n\u00a7"), T(4, 1, 0xA7));
+  EXPECT_EQ(at("a = \"\"\"\\\n\u00a7\"\"\""), T(2, 1, 0xA7));
+  EXPECT_EQ(at("\U0001F600"), T(1, 1, 0x1F600));
+  // Not UTF-8: left to the parser, which reports it where it stands.
+  EXPECT_EQ(at("a = 1\n\xff\xfe \u00a7"), T(0, 0, 0));
+  EXPECT_EQ(at("\xed\xa0\x80"), T(0, 0, 0)); // a surrogate
+  EXPECT_EQ(at("\xc0\xaf"), T(0, 0, 0));     // overlong
 }
 
 TEST(Facts, Vocabulary) {
