@@ -624,6 +624,7 @@ std::optional<hir::Kernel> KernelBuilder::build() {
         continue;
       }
       K.Topologies.push_back(*T);
+      K.TopologyRanges.push_back(range(A.Range));
     } else {
       error(A.Range.getBegin(), DiagId::err_tf_attribute_argument_type)
           << "kernel" << "tf::target(ID) or tf::topology(LEVEL, EXTENT)"

@@ -53,6 +53,15 @@ std::vector<Finding> checkScopes(const hir::Kernel &K);
 /// kernel's topologies or that reach past its extent (Scopes.cpp).
 std::vector<Finding> checkTopologies(const hir::Kernel &K);
 
+/// Tile loops whose windows leave gaps or overlap along a dimension
+/// (Coverage.cpp).
+std::vector<Finding> checkCoverage(const hir::Kernel &K);
+
+/// Threads per CTA and CTAs per cluster against \p Target's hard launch
+/// limits (Launch.cpp): errors.
+std::vector<Finding> checkLaunch(const hir::Kernel &K,
+                                 const targets::MergedTarget &Target);
+
 /// Shared memory per CTA, registers per thread and L2 reuse windows against
 /// \p Target's facts (Capacity.cpp): warnings only.
 std::vector<Finding> checkCapacity(const hir::Kernel &K,

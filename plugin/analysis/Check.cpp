@@ -469,9 +469,14 @@ std::vector<Finding> check(const Kernel &K,
   }
   for (Finding &F : checkScopes(K))
     Findings.push_back(std::move(F));
-  if (Target)
+  for (Finding &F : checkCoverage(K))
+    Findings.push_back(std::move(F));
+  if (Target) {
+    for (Finding &F : checkLaunch(K, *Target))
+      Findings.push_back(std::move(F));
     for (Finding &F : checkCapacity(K, *Target))
       Findings.push_back(std::move(F));
+  }
   std::stable_sort(Findings.begin(), Findings.end(),
                    [](const Finding &A, const Finding &B) {
                      return std::tie(A.Range.File, A.Range.Line,

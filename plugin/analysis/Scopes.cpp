@@ -18,7 +18,9 @@
 // checkTopologies: every mesh a kernel runs on (mesh scopes, the CTA mesh of
 // a tile loop) arranges units of one of the kernel's topology levels, and
 // stays within its extent when both are static: a compute mesh of threads
-// 128..383 needs tf::topology("thread", 384) or more.
+// 128..383 needs tf::topology("thread", 384) or more. A tile loop's CTA mesh
+// spans the whole level: 264 CTAs launched beside a persistent mesh of 132
+// leave 132 of them without a place, hence without tiles.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,8 +51,11 @@ hir::SourceRange useRange(const hir::Kernel &K, const hir::Stmt &S,
 }
 
 /// Why mesh \p M does not fit \p K's topologies; empty when it fits or
-/// cannot be decided (dynamic extents).
-std::string topologyProblem(const hir::Kernel &K, const tf::Mesh &M) {
+/// cannot be decided (dynamic extents). A tile loop's CTA mesh must also
+/// cover every unit of its level (\p WholeLevel): each launched CTA takes
+/// its tiles by its place in that mesh, and one without a place has none.
+std::string topologyProblem(const hir::Kernel &K, const tf::Mesh &M,
+                            bool WholeLevel) {
   const tf::Topology *Level = nullptr;
   std::string Levels;
   for (const tf::Topology &T : K.Topologies) {
@@ -67,6 +72,18 @@ std::string topologyProblem(const hir::Kernel &K, const tf::Mesh &M) {
   if (!Span.ok() || !M.offset.has_value() || !Level->extent.has_value())
     return {};
   std::int64_t Last = M.offset.value + *Span - 1;
+  std::string LevelName(M.level.view());
+  if (WholeLevel && Last + 1 < Level->extent.value)
+    return "a tile loop gives its tiles to " + LevelName + " " +
+           std::to_string(M.offset.value) + ".." + std::to_string(Last) +
+           " by their place in it, but kernel '" + K.Name + "' launches " +
+           std::to_string(Level->extent.value) + " " + LevelName +
+           " units (tf::topology(\"" + LevelName + "\", " +
+           std::to_string(Level->extent.value) + ")), and " + LevelName +
+           " " + std::to_string(Last + 1) + ".." +
+           std::to_string(Level->extent.value - 1) +
+           " would have no place in it; launch " + std::to_string(Last + 1) +
+           " or make the mesh span all of them";
   if (Last < Level->extent.value)
     return {};
   return "it reaches " + std::string(M.level.view()) + " " +
@@ -75,6 +92,14 @@ std::string topologyProblem(const hir::Kernel &K, const tf::Mesh &M) {
          std::string(M.level.view()) + " units (tf::topology(\"" +
          std::string(M.level.view()) + "\", " +
          std::to_string(Level->extent.value) + "))";
+}
+
+/// Where \p K's topology of \p Level is written; invalid if nowhere.
+hir::SourceRange topologyRange(const hir::Kernel &K, const tf::Name &Level) {
+  for (std::size_t I = 0; I < K.Topologies.size(); ++I)
+    if (K.Topologies[I].level == Level && I < K.TopologyRanges.size())
+      return K.TopologyRanges[I];
+  return {};
 }
 
 } // namespace
@@ -94,7 +119,8 @@ std::vector<Finding> checkTopologies(const hir::Kernel &K) {
       M = &S.LoopMesh;
     if (!M || std::find(Reported.begin(), Reported.end(), *M) != Reported.end())
       continue;
-    std::string Problem = topologyProblem(K, *M);
+    std::string Problem =
+        topologyProblem(K, *M, /*WholeLevel=*/M == &S.LoopMesh);
     if (Problem.empty())
       continue;
     Reported.push_back(*M);
@@ -102,6 +128,21 @@ std::vector<Finding> checkTopologies(const hir::Kernel &K) {
     F.Id = plugin::DiagId::err_tf_scope_topology;
     F.Range = S.Range;
     F.Args = {to_string(*M), Problem};
+    // A tile loop's mesh is short of a launch that is too large (its extent
+    // is the number of CTAs the loop was written for): the error is at the
+    // topology, the loop in a note (at its first token).
+    hir::SourceRange Topology = topologyRange(K, M->level);
+    if (M == &S.LoopMesh && Topology.valid()) {
+      hir::SourceRange Loop = S.Range;
+      Loop.End = Loop.Begin;
+      F.Range = Topology;
+      F.Notes.push_back({plugin::DiagId::note_tf_derived,
+                         Loop,
+                         {"the tile loop distributes its tiles over mesh " +
+                          to_string(*M) + " here"},
+                         {},
+                         {}});
+    }
     Out.push_back(std::move(F));
   }
   return Out;

@@ -301,6 +301,8 @@ struct Kernel {
   /// Where the kernel attribute names the target.
   SourceRange TargetRange;
   std::vector<tf::Topology> Topologies;
+  /// Where each topology is written (parallel to Topologies).
+  std::vector<SourceRange> TopologyRanges;
   std::vector<ValueId> Parameters;
   /// The function body.
   StmtId Body = None;

@@ -1,0 +1,69 @@
+//===- plugin/analysis/Launch.cpp - The launch against the target's limits ===//
+//
+// checkLaunch (Analysis.h): what a kernel asks of a launch and the target
+// has a hard limit for, against the target's facts. Unlike the capacities
+// (Capacity.cpp, warnings: a kernel over them may still run, slowly or after
+// an opt-in), a launch over one of these limits never starts, so each is an
+// error at the decision that asks for it:
+//
+//   threads per CTA   the innermost of two or more topologies
+//                     (tf::topology("thread", N)) against cta.threads.max;
+//   CTAs per cluster  a tile loop's `.cluster` against
+//                     cluster.ctas.portable_max (tf's launchers do not opt in
+//                     to non-portable cluster sizes).
+//
+// A fact the target does not give checks nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/Analysis.h"
+#include "analysis/Capacity.h"
+
+#include "targets/TargetFacts.h"
+
+namespace tf::analysis {
+namespace {
+
+Finding limitFinding(hir::SourceRange Range, std::string Asker,
+                     std::string Asked, const targets::MergedTarget &T,
+                     std::int64_t Limit, llvm::StringRef Fact) {
+  Finding F;
+  F.Id = plugin::DiagId::err_tf_launch_limit;
+  F.Range = Range;
+  F.Args = {std::move(Asker), std::move(Asked),
+            T.Doc ? T.Doc->Id : std::string("the target"),
+            std::to_string(Limit), Fact.str()};
+  return F;
+}
+
+} // namespace
+
+std::vector<Finding> checkLaunch(const hir::Kernel &K,
+                                 const targets::MergedTarget &Target) {
+  std::vector<Finding> Out;
+  if (K.Topologies.size() >= 2 && K.Topologies.back().extent.is_constant()) {
+    const tf::Topology &Threads = K.Topologies.back();
+    std::optional<std::int64_t> Max = intFact(Target, "cta.threads.max");
+    if (Max && Threads.extent.value > *Max) {
+      std::size_t I = K.Topologies.size() - 1;
+      Out.push_back(limitFinding(
+          I < K.TopologyRanges.size() ? K.TopologyRanges[I] : K.Range,
+          "kernel '" + K.Name + "'",
+          std::to_string(Threads.extent.value) + " " +
+              std::string(Threads.level.view()) + " units per CTA",
+          Target, *Max, "cta.threads.max"));
+    }
+  }
+  std::optional<std::int64_t> ClusterMax =
+      intFact(Target, "cluster.ctas.portable_max");
+  for (const hir::Stmt &S : K.Stmts)
+    if (ClusterMax && S.Kind == hir::StmtKind::Loop &&
+        S.Cluster > *ClusterMax)
+      Out.push_back(limitFinding(
+          S.ClusterRange.valid() ? S.ClusterRange : S.Range, "the tile loop",
+          "clusters of " + std::to_string(S.Cluster) + " CTAs", Target,
+          *ClusterMax, "cluster.ctas.portable_max"));
+  return Out;
+}
+
+} // namespace tf::analysis

@@ -1,0 +1,41 @@
+// A launch over a hard limit of the target never starts, so it is an error
+// at the decision that asks for it: threads per CTA (the innermost topology)
+// against cta.threads.max (1024 on the H200), CTAs per cluster against
+// cluster.ctas.portable_max (8).
+// RUN: %tf-cc1 -verify %s
+#include <tf/tf.hpp>
+
+namespace t {
+inline constexpr tf::Mesh cta = tf::mesh("cta", tf::layout<"(132)">, "persistent");
+inline constexpr tf::Mesh loader = tf::mesh("thread", tf::layout<"(1)">, "participant");
+using Slot = tf::Tensor<tf::bf16, "((2,8,8),(4,16)):((4096,512,64),(16,1)) | Swizzle(3,4,3)", tf::smem>;
+using Matrix = tf::Tensor<tf::bf16, "(?,?)">;
+
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132),
+             // expected-error@+1 {{kernel 't::too_many_threads' asks for 1152 thread units per CTA, but nvidia.h200_sxm allows at most 1024 (cta.threads.max) [tf:launch-limit]}}
+             tf::topology("thread", 1152))]]
+void too_many_threads() {}
+
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132),
+             tf::topology("thread", 1024))]]
+void as_many_as_allowed() {}
+
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 128))]]
+void clusters_of_sixteen(Matrix a) {
+  tf::Ring<Slot, 2> ring;
+  const std::int64_t GM = tf::ceil_div(a.extent(0), 128);
+  // expected-error@+1 {{the tile loop asks for clusters of 16 CTAs, but nvidia.h200_sxm allows at most 8 (cluster.ctas.portable_max)}}
+  for (auto [m, n] : tf::persistent_tiles(cta, GM, 1, {.cluster = 16})) {
+    (void)n;
+    for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
+      [[tf::mesh(loader)]] auto x =
+          tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), ring);
+      (void)x;
+    }
+  }
+}
+
+// Without a target nothing is known of its limits.
+[[tf::kernel(tf::topology("cta", 132), tf::topology("thread", 4096))]]
+void no_target() {}
+} // namespace t

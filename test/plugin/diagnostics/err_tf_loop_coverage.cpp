@@ -1,0 +1,125 @@
+// A tile loop's windows tile the tensor exactly: along each dimension one
+// iteration's windows cover what the index advances by, with no gap (never
+// read: a K loop stepping by BM over BK-wide tiles sums half of K) and no
+// overlap (read twice). One error per loop index, at the window, with the
+// loop in a note; windows split by hand (k and k + 32) are taken together.
+// RUN: %tf-cc1 -verify %s
+#include <tf/tf.hpp>
+
+namespace t {
+constexpr int BM = 128, BK = 64;
+inline constexpr tf::Mesh cta = tf::mesh("cta", tf::layout<"(132)">, "persistent");
+inline constexpr tf::Mesh loader = tf::mesh("thread", tf::layout<"(1)">, "participant");
+using Slot = tf::Tensor<tf::bf16, "((2,8,8),(4,16)):((4096,512,64),(16,1)) | Swizzle(3,4,3)", tf::smem>;
+using Half = tf::Tensor<tf::bf16, "((2,8,8),(2,16)):((2048,256,32),(16,1)) | Swizzle(2,4,3)", tf::smem>;
+using Matrix = tf::Tensor<tf::bf16, "(?,?)">;
+
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 128))]]
+void k_steps_by_bm(Matrix a) {
+  tf::Ring<Slot, 2> ring;
+  const std::int64_t GM = tf::ceil_div(a.extent(0), BM);
+  for (auto [m, n] : tf::persistent_tiles(cta, GM, 1)) {
+    (void)n;
+    // expected-note@+1 {{'k' advances by 128 elements of that dimension per tile here}}
+    for (std::int64_t k : tf::tile_offsets(a.extent(1), BM)) {
+      [[tf::mesh(loader)]] auto x =
+          // expected-error@+1 {{window of 'a' along dimension 1 is 64 elements wide at offset 0 from 'k', which advances by 128: elements 64..127 of every 128 are never touched [tf:loop-coverage]}}
+          tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<BM, BK>(m * BM, k), ring);
+      (void)x;
+    }
+  }
+}
+
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 128))]]
+void windows_overlap(Matrix a) {
+  tf::Ring<Half, 2> ring;
+  const std::int64_t GM = tf::ceil_div(a.extent(0), BM);
+  for (auto [m, n] : tf::persistent_tiles(cta, GM, 1)) {
+    (void)n;
+    // expected-note@+1 {{'k' advances by 64 elements of that dimension per tile here}}
+    for (std::int64_t k : tf::tile_offsets(a.extent(1), BK)) {
+      [[tf::mesh(loader)]] auto lo =
+          tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<BM, 32>(m * BM, k), ring);
+      [[tf::mesh(loader)]] auto hi =
+          // expected-error@+1 {{window of 'a' along dimension 1 is 32 elements wide at offset 16 from 'k', which advances by 64: it overlaps the window before it by 16 elements, which are touched twice}}
+          tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<BM, 32>(m * BM, k + 16), ring);
+      (void)lo;
+      (void)hi;
+    }
+  }
+}
+
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 128))]]
+void tile_count_divides_by_bk(Matrix a) {
+  tf::Ring<Slot, 2> ring;
+  const std::int64_t GM = tf::ceil_div(a.extent(0), BK);
+  // expected-note@+1 {{'m' advances by 128 elements of that dimension per tile here}}
+  for (auto [m, n] : tf::persistent_tiles(cta, GM, 1)) {
+    (void)n;
+    for (std::int64_t k : tf::tile_offsets(a.extent(1), BK)) {
+      [[tf::mesh(loader)]] auto x =
+          // expected-error@+1 {{window of 'a' along dimension 0 is 128 elements wide at offset 0 from 'm', which advances by 128: the loop's tile count divides by 64 (ceil_div), so its tiles run past the end; divide by 128}}
+          tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<BM, BK>(m * BM, k), ring);
+      (void)x;
+    }
+  }
+}
+
+// Two windows of 32 at k and k + 32 cover a step of 64 exactly.
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 128))]]
+void split_by_hand(Matrix a) {
+  tf::Ring<Half, 2> ring;
+  const std::int64_t GM = tf::ceil_div(a.extent(0), BM);
+  for (auto [m, n] : tf::persistent_tiles(cta, GM, 1)) {
+    (void)n;
+    for (std::int64_t k : tf::tile_offsets(a.extent(1), BK)) {
+      [[tf::mesh(loader)]] auto lo =
+          tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<BM, 32>(m * BM, k), ring);
+      [[tf::mesh(loader)]] auto hi =
+          tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<BM, 32>(m * BM, k + 32), ring);
+      (void)lo;
+      (void)hi;
+    }
+  }
+}
+} // namespace t
+
+namespace t2 {
+using namespace t;
+// Tiles twice as wide as the step: every element is read by two iterations.
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 128))]]
+void step_half_the_tile(Matrix a) {
+  tf::Ring<Slot, 2> ring;
+  const std::int64_t GM = tf::ceil_div(a.extent(0), BM);
+  for (auto [m, n] : tf::persistent_tiles(cta, GM, 1)) {
+    (void)n;
+    // expected-note@+1 {{'k' advances by 32 elements of that dimension per tile here}}
+    for (std::int64_t k : tf::tile_offsets(a.extent(1), 32)) {
+      [[tf::mesh(loader)]] auto x =
+          // expected-error@+1 {{window of 'a' along dimension 1 is 64 elements wide at offset 0 from 'k', which advances by 32: it reaches 32 elements into the next iteration's windows, which are touched twice}}
+          tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<BM, BK>(m * BM, k), ring);
+      (void)x;
+    }
+  }
+}
+
+// The next row of tiles prefetched at m * 128 + 128 is the window of the next
+// iteration: no error.
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 128))]]
+void prefetch_next(Matrix a) {
+  tf::Ring<Slot, 2> ring;
+  tf::Ring<Slot, 2> next_ring;
+  const std::int64_t GM = tf::ceil_div(a.extent(0), BM);
+  for (auto [m, n] : tf::persistent_tiles(cta, GM, 1)) {
+    (void)n;
+    for (std::int64_t k : tf::tile_offsets(a.extent(1), BK)) {
+      [[tf::mesh(loader)]] auto x =
+          tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<BM, BK>(m * BM, k), ring);
+      [[tf::mesh(loader)]] auto y =
+          tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<BM, BK>(m * BM + BM, k), next_ring);
+      (void)x;
+      (void)y;
+    }
+  }
+}
+} // namespace t2
