@@ -29,9 +29,10 @@ RegisterFragment::fromMatch(const Contract &C, const MatchReport &Match,
       static_cast<std::size_t>(F->pattern) >= C.operands.size())
     return Fail("the match recorded none");
   const OperandPattern &P = C.operands[static_cast<std::size_t>(F->pattern)];
-  if (F->variant < 0 || static_cast<std::size_t>(F->variant) >= P.layouts.size())
+  const auto Variant = static_cast<std::size_t>(F->variant);
+  if (F->variant < 0 || Variant >= P.layouts.size())
     return Fail("the match names no layout pattern of the operand");
-  const LayoutPattern &Pattern = P.layouts[static_cast<std::size_t>(F->variant)];
+  const LayoutPattern &Pattern = P.layouts[Variant];
   if (P.shape.rank() < 1 || !P.shape.mode(0).is_leaf() ||
       P.shape.mode(0).leaf_at(0).kind != IntKind::constant)
     return Fail("the contract's operand has no fixed row count");

@@ -1,4 +1,4 @@
-//===- plugin/lower/RegisterFragment.h - Registers of a fragment -*- C++ -*-===//
+//===- plugin/lower/RegisterFragment.h - A fragment's registers -*- C++ -*-===//
 //
 // Where each register of each thread of an MMA atom's register operand holds
 // its element: (thread, register) -> (row, column) of the operand's atom

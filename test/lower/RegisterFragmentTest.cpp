@@ -58,7 +58,8 @@ tf::MatchReport recorded(std::int64_t N, tf::DType Type) {
 }
 
 TEST(RegisterFragment, WgmmaAccumulatorIsPtxsForEveryForm) {
-  const tf::ParamDef *N = tf::detail::find_param(tf::atoms::nv::sm90::wgmma, "n");
+  const tf::ParamDef *N =
+      tf::detail::find_param(tf::atoms::nv::sm90::wgmma, "n");
   ASSERT_TRUE(N && N->has_range);
   EXPECT_EQ(N->lo, 8);
   EXPECT_EQ(N->hi, 256);

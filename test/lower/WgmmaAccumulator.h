@@ -1,4 +1,4 @@
-//===- test/lower/WgmmaAccumulator.h - A recorded WGMMA accumulator -*- C++ -*-===//
+//===- test/lower/WgmmaAccumulator.h - A recorded accumulator -*- C++ -*-===//
 //
 // The fragment of C that the contract engine records for one warpgroup's
 // m64nNk WGMMA (both operands K-major in shared memory, 128-byte swizzle),

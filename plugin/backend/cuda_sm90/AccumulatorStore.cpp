@@ -82,7 +82,8 @@ accumulatorStore(const lower::Region &View, const lower::RegisterFragment &Acc,
           for (std::int64_t P = 0; P < Pairs; ++P) {
             const std::int64_t T = 32 * W + 4 * R + Q;
             const lower::FragmentCoord C = Acc.coord(T, 2 * P);
-            if (Acc.coord(T, 2 * P + 1) != lower::FragmentCoord{C.Row, C.Col + 1})
+            const lower::FragmentCoord Next{C.Row, C.Col + 1};
+            if (Acc.coord(T, 2 * P + 1) != Next)
               return fail(View, "the accumulator's registers " +
                                     llvm::Twine(2 * P) + " and " +
                                     llvm::Twine(2 * P + 1) +
