@@ -87,6 +87,14 @@ llvm::Expected<const StorePlan *> Run::storePlan(const Stmt &S,
   if (Acc.Blocks != 1)
     return fail("an accumulator of " + llvm::Twine(Acc.Blocks) +
                 " blocks per warpgroup is not modeled");
+  const lower::RegisterFragment &Regs = I.Registers;
+  if (Regs.threads() != WarpgroupThreads || Regs.rows() != Acc.Op.M ||
+      Regs.columns() != Acc.Op.N)
+    return fail("stores the accumulator as a fragment of " +
+                llvm::Twine(Regs.threads()) + " threads and " +
+                llvm::Twine(Regs.rows()) + " x " + llvm::Twine(Regs.columns()) +
+                " elements; its WGMMAs compute " + llvm::Twine(Acc.Op.M) +
+                " x " + llvm::Twine(Acc.Op.N) + " per warpgroup");
   const lower::RoleStmt &Role = *W.Role;
   StorePlan Plan;
   Plan.N = Acc.Op.N;
@@ -121,8 +129,8 @@ llvm::Expected<const StorePlan *> Run::storePlan(const Stmt &S,
   }
 
   // The shard must put each element where the WGMMA fragment holds it:
-  // register Reg of thread t of warpgroup g holds row 64 g + Row, column Col
-  // of wgmmaAccumulatorCoord(t, Reg).
+  // register Reg of thread t of warpgroup g holds row M g + Row, column Col
+  // of the store's Registers.coord(t, Reg).
   llvm::Expected<ShardLayout> Shard = parseShardText(I.Shard);
   if (!Shard)
     return Shard.takeError();
@@ -141,9 +149,9 @@ llvm::Expected<const StorePlan *> Run::storePlan(const Stmt &S,
   std::int64_t Coord[max_int_tuple_nodes] = {};
   for (std::int64_t T = Role.Begin; T < Role.End; ++T) {
     const std::int64_t G = (T - Role.Begin) / WarpgroupThreads;
-    for (std::int64_t Reg = 0; Reg < N / 2; ++Reg) {
-      const ext::FragmentCoord C =
-          ext::wgmmaAccumulatorCoord((T - Role.Begin) % WarpgroupThreads, Reg);
+    for (std::int64_t Reg = 0; Reg < Regs.registers(); ++Reg) {
+      const lower::FragmentCoord C =
+          Regs.coord((T - Role.Begin) % WarpgroupThreads, Reg);
       const std::int64_t Mn[2] = {Acc.Op.M * G + C.Row, C.Col};
       int Leaf = 0;
       for (int Mode = 0; Mode < 2; ++Mode) {
@@ -227,8 +235,8 @@ llvm::Error Run::storeFragment(Walker &W, const Stmt &S) {
   const std::vector<float> &D = It == AccRegs.end() ? Poison : It->second;
   const std::int64_t E = bytes(View.Element);
   for (std::int64_t T = W.Begin; T < W.End; ++T) {
-    for (std::int64_t Reg = 0; Reg < N / 2; ++Reg) {
-      const ext::FragmentCoord C = ext::wgmmaAccumulatorCoord(T - W.Begin, Reg);
+    for (std::int64_t Reg = 0; Reg < I.Registers.registers(); ++Reg) {
+      const lower::FragmentCoord C = I.Registers.coord(T - W.Begin, Reg);
       const std::int64_t Row = C.Row, Col = C.Col;
       const std::int64_t Tile = (M * W.Group + Row) * N + Col;
       const std::int64_t Address =

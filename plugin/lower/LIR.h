@@ -27,6 +27,7 @@
 #define TF_PLUGIN_LOWER_LIR_H
 
 #include "hir/HIR.h"
+#include "lower/RegisterFragment.h"
 
 #include "tf/dtype.hpp"
 #include "tf/layout/swizzle.hpp"
@@ -261,6 +262,11 @@ struct ZeroFragmentStmt {
 struct StoreFragmentStmt {
   hir::ValueId Acc = hir::None;
   std::string Shard;
+  /// Which register of which thread holds each element of one atom's block
+  /// of Acc: the MMA contract's fragment of its accumulator as the match
+  /// recorded it, in the instruction's register order (not printed: the
+  /// shard says where the elements go, this how a thread numbers them).
+  RegisterFragment Registers;
   DType CastTo = DType::f32;
   /// The fused elementwise ops, applied in order before the cast.
   std::vector<FragmentOp> Epilogue;

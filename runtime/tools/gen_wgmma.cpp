@@ -15,7 +15,9 @@
 // cannot expand a pack into an asm operand list, so the wrappers are
 // generated: one explicit specialisation of detail::Mma<N, A, B> per form,
 // in one header per A type, and wgmma_generated.cuh with the facts the
-// dispatch (wgmma.cuh) checks.
+// dispatch (wgmma.cuh) checks. wgmma_accumulator.cuh's accumulator_coord
+// (which accumulator element register i of thread t holds) is written from
+// the contract's fragment of C and its register numbering.
 //
 //   gen_wgmma [--check] [--root DIR]
 //
@@ -25,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tf/atoms/nv/sm90/wgmma.hpp"
+#include "tf/layout/text.hpp"
 #include "tf/schedule/contract_facts.hpp"
 
 #include <algorithm>
@@ -379,6 +382,147 @@ std::string index_file(const Enumeration &e) {
   return o.str();
 }
 
+//===- The accumulator's registers ---------------------------------------===//
+
+/// The contract's register fragment of C (the one shard pattern of the
+/// register operand C, with its register numbering) and C's operand.
+const tf::LayoutPattern &accumulator_pattern(const tf::OperandPattern *&op) {
+  const tf::Contract &c = tf::atoms::nv::sm90::wgmma;
+  const tf::LayoutPattern *found = nullptr;
+  for (const tf::OperandPattern &o : c.operands)
+    if (o.name == "C" && o.storage == tf::Storage::rmem)
+      for (const tf::LayoutPattern &l : o.layouts) {
+        if (l.kind != tf::LayoutPatternKind::shard || found != nullptr)
+          fail("operand C has more than one register fragment, or one that "
+               "is not a ShardLayout; accumulator_coord takes one");
+        found = &l;
+        op = &o;
+      }
+  if (found == nullptr || found->register_strides.empty())
+    fail("operand C has no register fragment with a register numbering");
+  return *found;
+}
+
+/// The value of an extent, or its symbol.
+std::string extent_text(const tf::Int &x) {
+  return x.kind == tf::IntKind::constant ? std::to_string(x.value)
+                                         : std::string(x.symbol.view());
+}
+
+/// `(var / stride % extent)`, leaving out what does not change the value
+/// (the modulo of the outermost digit).
+std::string digit(std::string_view var, std::int64_t stride,
+                  const tf::Int &extent, bool outermost) {
+  std::string s(var);
+  if (stride != 1)
+    s += " / " + std::to_string(stride);
+  if (!outermost)
+    s += " % " + extent_text(extent);
+  return s == var ? s : "(" + s + ")";
+}
+
+/// wgmma_accumulator.cuh: accumulator_coord(t, i) written out from the
+/// contract's fragment of C (which thread holds an element) and its register
+/// numbering (which of the thread's registers): the element's index
+/// row + rows * column is a sum of one term per leaf of the fragment.
+std::string accumulator_file() {
+  const tf::OperandPattern *op = nullptr;
+  const tf::LayoutPattern &p = accumulator_pattern(op);
+  const tf::ShardLayout &s = p.shard;
+  if (op->shape.rank() != 2 || !op->shape.mode(0).is_leaf() ||
+      op->shape.mode(0).leaf_at(0).kind != tf::IntKind::constant)
+    fail("operand C's shape has no fixed row count");
+  const std::int64_t rows = op->shape.mode(0).leaf_at(0).value;
+  const tf::IntTuple &mesh_shape = s.mesh.layout.shape;
+  const tf::IntTuple &mesh_stride = s.mesh.layout.stride;
+  std::int64_t threads = 1;
+  for (int k = 0; k < mesh_shape.leaf_count(); ++k) {
+    if (mesh_shape.leaf_at(k).kind != tf::IntKind::constant ||
+        mesh_stride.leaf_at(k).kind != tf::IntKind::constant)
+      fail("the accumulator's mesh has an extent or stride that is not a "
+           "number");
+    threads *= mesh_shape.leaf_at(k).value;
+  }
+  const tf::IntTuple &shape = s.layout.shape;
+  const tf::IntTuple &stride = s.layout.stride;
+  // The local leaf of the largest register stride takes every register
+  // above the others: its extent (symbolic: N / 8) needs no modulo.
+  std::int64_t top = 0;
+  for (std::int64_t r : p.register_strides)
+    top = std::max(top, r);
+  std::vector<std::string> terms;
+  std::string text_shape, text_stride, locals, numbering;
+  std::size_t local = 0;
+  for (int j = 0; j < shape.leaf_count(); ++j) {
+    const tf::Int &extent = shape.leaf_at(j);
+    const tf::Int &step = stride.leaf_at(j);
+    if (step.kind != tf::IntKind::constant)
+      fail("the accumulator's layout has a stride that is not a number");
+    const tf::AxisRef &a = s.axes[j];
+    if (a.bound() && a.index < 0)
+      fail("the accumulator's fragment binds a mesh axis by name; "
+           "accumulator_coord reads leaf bindings (@i)");
+    std::string term;
+    if (a.bound()) {
+      const tf::Int &m = mesh_shape.leaf_at(a.index);
+      const std::int64_t ms = mesh_stride.leaf_at(a.index).value;
+      term = digit("t", ms, m, ms * m.value == threads);
+    } else {
+      if (local >= p.register_strides.size())
+        fail("the register numbering has fewer strides than the fragment "
+             "has local leaves");
+      const std::int64_t r = p.register_strides[local++];
+      if (extent.kind != tf::IntKind::constant && r != top)
+        fail("a symbolic local leaf of the accumulator is not its outermost "
+             "register leaf");
+      term = digit("i", r, extent, r == top);
+      locals += (locals.empty() ? "" : ",") + extent_text(extent);
+      numbering += (numbering.empty() ? "" : ", ") + std::to_string(r);
+    }
+    if (step.value != 1)
+      term = std::to_string(step.value) + " * " + term;
+    terms.push_back(term);
+    text_shape += (j ? "," : "") + extent_text(extent) +
+                  (a.bound() ? "@" + std::to_string(a.index) : "");
+    text_stride += (j ? "," : "") + std::to_string(step.value);
+  }
+  if (local != p.register_strides.size())
+    fail("the register numbering has more strides than the fragment has "
+         "local leaves");
+
+  std::ostringstream o;
+  o << rule("tf/runtime/sm90/wgmma_accumulator.cuh - WGMMA D registers");
+  o << "//\n" << generated_note() << "//\n";
+  o << "// Included by tf/runtime/sm90/wgmma.cuh. The contract's accumulator "
+       "D\n// (" << p.source.view() << "): the fragment\n// (" << text_shape
+    << "):(" << text_stride << ")\n// over the warpgroup's threads "
+    << tf::to_string(s.mesh.layout) << " (@k: thread leaf k),\n// "
+    << "element index row + " << rows << " * column; PTX numbers its local "
+    << "leaves (" << locals << ")\n// as registers with the strides ("
+    << numbering << ").\n//\n" << end_rule;
+  o << "#pragma once\n\nnamespace tf::sm90::wgmma {\n\n";
+  o << "/// Where register `i` of thread `t` (0.." << threads - 1
+    << ") of a m64nNkK accumulator\n/// lies in the " << rows
+    << " x N tile (every K and input type).\n";
+  o << "struct FragmentCoord {\n  int row;\n  int col;\n};\n";
+  o << "__host__ __device__ constexpr FragmentCoord accumulator_coord(int t, "
+       "int i) {\n";
+  std::string line = "  const int element =";
+  for (std::size_t k = 0; k < terms.size(); ++k) {
+    const std::string piece =
+        " " + terms[k] + (k + 1 < terms.size() ? " +" : ";");
+    if (line.size() + piece.size() > 80) {
+      o << line << "\n";
+      line = "     ";
+    }
+    line += piece;
+  }
+  o << line << "\n";
+  o << "  return {element % " << rows << ", element / " << rows << "};\n}\n\n";
+  o << "} // namespace tf::sm90::wgmma\n";
+  return o.str();
+}
+
 std::string read(const fs::path &p) {
   std::ifstream in(p, std::ios::binary);
   if (!in)
@@ -422,8 +566,9 @@ int main(int argc, char **argv) {
     else {
       std::fprintf(stderr,
                    "usage: gen_wgmma [--check] [--root DIR]\n"
-                   "writes DIR/%s/wgmma_generated.cuh and wgmma_<type>.cuh "
-                   "from the WGMMA contract; --check only compares\n",
+                   "writes DIR/%s/wgmma_generated.cuh, wgmma_accumulator.cuh "
+                   "and wgmma_<type>.cuh from the WGMMA contract; --check "
+                   "only compares\n",
                    std::string(out_dir).c_str());
       return 2;
     }
@@ -431,6 +576,7 @@ int main(int argc, char **argv) {
   const Enumeration e = enumerate();
   std::vector<std::pair<std::string, std::string>> files;
   files.emplace_back("wgmma_generated.cuh", index_file(e));
+  files.emplace_back("wgmma_accumulator.cuh", accumulator_file());
   for (const TypeFacts &t : e.types)
     files.emplace_back(type_file_name(t.dtype), type_file(e, t));
 

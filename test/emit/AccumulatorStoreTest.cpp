@@ -4,12 +4,15 @@
 // warpgroups' m64n256 accumulators: the optimal GEMM's four 128 x 64 panels
 // with the 128-byte swizzle, a plain row-major tile, and layouts it must
 // refuse (a transposed tile that splits register pairs, a wrong shape).
-// Expected values follow from the layouts by hand: thread (group, warp,
-// lane8, lane4) starts at row 64 group + 16 warp + lane8, column 2 lane4;
-// pair p is rows + 8 (p % 2), columns + 8 (p / 2).
+// The accumulator is the WGMMA contract's fragment of C as a match records
+// it (test/lower/WgmmaAccumulator.h). Expected values follow from the
+// layouts by hand: thread (group, warp, lane8, lane4) starts at row
+// 64 group + 16 warp + lane8, column 2 lane4; pair p is rows + 8 (p % 2),
+// columns + 8 (p / 2).
 //
 //===----------------------------------------------------------------------===//
 #include "backend/cuda_sm90/AccumulatorStore.h"
+#include "WgmmaAccumulator.h"
 
 #include <gtest/gtest.h>
 
@@ -18,6 +21,16 @@ namespace {
 /// The message of \p S's error ("" when it succeeded).
 std::string refusal(llvm::Expected<tf::backend::sm90::AccumulatorStore> S) {
   return S ? "" : llvm::toString(S.takeError());
+}
+
+/// Two warpgroups' m64n256 bf16 accumulators into \p View.
+llvm::Expected<tf::backend::sm90::AccumulatorStore>
+store(const tf::lower::Region &View) {
+  llvm::Expected<tf::lower::RegisterFragment> Acc =
+      tf_test::wgmmaAccumulator(256, tf::DType::bf16);
+  if (!Acc)
+    return Acc.takeError();
+  return tf::backend::sm90::accumulatorStore(View, *Acc, 2);
 }
 
 tf::lower::Region view(const char *Layout, std::int64_t Rows,
@@ -34,8 +47,7 @@ tf::lower::Region view(const char *Layout, std::int64_t Rows,
 TEST(AccumulatorStore, SwizzledPanels) {
   // Four 128 x 64 panels of 128-byte rows: a row is 128 bytes, a panel
   // 16384; columns 64..127 are in the next panel.
-  auto S = tf::backend::sm90::accumulatorStore(
-      view("(128,(4,64)):(64,(8192,1)) | Swizzle(3,4,3)", 128, 256), 256, 2);
+  auto S = store(view("(128,(4,64)):(64,(8192,1)) | Swizzle(3,4,3)", 128, 256));
   ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
   EXPECT_EQ(S->GroupBytes, 64 * 128);
   EXPECT_EQ(S->WarpBytes, 16 * 128);
@@ -52,7 +64,7 @@ TEST(AccumulatorStore, SwizzledPanels) {
 
 TEST(AccumulatorStore, RowMajor) {
   auto S =
-      tf::backend::sm90::accumulatorStore(view("(128,256):(256,1)", 128, 256), 256, 2);
+      store(view("(128,256):(256,1)", 128, 256));
   ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
   EXPECT_EQ(S->RowBytes, 512);
   EXPECT_EQ(S->GroupBytes, 64 * 512);
@@ -62,15 +74,13 @@ TEST(AccumulatorStore, RowMajor) {
 
 TEST(AccumulatorStore, RefusesSplitPairs) {
   // Column-major: columns e = 0 and 1 of a pair are 256 bytes apart.
-  EXPECT_NE(refusal(tf::backend::sm90::accumulatorStore(
-                        view("(128,256):(1,128)", 128, 256), 256, 2))
+  EXPECT_NE(refusal(store(view("(128,256):(1,128)", 128, 256)))
                 .find("not a thread base plus a constant"),
             std::string::npos);
 }
 
 TEST(AccumulatorStore, RefusesOtherShapes) {
-  EXPECT_NE(refusal(tf::backend::sm90::accumulatorStore(
-                        view("(64,256):(256,1)", 64, 256), 256, 2))
+  EXPECT_NE(refusal(store(view("(64,256):(256,1)", 64, 256)))
                 .find("is not the 128 x 256 accumulator tile"),
             std::string::npos);
 }

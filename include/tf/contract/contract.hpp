@@ -156,6 +156,15 @@ struct LayoutPattern {
   Name operand{};
   /// Where the layout comes from (ISA section), printed by `tf facts`.
   Name source{};
+  /// For a register fragment (shard): how the instruction numbers a unit's
+  /// registers, as strides over the fragment's local (unbound) leaves in
+  /// written order -- register = sum of leaf coordinate x stride. Empty: the
+  /// ShardLayout's own local index (lexicographic over those leaves). The
+  /// layout says which elements a unit holds; this says which of its
+  /// registers holds each, which an instruction fixes independently (the
+  /// WGMMA accumulator, wgmma.hpp). plugin/lower/RegisterFragment.h reads
+  /// it with the fragment a match recorded.
+  FixedVector<std::int64_t, 8> register_strides{};
 };
 
 enum class Access : std::uint8_t { read, write, read_write };

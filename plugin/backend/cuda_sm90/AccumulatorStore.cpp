@@ -23,17 +23,21 @@ llvm::Error fail(const lower::Region &View, const llvm::Twine &Why) {
 
 } // namespace
 
-llvm::Expected<AccumulatorStore> accumulatorStore(const lower::Region &View,
-                                                  std::int64_t N,
-                                                  std::int64_t Groups) {
+llvm::Expected<AccumulatorStore>
+accumulatorStore(const lower::Region &View, const lower::RegisterFragment &Acc,
+                 std::int64_t Groups) {
+  const std::int64_t M = Acc.rows(), N = Acc.columns();
+  if (Acc.threads() != 128 || Acc.registers() % 2 != 0)
+    return fail(View, "the accumulator is not a warpgroup's fragment of "
+                      "register pairs");
   Result<LayoutText> Text = parse_layout_text(View.Layout);
   if (!Text)
     return fail(View, "its layout '" + View.Layout + "' does not parse");
   if (Text->has_offset || Text->has_axes)
     return fail(View, "its layout '" + View.Layout + "' is not a plain view");
-  if (View.Shape.size() != 2 || View.Shape[0] != 64 * Groups ||
+  if (View.Shape.size() != 2 || View.Shape[0] != M * Groups ||
       View.Shape[1] != N)
-    return fail(View, "the view is not the " + llvm::Twine(64 * Groups) +
+    return fail(View, "the view is not the " + llvm::Twine(M * Groups) +
                           " x " + llvm::Twine(N) + " accumulator tile");
   const Layout &L = Text->layout;
   const std::int64_t Element = bytes(View.Element);
@@ -49,21 +53,21 @@ llvm::Expected<AccumulatorStore> accumulatorStore(const lower::Region &View,
     return *E * Element;
   };
 
-  // Where register Reg of warpgroup thread T lies (PTX's D fragment).
+  // Where register Reg of warpgroup thread T lies.
   auto Of = [&](std::int64_t T, std::int64_t Reg) {
-    const lower::sm90::FragmentCoord C =
-        lower::sm90::wgmmaAccumulatorCoord(T, Reg);
+    const lower::FragmentCoord C = Acc.coord(T, Reg);
     return At(C.Row, C.Col);
   };
   AccumulatorStore S;
   S.Sw = Text->has_swizzle ? Text->swizzle : Swizzle{};
-  S.GroupBytes = At(64, 0);
+  S.GroupBytes = At(M, 0);
   // A thread's base moves with its warp, lane / 4 and lane % 4.
   S.WarpBytes = Of(32, 0) - Of(0, 0);
   S.RowBytes = Of(4, 0) - Of(0, 0);
   S.QuadBytes = Of(1, 0) - Of(0, 0);
   // A pair is registers (2p, 2p + 1), two adjacent columns.
-  for (std::int64_t P = 0; P < N / 4; ++P)
+  const std::int64_t Pairs = Acc.registers() / 2;
+  for (std::int64_t P = 0; P < Pairs; ++P)
     S.PairBytes.push_back(Of(0, 2 * P));
   if (Bad || At(0, 0) != 0)
     return fail(View, "its layout does not map the tile from offset 0");
@@ -75,10 +79,16 @@ llvm::Expected<AccumulatorStore> accumulatorStore(const lower::Region &View,
         for (std::int64_t Q = 0; Q < 4; ++Q) {
           const std::int64_t Base = G * S.GroupBytes + W * S.WarpBytes +
                                     R * S.RowBytes + Q * S.QuadBytes;
-          for (std::int64_t P = 0; P < N / 4; ++P) {
-            const lower::sm90::FragmentCoord C =
-                lower::sm90::wgmmaAccumulatorCoord(32 * W + 4 * R + Q, 2 * P);
-            const std::int64_t Row = 64 * G + C.Row, Col = C.Col;
+          for (std::int64_t P = 0; P < Pairs; ++P) {
+            const std::int64_t T = 32 * W + 4 * R + Q;
+            const lower::FragmentCoord C = Acc.coord(T, 2 * P);
+            const lower::FragmentCoord Next{C.Row, C.Col + 1};
+            if (Acc.coord(T, 2 * P + 1) != Next)
+              return fail(View, "the accumulator's registers " +
+                                    llvm::Twine(2 * P) + " and " +
+                                    llvm::Twine(2 * P + 1) +
+                                    " are not adjacent columns");
+            const std::int64_t Row = M * G + C.Row, Col = C.Col;
             const std::int64_t Bytes = Base + S.PairBytes[P];
             if (At(Row, Col) != Bytes || At(Row, Col + 1) != Bytes + Element)
               return fail(View, "its layout is not a thread base plus a "

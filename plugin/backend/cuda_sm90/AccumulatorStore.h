@@ -14,7 +14,8 @@
 #ifndef TF_PLUGIN_BACKEND_CUDA_SM90_ACCUMULATORSTORE_H
 #define TF_PLUGIN_BACKEND_CUDA_SM90_ACCUMULATORSTORE_H
 
-#include "lower/sm90/Sm90.h"
+#include "lower/LIR.h"
+#include "lower/RegisterFragment.h"
 
 #include "tf/layout/swizzle.hpp"
 
@@ -37,15 +38,17 @@ struct AccumulatorStore {
   Swizzle Sw;
 };
 
-/// The store of accumulators of \p N columns (N / 2 f32 registers per
-/// thread, placed as lower::sm90::wgmmaAccumulatorCoord says)
-/// issued by \p Groups warpgroups, group g holding rows [64 g, 64 g + 64),
-/// converted to \p View's element type.
+/// The store of accumulators whose registers \p Acc places (an M x N atom
+/// block per warpgroup: the WGMMA contract's fragment of C in PTX's
+/// register order, lower/RegisterFragment.h) issued by \p Groups
+/// warpgroups, group g holding rows [M g, M g + M), converted to \p View's
+/// element type.
 /// Fails when the view's layout does not split into a thread base plus a
-/// pair constant, or splits a pair of columns across words.
-llvm::Expected<AccumulatorStore> accumulatorStore(const lower::Region &View,
-                                                  std::int64_t N,
-                                                  std::int64_t Groups);
+/// pair constant, splits a pair of columns across words, or a register pair
+/// is not two adjacent columns.
+llvm::Expected<AccumulatorStore>
+accumulatorStore(const lower::Region &View, const lower::RegisterFragment &Acc,
+                 std::int64_t Groups);
 
 } // namespace tf::backend::sm90
 

@@ -164,8 +164,14 @@ llvm::Error KernelEmitter::collect() {
       auto A = Accumulators.find(I.Acc);
       if (A == Accumulators.end())
         return problem(St.Range, "stores an accumulator no WGMMA computes");
+      if (I.Registers.columns() != A->second.N ||
+          I.Registers.registers() != A->second.N / 2)
+        return problem(St.Range, "stores the accumulator as a fragment of " +
+                                     llvm::Twine(I.Registers.columns()) +
+                                     " columns; its WGMMAs compute " +
+                                     llvm::Twine(A->second.N));
       llvm::Expected<AccumulatorStore> S =
-          accumulatorStore(K.Regions[I.View], A->second.N, A->second.Groups);
+          accumulatorStore(K.Regions[I.View], I.Registers, A->second.Groups);
       if (!S)
         return problem(St.Range, llvm::toString(S.takeError()));
       if (!pairConversion(K.Regions[I.View].Element))

@@ -571,9 +571,18 @@ void lowerStagingCopy(LoweringContext &Ctx, StmtId Op, Selection &Sel) {
     return;
   }
   const RepeatDerivation &Repeat = Mma->Sched->Match->repeat;
+  // The accumulator's registers as the WGMMA contract numbers them, read
+  // from the fragment of C the match recorded.
+  llvm::Expected<RegisterFragment> Registers = RegisterFragment::fromMatch(
+      atoms::nv::sm90::wgmma, *Mma->Sched->Match, "C");
+  if (!Registers) {
+    Ctx.internalError(LoweringContext::at(S),
+                      llvm::toString(Registers.takeError()));
+    return;
+  }
   const Region &View = Ctx.L.Regions[Ctx.Views[Buffer]];
-  if (llvm::Expected<AccumulatorStore> Placed = accumulatorStore(
-          View, Repeat.atom[1], Repeat.spatial[0]);
+  if (llvm::Expected<AccumulatorStore> Placed =
+          accumulatorStore(View, *Registers, Repeat.spatial[0]);
       !Placed) {
     Ctx.refuse(DiagId::err_tf_lower_op, LoweringContext::at(S),
                {Ctx.opText(S) + " as " + S.Sched->ContractId,
@@ -588,6 +597,7 @@ void lowerStagingCopy(LoweringContext &Ctx, StmtId Op, Selection &Sel) {
   StoreFragmentStmt Store;
   Store.Acc = Src;
   Store.Shard = to_string(*V.Shard);
+  Store.Registers = std::move(*Registers);
   Store.CastTo = Chain->second.StoredAs;
   Store.Epilogue = fragmentOps(Ctx, Chain->second);
   // The store's own conversion rounds to the stored type: a last cast to

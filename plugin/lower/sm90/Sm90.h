@@ -185,24 +185,6 @@ public:
   bool TransA = false, TransB = false;
 };
 
-/// Where register \p Reg of thread \p Thread (0..127) of a warpgroup holds
-/// its element of an m64nNk accumulator: (row, column) in the 64 x N tile.
-/// PTX's wgmma D fragment, numbered as its instruction (and the runtime's
-/// wgmma::accumulator_coord) lists the registers: register 4j + 2h + e of
-/// thread (warp, lane8, lane4) holds row 16 warp + 8 h + lane8, column
-/// 8 j + 2 lane4 + e. The contract's D fragment places the same elements but
-/// numbers a thread's registers lexicographically over (h, j, e); the
-/// wrapper's order is the instruction's, hence this one function for the
-/// CUDA writer and the interpreter.
-struct FragmentCoord {
-  std::int64_t Row = 0, Col = 0;
-};
-constexpr FragmentCoord wgmmaAccumulatorCoord(std::int64_t Thread,
-                                              std::int64_t Reg) {
-  return {16 * (Thread / 32) + Thread % 32 / 4 + 8 * (Reg / 2 % 2),
-          8 * (Reg / 4) + 2 * (Thread % 4) + Reg % 2};
-}
-
 /// The PTX opcode of WGMMA atom \p A:
 /// `wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16`.
 std::string wgmmaOpcode(const MmaAtom &A);

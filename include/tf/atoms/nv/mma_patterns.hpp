@@ -28,9 +28,11 @@ constexpr Mesh mesh_pattern(Name level, std::string_view text) {
 }
 
 /// A register-fragment arrangement: the ShardLayout written `text`, whose
-/// `@i` bind leaves to leaf i of `mesh`.
-constexpr LayoutPattern fragment(std::string_view text, const Mesh &mesh,
-                                 Conditions when, Name source) {
+/// `@i` bind leaves to leaf i of `mesh`; `registers`, when given, numbers
+/// each thread's registers (LayoutPattern::register_strides).
+constexpr LayoutPattern
+fragment(std::string_view text, const Mesh &mesh, Conditions when, Name source,
+         FixedVector<std::int64_t, 8> registers = {}) {
   LayoutText t = parse_layout_text(text).value();
   LayoutPattern p;
   p.kind = LayoutPatternKind::shard;
@@ -43,6 +45,7 @@ constexpr LayoutPattern fragment(std::string_view text, const Mesh &mesh,
     for (int j = 0; j < t.layout.shape.leaf_count(); ++j)
       p.shard.axes.push_back(local);
   p.source = source;
+  p.register_strides = registers;
   return p;
 }
 

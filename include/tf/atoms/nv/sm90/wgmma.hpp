@@ -27,9 +27,9 @@
 //    mesh ((4,8,4)):((32,4,1)) + p0 holds D rows 16 warp + 8 h + lane8 and
 //    columns 8 j + 2 lane4 + e (h, e < 2; j < N/8): the layout
 //    (4,2,8,c,4,2):(16,8,1,512,128,64) with leaves 0, 2, 4 bound to the
-//    mesh and c = N/8. Its local index is (h, j, e) in written order; PTX
-//    numbers the registers d[4 j + 2 h + e] -- the backend applies that
-//    fixed permutation.
+//    mesh and c = N/8. Its local leaves are (h, j, e) in written order; PTX
+//    numbers the registers d[4 j + 2 h + e], which c_regs states as the
+//    register strides (2, 4, 1) (LayoutPattern::register_strides).
 //  - shared-memory layouts are tf layouts (lexicographic) of the operand's
 //    logical shape, A (M,K) and B (K,N), in elements, under a swizzle on
 //    byte offsets; `sbo`/`lbo` (element strides) and the start `a0`/`b0`
@@ -258,9 +258,22 @@ inline constexpr LayoutPattern a_regs[] = {
 
 /// The accumulator D (64 x n, f32), in make_shard_modes' form
 /// ShardLayout(Layout((4,2,8,c,4,2),(16,8,1,512,128,64)), (S(0),S(2),S(4)), ...).
+///
+/// Its registers: the layout's local leaves are (h, j, e) -- row 8 h, column
+/// 8 j + e of the thread's base -- and the shard's own local index, read in
+/// written order, would be h * 2c + j * 2 + e. PTX lists the instruction's
+/// d operands the other way (the figure "WGMMA .m64nNk16 register fragment
+/// layout for accumulator matrix D", the same for k8 and k32): thread
+/// (warp, lane8, lane4) holds d[4 j + 2 h + e] at row 16 warp + 8 h + lane8,
+/// column 8 j + 2 lane4 + e -- two adjacent columns, then the row 8 lower,
+/// then the next 8 columns (CuTe's CLayout_64xN agrees: its value mode
+/// (2,2,N/8):(64,8,512) is colexicographic over (e, h, j)). So the register
+/// numbering is data here, strides (2, 4, 1) over (h, j, e), rather than the
+/// modes reordered to (j, h, e): the written order is what `tf facts`, the
+/// HIR and the lowered form print for every accumulator.
 inline constexpr LayoutPattern c_regs[] = {
     fragment("(4@0,2,8@1,c,4@2,2):(16,8,1,512,128,64)", warpgroup, {},
-             "PTX 9.7.15.5.1.1 D"),
+             "PTX 9.7.15.5.1.1 D", {2, 4, 1}),
 };
 
 //===- Operands ------------------------------------------------------------===//

@@ -16,17 +16,16 @@
 // the facts it checks (Type, k_of, mn_major_allowed, has_wrapper) are
 // generated from the contract (wgmma_generated.cuh).
 //
-// The accumulator fragment of m64nNkK (PTX ISA, WGMMA register fragments;
-// the same for every K and input type), thread t of the warpgroup,
-// register i of N/2:
-//   (T128, V N/2) -> (M64, N):
-//   row = 16 * (t / 32) + (t % 32) / 4 + 8 * ((i / 2) % 2)
-//   col = 8 * (i / 4) + 2 * (t % 4) + i % 2
+// Which element of the 64 x N accumulator register d[i] of thread t holds
+// (the same for every K and input type) is accumulator_coord(t, i),
+// generated from the contract's fragment of D and PTX's register numbering
+// (wgmma_accumulator.cuh).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "tf/runtime/sm90/smem_descriptor.cuh"
+#include "tf/runtime/sm90/wgmma_accumulator.cuh"
 #include "tf/runtime/sm90/wgmma_generated.cuh"
 
 #include <cstdint>
@@ -109,17 +108,6 @@ __device__ __forceinline__ void mma_bf16(float (&d)[N / 2], SmemDescriptor a,
                                          SmemDescriptor b, ScaleD scale_d) {
   mma<N, Type::bf16, Type::bf16, MajorA, MajorB, ScaleA, ScaleB>(d, a, b,
                                                                  scale_d);
-}
-
-/// Where register `i` of thread `t` (0..127) of a m64nNkK accumulator
-/// lies in the 64 x N tile.
-struct FragmentCoord {
-  int row;
-  int col;
-};
-__host__ __device__ constexpr FragmentCoord accumulator_coord(int t, int i) {
-  return {16 * (t / 32) + (t % 32) / 4 + 8 * ((i / 2) % 2),
-          8 * (i / 4) + 2 * (t % 4) + i % 2};
 }
 
 } // namespace tf::sm90::wgmma
