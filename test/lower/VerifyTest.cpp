@@ -124,6 +124,7 @@ Pipeline build() {
   TensorMap Map;
   Map.Tensor = "a";
   Map.Box = {128, 64};
+  Map.Order = {0, 1};
   Map.Swizzle = tf::SwizzleMode::bytes128;
   K.Maps.push_back(Map);
 
