@@ -73,20 +73,6 @@ ValueId backingOf(const hir::Kernel &K, ValueId V) {
              : hir::None;
 }
 
-/// Whether parameter \p P has the static stride 1 in the dimension a TMA
-/// box of order \p Order has innermost (the last dimension when the copy
-/// recorded no order).
-bool boxInnermostContiguous(const hir::Kernel &K, ValueId P,
-                            const std::vector<int> &Order) {
-  const Layout &L = K.Values[P].Type.Layout.layout;
-  IntTuple Strides = L.stride;
-  if (!Strides.is_leaf())
-    Strides = Strides.mode(Order.empty() ? Strides.rank() - 1 : Order.back());
-  while (!Strides.is_leaf())
-    Strides = Strides.mode(Strides.rank() - 1);
-  return Strides.leaf().is_constant() && Strides.leaf().value == 1;
-}
-
 Support yes(int Rank) { return {true, "", Rank}; }
 Support no(std::string Why) { return {false, std::move(Why), 0}; }
 
@@ -183,12 +169,8 @@ Support supports(const hir::Kernel &K, StmtId Op, const Contract &C) {
       return no("cuda_sm90 issues TMA copies of a kernel parameter's tile "
                 "into a tf::Ring and of a staged shared-memory buffer into "
                 "a kernel parameter's tile; this copy is neither");
-    const ValueId Param = K.Values[Load ? Ops[0] : Ops[1]].TileOf;
-    if (!boxInnermostContiguous(K, Param, S.Sched->BoxOrder))
-      return no("the stride of " + K.Values[Param].Name +
-                " in the box's innermost dimension is not the constant 1 a "
-                "TMA tensor map needs (" + K.Values[Param].Type.Spelling +
-                "); write its layout with a unit stride in one dimension");
+    // A global side TMA cannot box (no unit stride, or none the shared
+    // side agrees with) is the check's (err_tf_tma_box_order).
     return yes(2);
   }
   if (&C == &atoms::nv::sm90::wgmma) {
