@@ -163,6 +163,52 @@ std::string meshText(const Mesh &M, const std::string &Spelling) {
                                           : " ('" + Spelling + "')");
 }
 
+/// Why TMA cannot box copy \p Site, which inference did not split into
+/// boxes (\p Split false) or did: the global side has no dimension of
+/// stride 1 (TMA reads its dimension 0 contiguously), or the box order puts
+/// its unit-stride dimension innermost and the shared-memory side is not
+/// contiguous in it (the box lands in shared memory row-major in box
+/// order). None when neither holds: the contract's reasons then stand.
+std::optional<Finding> boxOrderFinding(const Kernel &K, const HirSite &Site,
+                                       bool Split) {
+  const SiteOperandSource *Global = nullptr, *Shared = nullptr;
+  for (const SiteOperandSource &O : Site.Operands) {
+    if (O.Value == None || O.Value >= K.Values.size())
+      continue;
+    const Storage Where = K.Values[O.Value].Type.Where;
+    (Where == Storage::gmem ? Global : Shared) = &O;
+  }
+  if (!Global || !Shared)
+    return std::nullopt;
+  const Value &G = K.Values[Global->Value];
+  const Value &Tensor = G.TileOf != None && G.TileOf < K.Values.size() ? K.Values[G.TileOf] : G;
+  const LayoutText &L = Tensor.Type.Layout;
+  if (L.layout.shape.is_leaf())
+    return std::nullopt;
+  const int Rank = L.layout.rank();
+  const std::string Name = "'" + Tensor.Name + "' (" + to_string(L) + ")";
+  std::string Why;
+  if (Site.GlobalUnitMode < 0)
+    Why = "no single dimension of " + Name +
+          " has the constant stride 1 that TMA reads contiguously; give "
+          "one dimension stride 1";
+  else if (!Split && Site.GlobalUnitMode != Rank - 1)
+    Why = Name + " is contiguous in dimension " +
+          std::to_string(Site.GlobalUnitMode) +
+          ", which its TMA box has innermost, and the box is written into "
+          "shared memory row-major in that order; the shared-memory side (" +
+          to_string(K.Values[Shared->Value].Type.Layout) +
+          ") is not contiguous in dimension " +
+          std::to_string(Site.GlobalUnitMode) + ": give it stride 1 there";
+  else
+    return std::nullopt;
+  return Finding{DiagId::err_tf_tma_box_order,
+                 Global->Range.valid() ? Global->Range : K.Stmts[Site.Op].Range,
+                 {str(Site.C->id), valueText(K, Global->Value), Why},
+                 {},
+                 {}};
+}
+
 class SiteChecker {
 public:
   SiteChecker(const Kernel &K, const HirSite &H, std::vector<Finding> &Out)
@@ -456,6 +502,13 @@ std::vector<Finding> check(const Kernel &K,
     HirSite Site;
     if (!buildSite(K, S, Target, Site))
       continue;
+    if (isBoxCopy(*Site.C)) {
+      const std::optional<BoxSplit> Split = recordedSplit(Op);
+      if (std::optional<Finding> F = boxOrderFinding(K, Site, Split.has_value())) {
+        Findings.push_back(std::move(*F));
+        continue;
+      }
+    }
     if (isBoxCopy(*Site.C))
       if (std::optional<BoxSplit> Split = recordedSplit(Op)) {
         HirSite Box;

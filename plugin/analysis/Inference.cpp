@@ -145,6 +145,7 @@ std::vector<Finding> infer(Kernel &K, const targets::MergedTarget *Target) {
       continue;
     Op.Sched->DerivedRepeat.clear();
     Op.Sched->BoxExtents.clear();
+    Op.Sched->BoxOrder.clear();
     Op.Sched->BoxOffsets = Layout{};
     Op.Sched->BoxLayout = ComposedLayout{};
     Op.Sched->Match.reset();
@@ -158,6 +159,7 @@ std::vector<Finding> infer(Kernel &K, const targets::MergedTarget *Target) {
       if (std::optional<BoxSplit> Split = splitIntoBoxes(Site)) {
         Op.Sched->DerivedRepeat = Split->Count;
         Op.Sched->BoxExtents = Split->Extents;
+        Op.Sched->BoxOrder = Split->Order;
         Op.Sched->BoxOffsets = Split->Offsets;
         Op.Sched->BoxLayout = Split->Box;
         HirSite Box;

@@ -273,6 +273,39 @@ std::optional<SiteOperand> siteOperand(const Kernel &K, ValueId V, Name N) {
   return site_operand(N, O.shape, T.Element, T.Where, L.layout);
 }
 
+/// The mode of global tensor value \p V (or of the tensor it is a window
+/// of) whose stride is the constant 1, or -1: none, several, or \p V is
+/// not in global memory. Read from the layout's text, so a tensor of
+/// run-time strides ("(?,?):(1,?)") has one too.
+static int unitStrideMode(const Kernel &K, ValueId V) {
+  if (V == None || V >= K.Values.size() || !hasType(K.Values[V]))
+    return -1;
+  const Value &X = K.Values[V];
+  if (X.Type.Where != Storage::gmem)
+    return -1;
+  const bool Parent = X.TileOf != None && X.TileOf < K.Values.size() &&
+                      hasType(K.Values[X.TileOf]);
+  const Layout &L = (Parent ? K.Values[X.TileOf].Type.Layout : X.Type.Layout).layout;
+  if (L.stride.is_leaf())
+    return -1;
+  int Found = -1;
+  for (int I = 0; I < L.rank(); ++I) {
+    const IntTuple D = L.stride.mode(I);
+    if (!D.is_leaf() || !D.leaf().is_constant() || D.leaf().value != 1)
+      continue;
+    if (Found >= 0)
+      return -1;
+    Found = I;
+  }
+  return Found;
+}
+
+/// Records \p V's unit-stride mode in \p Out when \p V is its global operand.
+static void noteGlobalOperand(const Kernel &K, ValueId V, HirSite &Out) {
+  if (int Mode = unitStrideMode(K, V); Mode >= 0)
+    Out.GlobalUnitMode = Mode;
+}
+
 const Contract *contractOf(const Stmt &Op) {
   if (Op.Kind != StmtKind::Op || !Op.Sched)
     return nullptr;
@@ -325,6 +358,7 @@ bool buildSite(const Kernel &K, StmtId OpId, const targets::MergedTarget *Target
     else
       Src.Untyped = true;
     Out.Operands.push_back(Src);
+    noteGlobalOperand(K, V, Out);
   }
   decideParams(*C, Out);
 
@@ -445,6 +479,7 @@ bool buildCandidateSite(const Kernel &K, StmtId OpId, const Contract &C,
     else
       Src.Untyped = true;
     Out.Operands.push_back(Src);
+    noteGlobalOperand(K, A.Operand, Out);
   }
   decideParams(C, Out);
   addCapabilities(Target, Out);
@@ -573,16 +608,51 @@ void searchBoxes(const std::vector<Layout> &Modes,
   }
 }
 
-/// \p Whole cut to one box of extents \p Extents whose shared-memory layout
-/// is \p Box, into \p Out; false when the global side cannot be cut.
+/// The box order of a copy of rank \p Rank whose global side has unit
+/// stride in mode \p UnitMode (-1: unknown): that mode innermost, the
+/// others in their order.
+std::vector<int> boxOrder(int Rank, int UnitMode) {
+  std::vector<int> Order;
+  for (int I = 0; I < Rank; ++I)
+    if (I != UnitMode)
+      Order.push_back(I);
+  if (UnitMode >= 0 && UnitMode < Rank)
+    Order.push_back(UnitMode);
+  return Order;
+}
+
+/// \p Values (one per dimension of the copy) in box order \p Order.
+template <class T>
+std::vector<T> toBoxOrder(const std::vector<T> &Values,
+                          const std::vector<int> &Order) {
+  std::vector<T> Out;
+  for (int D : Order)
+    Out.push_back(Values[D]);
+  return Out;
+}
+
+/// \p Values (one per box dimension) back in the copy's order.
+template <class T>
+std::vector<T> fromBoxOrder(const std::vector<T> &Values,
+                            const std::vector<int> &Order) {
+  std::vector<T> Out(Values.size());
+  for (std::size_t J = 0; J < Order.size(); ++J)
+    Out[Order[J]] = Values[J];
+  return Out;
+}
+
+/// \p Whole cut to one box of extents \p Extents (the copy's order) seen in
+/// box order \p Order, whose shared-memory layout is \p Box (box order),
+/// into \p Out; false when the global side cannot be cut.
 bool cutSite(const HirSite &Whole, const std::vector<std::int64_t> &Extents,
-             const ComposedLayout &Box, HirSite &Out) {
+             const std::vector<int> &Order, const ComposedLayout &Box,
+             HirSite &Out) {
   copySite(Whole, Out);
   const int Smem = operandIn(Out.S, Storage::smem);
   const int Gmem = operandIn(Out.S, Storage::gmem);
-  if (Smem < 0 || Gmem < 0)
+  if (Smem < 0 || Gmem < 0 || Order.size() != Extents.size())
     return false;
-  const IntTuple Shape = extentsTuple(Extents);
+  const IntTuple Shape = extentsTuple(toBoxOrder(Extents, Order));
   SiteOperand &S = Out.S.operands[Smem];
   S.shape = Shape;
   S.layout = Box;
@@ -594,7 +664,7 @@ bool cutSite(const HirSite &Whole, const std::vector<std::int64_t> &Extents,
   if (L.shape.is_leaf() || L.rank() != static_cast<int>(Extents.size()))
     return false;
   std::vector<Layout> Tiles;
-  for (int I = 0; I < L.rank(); ++I) {
+  for (int I : Order) {
     std::optional<std::pair<Layout, Layout>> Cut = cutMode(L.mode(I), Extents[I]);
     if (!Cut)
       return false;
@@ -632,6 +702,7 @@ void copySite(const HirSite &From, HirSite &To) {
   To.DecidedParams = From.DecidedParams;
   To.MeshSpelling = From.MeshSpelling;
   To.TargetId = From.TargetId;
+  To.GlobalUnitMode = From.GlobalUnitMode;
   To.S.capabilities = List<Name>(To.Capabilities.data(), To.Capabilities.size());
 }
 
@@ -650,7 +721,8 @@ std::optional<BoxSplit> recordedSplit(const hir::Stmt &Op) {
   if (!Op.Sched || Op.Sched->BoxExtents.empty())
     return std::nullopt;
   const hir::Schedule &S = *Op.Sched;
-  return BoxSplit{S.DerivedRepeat, S.BoxExtents, S.BoxOffsets, S.BoxLayout};
+  return BoxSplit{S.DerivedRepeat, S.BoxExtents, S.BoxOrder, S.BoxOffsets,
+                  S.BoxLayout};
 }
 
 std::optional<BoxSplit> splitIntoBoxes(const HirSite &Whole) {
@@ -682,12 +754,16 @@ std::optional<BoxSplit> splitIntoBoxes(const HirSite &Whole) {
     Extents.push_back(*N);
   }
 
+  // The boxes are searched in box order: the global unit-stride mode is
+  // the shared-memory box's contiguous one.
+  const std::vector<int> Order = boxOrder(Rank, Whole.GlobalUnitMode);
   BoxCandidate Cur;
   Cur.Extents.assign(Rank, 1);
   Cur.Tiles.assign(Rank, Layout{});
   Cur.Rests.assign(Rank, Layout{});
   std::vector<BoxCandidate> Candidates;
-  searchBoxes(Modes, Extents, Rank - 1, 1, Cur, Candidates);
+  searchBoxes(toBoxOrder(Modes, Order), toBoxOrder(Extents, Order), Rank - 1,
+              1, Cur, Candidates);
   // Fewest boxes first; among as many, the widest innermost extents.
   std::stable_sort(Candidates.begin(), Candidates.end(),
                    [](const BoxCandidate &A, const BoxCandidate &B) {
@@ -704,13 +780,15 @@ std::optional<BoxSplit> splitIntoBoxes(const HirSite &Whole) {
       break;
     const ComposedLayout Box{S.layout.swizzle, S.layout.offset,
                              joinModes(X.Tiles)};
+    const std::vector<std::int64_t> BoxExtents = fromBoxOrder(X.Extents, Order);
     HirSite Site;
     ++Matches;
-    if (!cutSite(Whole, X.Extents, Box, Site) || !boxFits(*Whole.C, Site.S))
+    if (!cutSite(Whole, BoxExtents, Order, Box, Site) ||
+        !boxFits(*Whole.C, Site.S))
       continue;
     // Every box starts where box 0's start plus the rests' strides put it:
     // one step along each rest leaf must fit too (alignment is additive).
-    const Layout Offsets = joinModes(X.Rests);
+    const Layout Offsets = joinModes(fromBoxOrder(X.Rests, Order));
     Result<FlatLeaves> Steps = flat_leaves(Offsets);
     bool All = Steps.ok();
     for (int K = 0; All && K < Steps->count; ++K) {
@@ -720,15 +798,16 @@ std::optional<BoxSplit> splitIntoBoxes(const HirSite &Whole) {
       Next.offset = Int(Box.offset.value + Steps->stride[K]);
       HirSite Neighbour;
       ++Matches;
-      All = cutSite(Whole, X.Extents, Next, Neighbour) &&
+      All = cutSite(Whole, BoxExtents, Order, Next, Neighbour) &&
             boxFits(*Whole.C, Neighbour.S);
     }
     if (!All)
       continue;
     BoxSplit Out;
-    Out.Extents = X.Extents;
+    Out.Extents = BoxExtents;
+    Out.Order = Order;
     for (int I = 0; I < Rank; ++I)
-      Out.Count.push_back(Extents[I] / X.Extents[I]);
+      Out.Count.push_back(Extents[I] / BoxExtents[I]);
     Out.Offsets = Offsets;
     Out.Box = Box;
     return Out;
@@ -737,7 +816,7 @@ std::optional<BoxSplit> splitIntoBoxes(const HirSite &Whole) {
 }
 
 void buildBoxSite(const HirSite &Whole, const BoxSplit &Split, HirSite &Out) {
-  if (!cutSite(Whole, Split.Extents, Split.Box, Out))
+  if (!cutSite(Whole, Split.Extents, Split.Order, Split.Box, Out))
     copySite(Whole, Out);
 }
 

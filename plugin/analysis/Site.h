@@ -62,6 +62,11 @@ struct HirSite {
   std::string MeshSpelling;
   /// The target's id when capabilities are checked.
   std::string TargetId;
+  /// The mode of the global-memory operand whose stride is 1, read from its
+  /// tensor's layout (whose other strides may be run-time values): the
+  /// dimension a TMA box must have innermost. -1: none, several, or no
+  /// global operand.
+  int GlobalUnitMode = -1;
 };
 
 /// How a box copy is issued as boxes (see splitIntoBoxes).
@@ -69,12 +74,18 @@ struct BoxSplit {
   /// Boxes per dimension of the copy (the op's derived repeat) and one
   /// box's extents: Count[d] * Extents[d] is the copy's extent d.
   std::vector<std::int64_t> Count, Extents;
+  /// The box order: the copy's dimensions as the box's, outermost first.
+  /// The last is the global tensor's unit-stride dimension (TMA's
+  /// dimension 0, which it reads contiguously and writes innermost in
+  /// shared memory); identity when that is the copy's last dimension.
+  std::vector<int> Order;
   /// One mode per dimension: box (i0, i1, ...) starts Offsets(i0, i1, ...)
   /// elements after the copy's first shared-memory element, and covers
   /// [i_d * Extents[d], (i_d + 1) * Extents[d]) of every dimension d.
   Layout Offsets{};
-  /// Box 0's shared-memory layout: the tile of every mode under the smem
-  /// side's swizzle and offset.
+  /// Box 0's shared-memory layout in box order: the tile of every mode
+  /// (mode j is the copy's dimension Order[j]) under the smem side's
+  /// swizzle and offset -- compact row-major when the engine accepts it.
   ComposedLayout Box{};
 };
 
@@ -84,9 +95,12 @@ struct BoxSplit {
 bool isBoxCopy(const Contract &C);
 
 /// The split of box copy site \p Whole into boxes, derived from its layouts
-/// as an MMA tile is split into atoms: every mode d of the shared-memory
-/// side is divided as logical_divide(mode_d, a_d:1) = (tile_d, rest_d), the
-/// box is (tile_0, tile_1, ...) and must be compact row-major (the tiles'
+/// as an MMA tile is split into atoms. The box order is decided first: the
+/// global side's unit-stride mode (Whole.GlobalUnitMode) goes innermost,
+/// the others keep their order; both sides are matched in that order. Every
+/// mode d of the shared-memory side is divided as logical_divide(mode_d,
+/// a_d:1) = (tile_d, rest_d), the box is (tile_0, tile_1, ...) in box order
+/// and must be compact row-major (the tiles'
 /// leaves read innermost first have strides 1, e, e * e', ...); the global
 /// side is divided alike. Of those boxes, the one with the fewest boxes per
 /// copy (ties: the widest innermost extents) that the engine accepts --
@@ -99,12 +113,13 @@ bool isBoxCopy(const Contract &C);
 std::optional<BoxSplit> splitIntoBoxes(const HirSite &Whole);
 
 /// The split inference recorded on op \p Op (its schedule's DerivedRepeat,
-/// BoxExtents, BoxOffsets and BoxLayout); none when it recorded none (no
+/// BoxExtents, BoxOrder, BoxOffsets and BoxLayout); none when it recorded none (no
 /// box copy, or no box accepted).
 std::optional<BoxSplit> recordedSplit(const hir::Stmt &Op);
 
-/// \p Whole with its operands cut to box 0 of \p Split: the shared-memory
-/// side is Split.Box, the global side the window with the box's extents.
+/// \p Whole with its operands cut to box 0 of \p Split, in box order: the
+/// shared-memory side is Split.Box, the global side the window with the
+/// box's extents, its modes permuted by Split.Order.
 void buildBoxSite(const HirSite &Whole, const BoxSplit &Split, HirSite &Out);
 
 /// The contract a schedule op chooses (tf's registry), or null.

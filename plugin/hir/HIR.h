@@ -225,9 +225,14 @@ struct Schedule {
   /// optimal GEMM's staged tile (128,(4,64)):(64,(8192,1)) is stored as
   /// boxes <1,4> of 128x64 at (1,4):(0,8192).
   std::vector<std::int64_t> BoxExtents;
+  /// The box order: the copy's dimensions as the box's, outermost first
+  /// (analysis/Site.h, BoxSplit::Order). The last is the global tensor's
+  /// unit-stride dimension, TMA's dimension 0; {0, 1} for a row-major
+  /// tile, {1, 0} for a tile of a column-major tensor.
+  std::vector<int> BoxOrder;
   tf::Layout BoxOffsets{};
-  /// Box 0's shared-memory layout: the operand the contract checks for
-  /// every box (with BoxExtents, the site the checks match).
+  /// Box 0's shared-memory layout in box order: the operand the contract
+  /// checks for every box (with BoxExtents, the site the checks match).
   tf::ComposedLayout BoxLayout{};
   /// Filled by inference on the kernel's target: the contract engine's
   /// match of this site (of box 0 for a box copy) -- accepted or not, with

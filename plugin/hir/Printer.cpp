@@ -26,6 +26,9 @@
 #include "tf/layout/mesh_text.hpp"
 #include "tf/layout/text/print.hpp"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
 #include <map>
 #include <string>
 
@@ -286,6 +289,19 @@ private:
     access(S.Access, Depth + 1);
   }
 
+  /// " in box order <1,0>" unless the box order is the identity.
+  static std::string boxOrder(const std::vector<int> &Order) {
+    bool Identity = true;
+    for (std::size_t J = 0; J < Order.size(); ++J)
+      Identity = Identity && Order[J] == static_cast<int>(J);
+    if (Identity)
+      return "";
+    return " in box order <" +
+           llvm::join(llvm::map_range(Order, [](int D) { return std::to_string(D); }),
+                      ",") +
+           ">";
+  }
+
   void schedule(const Schedule &Sc, unsigned Depth) {
     indent(Depth);
     OS << "schedule " << Sc.AtomSpelling << " contract "
@@ -295,7 +311,8 @@ private:
          << position(Sc.RepeatRange);
     if (!Sc.BoxExtents.empty())
       OS << " boxes<" << intList(Sc.DerivedRepeat, ",") << "> of "
-         << intList(Sc.BoxExtents, "x") << " at " << to_string(Sc.BoxOffsets);
+         << intList(Sc.BoxExtents, "x") << " at " << to_string(Sc.BoxOffsets)
+         << boxOrder(Sc.BoxOrder);
     else if (!Sc.DerivedRepeat.empty())
       OS << " derived repeat<" << intList(Sc.DerivedRepeat, ",") << '>';
     OS << '\n';

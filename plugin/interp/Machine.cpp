@@ -210,19 +210,23 @@ forEachBoxElement(const lower::TensorMap &Map, const TensorArg &Global,
                 " bytes at shared-memory offset " + llvm::Twine(Base) +
                 " reach past the " + llvm::Twine(SmemBytes) +
                 " bytes of shared memory");
+  // Box dimension J (box order) is the tensor's dimension Map.Order[J]:
+  // At holds the element's tensor coordinates.
   llvm::SmallVector<std::int64_t, 5> In, At(Coords.size());
   const std::size_t Inner = Coords.size() - 1;
+  const std::size_t InnerDim = static_cast<std::size_t>(Map.Order[Inner]);
   for (std::int64_t R = 0; R < Walk.Rows; ++R) {
     Walk.rowStart(R, In);
     bool RowInside = true;
-    for (std::size_t D = 0; D < Inner; ++D) {
-      At[D] = Coords[D] + In[D];
+    for (std::size_t J = 0; J < Inner; ++J) {
+      const std::size_t D = static_cast<std::size_t>(Map.Order[J]);
+      At[D] = Coords[J] + In[J];
       RowInside &= At[D] >= 0 && At[D] < Global.Extents[D];
     }
     for (std::int64_t C = 0; C < Walk.RowElements; ++C) {
-      At[Inner] = Coords[Inner] + C;
-      const bool Inside =
-          RowInside && At[Inner] >= 0 && At[Inner] < Global.Extents[Inner];
+      At[InnerDim] = Coords[Inner] + C;
+      const bool Inside = RowInside && At[InnerDim] >= 0 &&
+                          At[InnerDim] < Global.Extents[InnerDim];
       const std::int64_t Linear = (R * Walk.RowElements + C) * E;
       Element(swizzleAddress(Map.Swizzle, Base + Linear),
               Inside ? Global.at(At) : nullptr);
@@ -248,13 +252,25 @@ llvm::Error checkTensorMap(const lower::TensorMap &Map, const TensorArg &Global,
                 " for a tensor of " + llvm::Twine(Global.Extents.size()) +
                 " extents and " + llvm::Twine(Global.Strides.size()) +
                 " strides");
-  if (Global.Strides.back() != 1)
+  llvm::SmallVector<bool, 5> Seen(Rank, false);
+  for (int D : Map.Order) {
+    if (D < 0 || static_cast<std::size_t>(D) >= Rank || Seen[D])
+      return fail(Of + "the box order is not a permutation of the tensor's " +
+                  llvm::Twine(Rank) + " dimensions");
+    Seen[D] = true;
+  }
+  if (Map.Order.size() != Rank)
+    return fail(Of + "a box order of " + llvm::Twine(Map.Order.size()) +
+                " dimensions for a box of rank " + llvm::Twine(Rank));
+  const std::size_t InnerDim = static_cast<std::size_t>(Map.Order.back());
+  if (Global.Strides[InnerDim] != 1)
     return fail(Of + "the innermost stride is " +
-                llvm::Twine(Global.Strides.back()) +
+                llvm::Twine(Global.Strides[InnerDim]) +
                 "; TMA reads the innermost dimension contiguously");
-  for (std::size_t D = 0; D < Rank; ++D) {
-    if (Map.Box[D] < 1 || Map.Box[D] > 256)
-      return fail(Of + "box extent " + llvm::Twine(Map.Box[D]) +
+  for (std::size_t J = 0; J < Rank; ++J) {
+    const std::size_t D = static_cast<std::size_t>(Map.Order[J]);
+    if (Map.Box[J] < 1 || Map.Box[J] > 256)
+      return fail(Of + "box extent " + llvm::Twine(Map.Box[J]) +
                   " of dimension " + llvm::Twine(D) + " is outside 1..256");
     if (Global.Extents[D] < 1)
       return fail(Of + "dimension " + llvm::Twine(D) + " has extent " +
@@ -274,8 +290,9 @@ llvm::Error checkTensorMap(const lower::TensorMap &Map, const TensorArg &Global,
     return llvm::Error::success();
   if (reinterpret_cast<std::uintptr_t>(Global.Data) % 16 != 0)
     return fail(Of + "the tensor's data is not 16-byte aligned");
-  for (std::size_t D = 0; D + 1 < Rank; ++D)
-    if (Global.Strides[D] < 1 || Global.Strides[D] * E % 16 != 0)
+  for (std::size_t D = 0; D < Rank; ++D)
+    if (D != InnerDim &&
+        (Global.Strides[D] < 1 || Global.Strides[D] * E % 16 != 0))
       return fail(Of + "dimension " + llvm::Twine(D) + " has a stride of " +
                   llvm::Twine(Global.Strides[D] * E) +
                   " bytes; cuTensorMapEncodeTiled needs a positive multiple "

@@ -134,14 +134,21 @@ struct Barrier {
 //===- Tensor maps ---------------------------------------------------------===//
 
 /// A TMA descriptor (CUtensorMap) the host encodes: the global tensor, the
-/// box and the shared-memory swizzle.
+/// box, its order and the shared-memory swizzle.
 struct TensorMap {
   /// The kernel parameter (its name and HIR value).
   std::string Tensor;
   hir::ValueId Value = hir::None;
   DType Element = DType::f32;
-  /// The box's extents per dimension of the tensor, outermost first.
+  /// The box's extents in box order, outermost first: Box[j] is the extent
+  /// of tensor dimension Order[j]. TMA writes the box into shared memory
+  /// row-major in this order, Box.back() contiguous.
   std::vector<std::int64_t> Box;
+  /// The box order: the tensor dimension of each box dimension, outermost
+  /// first. The last is the tensor's unit-stride dimension (TMA's dimension
+  /// 0); {0, 1, ...} when that is the tensor's last. A copy's global
+  /// coordinates are listed in box order too.
+  std::vector<int> Order;
   SwizzleMode Swizzle = SwizzleMode::none;
 };
 
@@ -275,7 +282,8 @@ struct StoreFragmentStmt {
 
 /// Where one operand of an atom call is.
 enum class OperandPlace : std::uint8_t {
-  Global,    ///< a box of tensor map Map at Coords (elements, outermost first)
+  Global,    ///< a box of tensor map Map at Coords (elements, in the map's
+             ///< box order, outermost first)
   Shared,    ///< Offset bytes into View (a ring's stage: Ring[Slot])
   Registers, ///< block Block of fragment Fragment
 };

@@ -86,6 +86,18 @@ std::string shapeText(const std::vector<std::int64_t> &S) {
   return Out;
 }
 
+/// ", order=(1,0)" for a box whose order is not the tensor's (its
+/// dimensions as the tensor's, outermost first); empty for the identity.
+std::string orderText(const std::vector<int> &Order) {
+  bool Identity = true;
+  for (std::size_t J = 0; J < Order.size(); ++J)
+    Identity = Identity && Order[J] == static_cast<int>(J);
+  if (Identity)
+    return "";
+  return ", order=" + shapeText(std::vector<std::int64_t>(Order.begin(),
+                                                           Order.end()));
+}
+
 std::string position(const hir::SourceRange &R) {
   if (R.File.empty())
     return "<unknown>";
@@ -203,8 +215,8 @@ void Printer::run() {
   for (std::size_t I = 0; I < K.Maps.size(); ++I) {
     const TensorMap &M = K.Maps[I];
     OS << "    map" << I << " = tensor_map(" << M.Tensor << ", " << name(M.Element)
-       << ", box=" << shapeText(M.Box) << ", swizzle=" << swizzleName(M.Swizzle)
-       << ")\n";
+       << ", box=" << shapeText(M.Box) << orderText(M.Order)
+       << ", swizzle=" << swizzleName(M.Swizzle) << ")\n";
   }
   OS << "  shared memory\n";
   for (const Region &R : K.Regions) {

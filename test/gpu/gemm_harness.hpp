@@ -1,12 +1,14 @@
 //===- test/gpu/gemm_harness.hpp - The generated GEMMs against cuBLAS -----===//
 //
-// What the GPU tests of examples/gemm/{optimal,relu,f16}.cpp share (the
-// folders gemm_optimal/, gemm_relu/, gemm_f16/): each user.cpp includes its
+// What the GPU tests of examples/gemm/{optimal,relu,f16,nt}.cpp share (the
+// folders gemm_optimal/, gemm_relu/, gemm_f16/, gemm_nt/): each user.cpp includes its
 // example with the example's main renamed and hands `gemm_test::main` a
 // function that runs the kernel through tf::launch. Per shape:
 //
 // - random operands of the kernel's type T (bf16 or f16; never zeros) in
-//   device memory, drawn afresh for every shape;
+//   device memory, drawn afresh for every shape, stored as the kernel's
+//   majors say (A M x K or K x M, B K x N or N x K; cuBLAS is told with
+//   its transpose flags);
 // - the output poisoned (a NaN payload of T) before every run;
 // - the reference: cuBLAS with T in, f32 compute and f32 out, the
 //   epilogue (relu) applied on the host; and |A| |B| by cuBLAS too, the
@@ -46,6 +48,8 @@ namespace gemm_test {
 
 using gemm_example::Epilogue;
 using gemm_example::Half;
+using gemm_example::Major;
+using gemm_example::Majors;
 
 inline const tf::runtime::CudaCheck check{"gemm test harness"};
 
@@ -93,22 +97,41 @@ std::vector<T> random_elements(std::size_t n, std::uint32_t seed) {
 }
 
 /// Runs the kernel under test: out (M x N) = epilogue(a (M x K) b (K x N)),
-/// row-major device pointers.
+/// device pointers, out row-major, a and b stored as the test's Majors say.
 template <Half T>
 using Launch = std::function<void(T *a, T *b, T *out, std::int64_t M,
                                   std::int64_t N, std::int64_t K)>;
 
-/// Row-major C = A B through cuBLAS (column-major C^T = B^T A^T): T in, f32
-/// compute, output of `out_type`.
+/// cuBLAS's view of B (its first operand of C^T = B^T A^T, column-major):
+/// B stored K x N row-major is B^T (N x K) as is; stored N x K (K-major) it
+/// is transposed, leading dimension K.
+inline cublasOperation_t b_operation(Majors m) {
+  return m.b == Major::MN ? CUBLAS_OP_N : CUBLAS_OP_T;
+}
+inline std::int64_t b_leading(Majors m, std::int64_t N, std::int64_t K) {
+  return m.b == Major::MN ? N : K;
+}
+/// And of A (its second operand): M x K row-major is A^T (K x M) as is;
+/// stored K x M (M-major) it is transposed, leading dimension M.
+inline cublasOperation_t a_operation(Majors m) {
+  return m.a == Major::K ? CUBLAS_OP_N : CUBLAS_OP_T;
+}
+inline std::int64_t a_leading(Majors m, std::int64_t M, std::int64_t K) {
+  return m.a == Major::K ? K : M;
+}
+
+/// Row-major C = A B through cuBLAS (column-major C^T = B^T A^T, A and B as
+/// stored per `majors`): T in, f32 compute, output of `out_type`.
 template <Half T>
 void cublas_gemm(cublasHandle_t handle, const T *a, const T *b, void *c,
                  cudaDataType out_type, std::int64_t M, std::int64_t N,
-                 std::int64_t K) {
+                 std::int64_t K, Majors majors) {
   const float one = 1, zero = 0;
-  cublas_check(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, int(N), int(M),
-                            int(K), &one, b, cuda_type<T>, int(N), a,
-                            cuda_type<T>, int(K), &zero, c, out_type, int(N),
-                            CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+  cublas_check(cublasGemmEx(handle, b_operation(majors), a_operation(majors),
+                            int(N), int(M), int(K), &one, b, cuda_type<T>,
+                            int(b_leading(majors, N, K)), a, cuda_type<T>,
+                            int(a_leading(majors, M, K)), &zero, c, out_type,
+                            int(N), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                "cublasGemmEx");
 }
 
@@ -119,28 +142,32 @@ void cublas_gemm(cublasHandle_t handle, const T *a, const T *b, void *c,
 template <Half T> class Baseline {
 public:
   Baseline(cublasHandle_t handle, cublasLtHandle_t lt, Epilogue e,
-           std::int64_t M, std::int64_t N, std::int64_t K)
-      : handle_(handle), lt_(lt), M_(M), N_(N), K_(K) {
+           std::int64_t M, std::int64_t N, std::int64_t K, Majors majors)
+      : handle_(handle), lt_(lt), M_(M), N_(N), K_(K), majors_(majors) {
     label_ = std::string("cuBLAS GemmEx ") + type_name<T> + " out";
     if (e != Epilogue::relu)
       return;
     cublas_check(cublasLtMatmulDescCreate(&op_, CUBLAS_COMPUTE_32F, CUDA_R_32F),
                  "cublasLtMatmulDescCreate");
-    const cublasOperation_t no = CUBLAS_OP_N;
+    const cublasOperation_t tb = b_operation(majors), ta = a_operation(majors);
     const cublasLtEpilogue_t relu = CUBLASLT_EPILOGUE_RELU;
     cublas_check(cublasLtMatmulDescSetAttribute(
-                     op_, CUBLASLT_MATMUL_DESC_TRANSA, &no, sizeof no),
+                     op_, CUBLASLT_MATMUL_DESC_TRANSA, &tb, sizeof tb),
                  "cublasLtMatmulDescSetAttribute (TRANSA)");
     cublas_check(cublasLtMatmulDescSetAttribute(
-                     op_, CUBLASLT_MATMUL_DESC_TRANSB, &no, sizeof no),
+                     op_, CUBLASLT_MATMUL_DESC_TRANSB, &ta, sizeof ta),
                  "cublasLtMatmulDescSetAttribute (TRANSB)");
     cublas_check(cublasLtMatmulDescSetAttribute(
                      op_, CUBLASLT_MATMUL_DESC_EPILOGUE, &relu, sizeof relu),
                  "cublasLtMatmulDescSetAttribute (EPILOGUE)");
-    // Column-major: B^T is N x K, A^T is K x M, C^T is N x M.
-    cublas_check(cublasLtMatrixLayoutCreate(&lb_, cuda_type<T>, N, K, N),
+    // Column-major: B^T is N x K, A^T is K x M, C^T is N x M (B and A as
+    // stored: transposed when their majors say so).
+    const bool bn = majors.b == Major::MN, ak = majors.a == Major::K;
+    cublas_check(cublasLtMatrixLayoutCreate(&lb_, cuda_type<T>, bn ? N : K,
+                                            bn ? K : N, b_leading(majors, N, K)),
                  "cublasLtMatrixLayoutCreate (B)");
-    cublas_check(cublasLtMatrixLayoutCreate(&la_, cuda_type<T>, K, M, K),
+    cublas_check(cublasLtMatrixLayoutCreate(&la_, cuda_type<T>, ak ? K : M,
+                                            ak ? M : K, a_leading(majors, M, K)),
                  "cublasLtMatrixLayoutCreate (A)");
     cublas_check(cublasLtMatrixLayoutCreate(&lc_, cuda_type<T>, N, M, N),
                  "cublasLtMatrixLayoutCreate (C)");
@@ -181,7 +208,7 @@ public:
 
   void operator()(const T *a, const T *b, T *c) const {
     if (!lt_relu_) {
-      cublas_gemm<T>(handle_, a, b, c, cuda_type<T>, M_, N_, K_);
+      cublas_gemm<T>(handle_, a, b, c, cuda_type<T>, M_, N_, K_, majors_);
       return;
     }
     const float one = 1, zero = 0;
@@ -196,6 +223,7 @@ private:
   cublasHandle_t handle_;
   cublasLtHandle_t lt_;
   std::int64_t M_, N_, K_;
+  Majors majors_;
   std::string label_;
   bool lt_relu_ = false;
   cublasLtMatmulDesc_t op_ = nullptr;
@@ -306,7 +334,7 @@ template <Half T> struct Problem {
   std::vector<float> ref, mag; ///< cuBLAS's f32 A B and |A| |B|
 
   Problem(cublasHandle_t handle, std::int64_t M_, std::int64_t N_,
-          std::int64_t K_, std::uint32_t salt)
+          std::int64_t K_, std::uint32_t salt, Majors majors)
       : M(M_), N(N_), K(K_),
         a(random_elements<T>(std::size_t(M * K), seed(1, salt))),
         b(random_elements<T>(std::size_t(K * N), seed(2, salt))),
@@ -318,7 +346,8 @@ template <Half T> struct Problem {
                                               gemm_example::poison_bits_of<T>));
     // The reference and the bound's scale, in f32 from cuBLAS.
     gpu_test::DeviceBuffer<float> dref(M * N, check), dmag(M * N, check);
-    cublas_gemm<T>(handle, da.get(), db.get(), dref.get(), CUDA_R_32F, M, N, K);
+    cublas_gemm<T>(handle, da.get(), db.get(), dref.get(), CUDA_R_32F, M, N, K,
+                   majors);
     {
       auto magnitude_of = [](std::vector<T> v) {
         for (T &x : v)
@@ -330,7 +359,7 @@ template <Half T> struct Problem {
       dabs_a.upload(magnitude_of(a));
       dabs_b.upload(magnitude_of(b));
       cublas_gemm<T>(handle, dabs_a.get(), dabs_b.get(), dmag.get(), CUDA_R_32F,
-                     M, N, K);
+                     M, N, K, majors);
       check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (reference)");
     }
     ref = dref.download();
@@ -377,11 +406,13 @@ inline bool print_comparison(const char *prefix, const char *test,
   return c.ok();
 }
 
-/// The test's state: its name, epilogue, the kernel and the cuBLAS handles.
+/// The test's state: its name, epilogue, the kernel, how it stores A and B
+/// and the cuBLAS handles.
 template <Half T> struct Test {
   const char *name;
   Epilogue epilogue;
   Launch<T> ours;
+  Majors majors;
   cublasHandle_t handle;
   cublasLtHandle_t lt;
 
@@ -502,8 +533,8 @@ struct Shape {
 /// back to back ($TF_SUSTAINED="ROUNDS WARMUP TIMED", default "7 20 50").
 template <Half T>
 int main(int argc, char **argv, const char *name, Epilogue epilogue,
-         Launch<T> ours) {
-  Test<T> test{name, epilogue, std::move(ours), nullptr, nullptr};
+         Launch<T> ours, Majors majors = {}) {
+  Test<T> test{name, epilogue, std::move(ours), majors, nullptr, nullptr};
   cublas_check(cublasCreate(&test.handle), "cublasCreate");
   cublas_check(cublasLtCreate(&test.lt), "cublasLtCreate");
   const std::uint32_t salt = static_cast<std::uint32_t>(
@@ -520,8 +551,8 @@ int main(int argc, char **argv, const char *name, Epilogue epilogue,
     int rounds = 7, warmup = 20, timed = 50;
     if (const char *env = std::getenv("TF_SUSTAINED"))
       std::sscanf(env, "%d %d %d", &rounds, &warmup, &timed);
-    Problem<T> p(test.handle, s.M, s.N, s.K, salt);
-    Baseline<T> base(test.handle, test.lt, epilogue, s.M, s.N, s.K);
+    Problem<T> p(test.handle, s.M, s.N, s.K, salt, majors);
+    Baseline<T> base(test.handle, test.lt, epilogue, s.M, s.N, s.K, majors);
     failed += !test.correctness(p, base);
     test.sustained_timing(p, base, rounds, warmup, timed);
   } else {
@@ -537,8 +568,8 @@ int main(int argc, char **argv, const char *name, Epilogue epilogue,
                     {328, 760, 200, 5},      // a partial tile everywhere
                 };
     for (const Shape &s : shapes) {
-      Problem<T> p(test.handle, s.M, s.N, s.K, salt);
-      Baseline<T> base(test.handle, test.lt, epilogue, s.M, s.N, s.K);
+      Problem<T> p(test.handle, s.M, s.N, s.K, salt, majors);
+      Baseline<T> base(test.handle, test.lt, epilogue, s.M, s.N, s.K, majors);
       failed += !test.correctness(p, base);
       if (s.runs > 0)
         test.paused_timing(p, base, s.runs);

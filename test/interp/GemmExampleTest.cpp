@@ -1,7 +1,7 @@
 //===- test/interp/GemmExampleTest.cpp - A lowered GEMM on the CPU --------===//
 //
 // End to end, for one GEMM example (TF_GEMM_EXAMPLE: "optimal", "relu" or
-// "f16", examples/gemm/<name>.cpp): the example lowered in this process as
+// "f16", "nt", examples/gemm/<name>.cpp): the example lowered in this process as
 // `tf finalize` lowers it (plugin/cli/ToolRunner.h, lower/Lower.h,
 // verified), its LIR interpreted (interp/Interpreter.h) on random inputs at
 // awkward shapes under every schedule policy, outputs poisoned, and the
@@ -32,6 +32,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -66,8 +67,16 @@ constexpr std::string_view Example = TF_GEMM_EXAMPLE;
 constexpr bool F16 = Example == "f16";
 /// relu.cpp: out = relu(a b) rounded (the fragment store's epilogue).
 constexpr bool Relu = Example == "relu";
-static_assert(Example == "optimal" || F16 || Relu,
-              "TF_GEMM_EXAMPLE names optimal, relu or f16");
+/// nt.cpp: B stored N x K (K-major; the tensor map's box order {1, 0}).
+constexpr bool BKMajor = Example == "nt";
+static_assert(Example == "optimal" || F16 || Relu || BKMajor,
+              "TF_GEMM_EXAMPLE names optimal, relu, f16 or nt");
+
+/// Where B's element (k, n) of a K x N problem is stored.
+std::int64_t bAt(std::int64_t L, std::int64_t J, std::int64_t K,
+                 std::int64_t N) {
+  return BKMajor ? J * K + L : L * N + J;
+}
 
 /// The element type of the operands and the output.
 using Element = std::conditional_t<F16, f16, bf16>;
@@ -162,7 +171,7 @@ Gemm makeGemm(std::int64_t M, std::int64_t N, std::int64_t K,
       float Sum = 0;
       double Abs = 0;
       for (std::int64_t L = 0; L < K; ++L) {
-        const float X = float(G.A[I * K + L]), Y = float(G.B[L * N + J]);
+        const float X = float(G.A[I * K + L]), Y = float(G.B[bAt(L, J, K, N)]);
         Sum += X * Y;
         Abs += std::fabs(double(X) * double(Y));
       }
@@ -238,7 +247,9 @@ Outcome runGemm(const Kernel &K, const Gemm &G, SchedulePolicy Policy,
   std::vector<Element> Out(static_cast<std::size_t>(G.M * G.N), Poison);
   const std::vector<interp::TensorArg> Args = {
       {"a", A.data(), ElementType, {G.M, G.K}, {G.K, 1}},
-      {"b", B.data(), ElementType, {G.K, G.N}, {G.N, 1}},
+      {"b", B.data(), ElementType, {G.K, G.N},
+       BKMajor ? llvm::SmallVector<std::int64_t, 4>{1, G.K}
+               : llvm::SmallVector<std::int64_t, 4>{G.N, 1}},
       {"out", Out.data(), ElementType, {G.M, G.N}, {G.N, 1}},
   };
   interp::InterpOptions Opts;
@@ -287,7 +298,7 @@ struct Shape {
 const Shape Shapes[] = {
     {200, 300, 100, "NoExtentATileMultiple", true},
     {129, 257, 65, "EveryExtentOnePastAMultiple", true},
-    {64, 256, 64, "HalfATileOneKStep"},
+    {64, 256, 64, "HalfATileOneKStep", true},
     {128, 256, 64, "OneTile"},
     {1, 1, 1, "OneElement", true},
     {72, 40, 16, "KBelowOneStep"},
@@ -505,6 +516,32 @@ const Mutant Mutants[] = {
        return Same.size() > 1;
      },
      Small},
+    // nt.cpp: B's map is in box order {1, 0}. Its copies' coordinates
+    // listed in the tensor's order, and the map without its order (TMA
+    // would read B's strided dimension as the contiguous one), must show.
+    {"CoordinatesInTensorOrder", "mismatch/error",
+     [](Kernel &K) {
+       bool Changed = false;
+       for (InstId Id : tmaCopies(K, false)) {
+         OperandView &G = globalOf(K, Id);
+         if (K.Maps[G.Map].Order == std::vector<int>{1, 0}) {
+           std::reverse(G.Coords.begin(), G.Coords.end());
+           Changed = true;
+         }
+       }
+       return Changed;
+     },
+     Small, "nt"},
+    {"MapWithoutBoxOrder", "mismatch/error",
+     [](Kernel &K) {
+       for (lower::TensorMap &M : K.Maps)
+         if (M.Order == std::vector<int>{1, 0}) {
+           M.Order = {0, 1};
+           return true;
+         }
+       return false;
+     },
+     Small, "nt"},
     {"DescriptorStrideByteOffset", "mismatch/error",
      [](Kernel &K) {
        std::vector<InstId> W = find<ext::Wgmma>(K);

@@ -1,6 +1,6 @@
 //===- test/interp/GemmHeaderOnly.cpp - A GEMM example run header-only ----===//
 //
-// One of examples/gemm/{optimal,relu,f16}.cpp itself (TF_GEMM_EXAMPLE_SOURCE,
+// One of examples/gemm/{optimal,relu,f16,nt}.cpp itself (TF_GEMM_EXAMPLE_SOURCE,
 // its path), compiled without the plugin, so that the interpreter's result is
 // compared with the same kernel's header-only execution rather than with a
 // copy of it. CMake compiles this file once per example, with `main` defined
@@ -15,18 +15,37 @@
 
 #include "GemmReference.h"
 
+#include <tuple>
+#include <type_traits>
+
 namespace tf_interp_test {
 
 /// The example's element type (gemm::Matrix's): the one overload of
 /// gemmHeaderOnly this binary defines.
 using ExampleElement = typename gemm::Matrix::element_type;
 
+/// The type of parameter I of a kernel of type F.
+template <std::size_t I, class F> struct KernelParameter;
+template <std::size_t I, class R, class... P>
+struct KernelParameter<I, R(P...)> {
+  using type = std::tuple_element_t<I, std::tuple<P...>>;
+};
+/// B as the example declares it: row-major K x N (gemm::Matrix), or
+/// K-major, stored N x K (nt.cpp's "(?,?):(1,?)").
+using Rhs = typename KernelParameter<1, decltype(gemm::gemm)>::type;
+
 void gemmHeaderOnly(std::vector<ExampleElement> &A,
                     std::vector<ExampleElement> &B,
                     std::vector<ExampleElement> &Out, std::int64_t M,
                     std::int64_t N, std::int64_t K) {
+  Rhs BTensor = [&] {
+    if constexpr (std::is_same_v<Rhs, gemm::Matrix>)
+      return Rhs(B.data(), {K, N});
+    else
+      return Rhs(B.data(), {K, N}, {K});
+  }();
   tf::launch(gemm::gemm, tf::grid(gemm::CTAS), gemm::Matrix(A.data(), {M, K}),
-             gemm::Matrix(B.data(), {K, N}), gemm::Matrix(Out.data(), {M, N}));
+             BTensor, gemm::Matrix(Out.data(), {M, N}));
 }
 
 } // namespace tf_interp_test

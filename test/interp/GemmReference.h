@@ -21,7 +21,8 @@
 
 namespace tf_interp_test {
 
-/// Out (M x N) = A (M x K) * B (K x N), all row-major, by the example's
+/// Out (M x N) = A (M x K) * B (K x N), A and Out row-major, B as the
+/// example's kernel declares it (row-major, or stored N x K), by the example's
 /// kernel (with its epilogue, if any) run header-only with its own grid.
 void gemmHeaderOnly(std::vector<tf::bf16> &A, std::vector<tf::bf16> &B,
                     std::vector<tf::bf16> &Out, std::int64_t M, std::int64_t N,

@@ -136,6 +136,7 @@ TEST_P(TmaBox, LoadFillsZeroAndStoreClips) {
   Map.Tensor = "t";
   Map.Element = DType::bf16;
   Map.Box = {8, C.Inner};
+  Map.Order = {0, 1};
   Map.Swizzle = C.Mode;
   ASSERT_EQ(errorText(tf::interp::checkTensorMap(Map, Arg, false)), "");
 
@@ -194,6 +195,7 @@ TEST(TmaBox, NegativeCoordinatesReadZero) {
   Map.Tensor = "t";
   Map.Element = DType::f32;
   Map.Box = {4, 4};
+  Map.Order = {0, 1};
   std::vector<std::uint8_t> Smem(64, 0xFF);
   const std::int64_t Coords[] = {-2, 14};
   llvm::Expected<std::int64_t> W =
@@ -216,6 +218,7 @@ TEST(TmaBox, MapChecks) {
   Map.Tensor = "t";
   Map.Element = DType::bf16;
   Map.Box = {8, 64};
+  Map.Order = {0, 1};
   Map.Swizzle = SwizzleMode::bytes64;
   EXPECT_NE(errorText(tf::interp::checkTensorMap(Map, Arg, false))
                 .find("128 bytes under the 64-byte swizzle"),
@@ -232,6 +235,7 @@ TEST(TmaBox, MapChecks) {
       std::string::npos);
   Map.Element = DType::bf16;
   Map.Box = {8, 300};
+  Map.Order = {0, 1};
   EXPECT_NE(errorText(tf::interp::checkTensorMap(Map, Arg, false))
                 .find("outside 1..256"),
             std::string::npos);

@@ -124,6 +124,7 @@ Pipeline build() {
   TensorMap Map;
   Map.Tensor = "a";
   Map.Box = {128, 64};
+  Map.Order = {0, 1};
   Map.Swizzle = tf::SwizzleMode::bytes128;
   K.Maps.push_back(Map);
 
@@ -153,6 +154,7 @@ Pipeline build() {
   Global.Name = "src";
   Global.Place = OperandPlace::Global;
   Global.Map = 0;
+  Global.Coords = {K.constant(0), K.constant(0)}; // one per box dimension
   Shared.Name = "dst";
   Shared.View = 0;
   Shared.Ring = 0;
@@ -261,6 +263,15 @@ TEST(Verify, SharedMemoryLimit) {
             "kernel k: the shared-memory map takes 32800 bytes, more than the "
             "32768 of cta.shared_memory.max on nvidia.h200_sxm; use fewer "
             "stages or smaller tiles\n");
+}
+
+TEST(Verify, BoxOrder) {
+  // A box order that is no permutation of the box's dimensions.
+  Pipeline P = build();
+  P.K.Maps[0].Order = {1, 1};
+  EXPECT_EQ(errors(P.K),
+            "kernel k: tensor map of 'a': its box order is not a permutation "
+            "of the box's 2 dimensions, or the copy names 2 coordinates\n");
 }
 
 TEST(Verify, NeverWaited) {

@@ -58,6 +58,44 @@ TEST(TensorMapArguments, InnermostDimensionFirst) {
   EXPECT_EQ(a.element_strides[1], 1u);
 }
 
+TEST(TensorMapArguments, ColumnMajorInBoxOrder) {
+  // B of a 300 x 200 (K x N) GEMM stored N x K with rows of 304 (strides
+  // (1, 304)), boxes of 256 columns of 64 k in box order {1, 0} (nt.cpp's
+  // B map): the driver's dimension 0 is k, the contiguous one.
+  TensorArg t = matrix(300, 200, 1);
+  t.strides[0] = 1;
+  t.strides[1] = 304;
+  const std::uint32_t box[] = {256, 64}, order[] = {1, 0};
+  const tf::runtime::TensorMapArguments a = tf::runtime::tensor_map_arguments(
+      t, box, order, TmaSwizzle::bytes128, tf::runtime::CudaCheck{"ex::nt"});
+  EXPECT_EQ(a.rank, 2u);
+  EXPECT_EQ(a.extents[0], 300u);
+  EXPECT_EQ(a.extents[1], 200u);
+  EXPECT_EQ(a.boxes[0], 64u);
+  EXPECT_EQ(a.boxes[1], 256u);
+  EXPECT_EQ(a.strides[0], 304u * 2);
+}
+
+TEST(TensorMapDeathTest, TheBoxOrderIsAPermutation) {
+  TensorArg t = matrix(64, 64, 64);
+  const std::uint32_t box[] = {64, 64}, order[] = {1, 1};
+  EXPECT_DEATH((void)tf::runtime::tensor_map_arguments(
+                   t, box, order, TmaSwizzle::bytes128,
+                   tf::runtime::CudaCheck{"ex::gemm"}),
+               "tensor map: the box order is not a permutation of the "
+               "tensor's 2 dimensions");
+}
+
+TEST(TensorMapDeathTest, TheOrdersInnermostDimensionMustBeContiguous) {
+  // A row-major matrix boxed in order {1, 0}: its dimension 0 is strided.
+  TensorArg t = matrix(64, 64, 64);
+  const std::uint32_t box[] = {64, 64}, order[] = {1, 0};
+  EXPECT_DEATH((void)tf::runtime::tensor_map_arguments(
+                   t, box, order, TmaSwizzle::bytes128,
+                   tf::runtime::CudaCheck{"ex::gemm"}),
+               "innermost dimension has stride 64");
+}
+
 TEST(TensorMapArguments, RankThree) {
   // A batch of 3 matrices of 40 x 72 f32, each padded to 48 rows.
   TensorArg t;

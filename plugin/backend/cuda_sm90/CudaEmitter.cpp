@@ -77,9 +77,15 @@ void KernelEmitter::launcher() {
                               [](std::int64_t B) { return std::to_string(B); }),
               ", ")
        << "};\n";
+    OS << "  const std::uint32_t " << MapNames[M] << "_order[] = {"
+       << llvm::join(
+              llvm::map_range(T.Order, [](int D) { return std::to_string(D); }),
+              ", ")
+       << "};\n";
     OS << "  const CUtensorMap " << MapNames[M]
        << " = tf::runtime::make_tensor_map(" << identifier(T.Tensor) << ", "
-       << MapNames[M] << "_box, " << tmaSwizzle(T.Swizzle) << ", check);\n";
+       << MapNames[M] << "_box, " << MapNames[M] << "_order, "
+       << tmaSwizzle(T.Swizzle) << ", check);\n";
   }
   OS << "  check(cudaFuncSetAttribute(" << Id
      << ", cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes),\n"

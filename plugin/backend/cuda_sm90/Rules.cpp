@@ -73,16 +73,6 @@ ValueId backingOf(const hir::Kernel &K, ValueId V) {
              : hir::None;
 }
 
-/// Whether the innermost stride of parameter \p P is the static 1 that a
-/// TMA tensor map assumes.
-bool innermostContiguous(const hir::Kernel &K, ValueId P) {
-  const Layout &L = K.Values[P].Type.Layout.layout;
-  IntTuple Strides = L.stride;
-  while (!Strides.is_leaf())
-    Strides = Strides.mode(Strides.rank() - 1);
-  return Strides.leaf().is_constant() && Strides.leaf().value == 1;
-}
-
 Support yes(int Rank) { return {true, "", Rank}; }
 Support no(std::string Why) { return {false, std::move(Why), 0}; }
 
@@ -179,12 +169,8 @@ Support supports(const hir::Kernel &K, StmtId Op, const Contract &C) {
       return no("cuda_sm90 issues TMA copies of a kernel parameter's tile "
                 "into a tf::Ring and of a staged shared-memory buffer into "
                 "a kernel parameter's tile; this copy is neither");
-    const ValueId Param = K.Values[Load ? Ops[0] : Ops[1]].TileOf;
-    if (!innermostContiguous(K, Param))
-      return no("the innermost stride of " + K.Values[Param].Name +
-                " is not the constant 1 a TMA tensor map needs (" +
-                K.Values[Param].Type.Spelling +
-                "); write its layout with a unit innermost stride");
+    // A global side TMA cannot box (no unit stride, or none the shared
+    // side agrees with) is the check's (err_tf_tma_box_order).
     return yes(2);
   }
   if (&C == &atoms::nv::sm90::wgmma) {
@@ -256,18 +242,30 @@ Support supports(const hir::Kernel &K, StmtId Op, const Contract &C) {
 
 namespace {
 
+/// \p Values, one per dimension of a copy, in the box order of \p Sched.
+template <class T>
+std::vector<T> inBoxOrder(const std::vector<T> &Values,
+                          const hir::Schedule &Sched) {
+  std::vector<T> Out;
+  for (int D : Sched.BoxOrder)
+    Out.push_back(Values[D]);
+  return Out;
+}
+
 unsigned tensorMap(LoweringContext &Ctx, ValueId Tensor,
                    const hir::Schedule &Sched, SwizzleMode Mode) {
   Kernel &L = Ctx.L;
+  const std::vector<std::int64_t> Box = inBoxOrder(Sched.BoxExtents, Sched);
   for (unsigned I = 0; I < L.Maps.size(); ++I)
-    if (L.Maps[I].Value == Tensor && L.Maps[I].Box == Sched.BoxExtents &&
-        L.Maps[I].Swizzle == Mode)
+    if (L.Maps[I].Value == Tensor && L.Maps[I].Box == Box &&
+        L.Maps[I].Order == Sched.BoxOrder && L.Maps[I].Swizzle == Mode)
       return I;
   TensorMap M;
   M.Tensor = Ctx.H.Values[Tensor].Name;
   M.Value = Tensor;
   M.Element = Ctx.H.Values[Tensor].Type.Element;
-  M.Box = Sched.BoxExtents;
+  M.Box = Box;
+  M.Order = Sched.BoxOrder;
   M.Swizzle = Mode;
   L.Maps.push_back(std::move(M));
   return static_cast<unsigned>(L.Maps.size() - 1);
@@ -324,16 +322,18 @@ void issueBoxes(LoweringContext &Ctx, const hir::Stmt &S, int R,
     Global.Place = OperandPlace::Global;
     Global.Map = Map;
     IntTuple Crd;
+    std::vector<ExprId> Coords;
     for (std::size_t D = 0; D < At.size(); ++D) {
       Crd.push_back(IntTuple(At[D]));
       ExprId Base = D < T.TileOffsets.size()
                         ? Ctx.expr(T.TileOffsets[D], S.Range)
                         : L.constant(0);
-      Global.Coords.push_back(
+      Coords.push_back(
           At[D] == 0 ? Base
                      : L.binary(ExprKind::Add, Base,
                                 L.constant(At[D] * Sched.BoxExtents[D])));
     }
+    Global.Coords = inBoxOrder(Coords, Sched);
     Result<std::int64_t> Offset = evaluate(Sched.BoxOffsets, Crd);
     if (!Offset) {
       Ctx.refuse(DiagId::err_tf_lower_op, LoweringContext::at(S),

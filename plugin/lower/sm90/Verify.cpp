@@ -188,6 +188,21 @@ void Sm90Verifier::checkTma(const hir::SourceRange &R,
     return;
   }
   const TensorMap &M = K.Maps[Global->Map];
+  std::vector<bool> Seen(M.Box.size(), false);
+  bool Permutation = M.Order.size() == M.Box.size();
+  for (int D : M.Order) {
+    Permutation = Permutation && D >= 0 &&
+                  static_cast<std::size_t>(D) < Seen.size() && !Seen[D];
+    if (Permutation)
+      Seen[D] = true;
+  }
+  if (!Permutation || Global->Coords.size() != M.Box.size()) {
+    fail(R, "tensor map of '" + M.Tensor + "': its box order is not a "
+            "permutation of the box's " + std::to_string(M.Box.size()) +
+            " dimensions, or the copy names " +
+            std::to_string(Global->Coords.size()) + " coordinates");
+    return;
+  }
   if (Shared->View == None)
     return;
   const Region &V = K.Regions[Shared->View];

@@ -23,30 +23,3 @@ void gemm(Matrix a, Matrix b) {
   }
 }
 } // namespace t
-
-// "NT" as a user writes it: B stored column by column, its tile K-major in
-// shared memory (element (k, n) at 64 n + k) for a K-major WGMMA B. TMA's
-// box is written in the order of the tile's modes, innermost last, so the
-// slot must be the box's compact row-major layout; this one is column-major
-// and the copy is refused at the slot.
-namespace k_major_b_slot {
-using namespace gemm_test; // cta, loader, compute, LhsSlot, Matrix
-using Acc = Acc128x64<>;
-using Wgmma = tf::nv::sm90::Wgmma<64, tf::bf16, tf::Form::SS, tf::Major::K, tf::Major::K>;
-using RhsSlot = tf::Tensor<tf::bf16, "(64,64):(1,64) | Swizzle(3,4,3)", tf::smem>;
-using ColMajor = tf::Tensor<tf::bf16, "(?,?):(1,?)">;
-
-[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
-void gemm(Matrix a, ColMajor b) {
-  tf::Ring<LhsSlot, 3> lhs_ring;
-  tf::Ring<RhsSlot, 3> rhs_ring;
-  for (auto [m, n] : tf::persistent_tiles(cta, tf::ceil_div(a.extent(0), 128), tf::ceil_div(b.extent(1), 64))) {
-    [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();
-    for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
-      [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), lhs_ring);
-      [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring); // expected-error {{nv.sm90.CopyAsyncTensor cannot read operand dst (a slot of 'rhs_ring') in this layout: fragment (64,64):(1,64) | Swizzle(3,4,3) is not the compact row-major layout of its shape}} expected-note {{contract nv.sm90.CopyAsyncTensor, operand dst: fragment (64,64):(1,64) | Swizzle(3,4,3) is not the compact row-major layout of its shape}}
-      [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>, tf::Repeat<2, 1, 4> >(acc, lhs, rhs);
-    }
-  }
-}
-} // namespace k_major_b_slot

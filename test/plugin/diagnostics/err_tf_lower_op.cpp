@@ -172,27 +172,3 @@ void gemm(Matrix a, Matrix b, Out out) {
   }
 }
 } // namespace fp8_out
-
-// B stored column by column (K x N with K contiguous, "NT"), copied into a
-// row-major slot: the contract's box is row-major in the tile's modes, so
-// the copy would transpose; a TMA tensor map's innermost dimension is the
-// contiguous one, and the backend names the parameter whose isn't.
-namespace column_major_b {
-using namespace gemm_test; // cta, loader, compute, Wgmma, LhsSlot, RhsSlot, Matrix
-using Acc = Acc128x64<>;
-using ColMajor = tf::Tensor<tf::bf16, "(?,?):(1,?)">;
-
-[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
-void gemm(Matrix a, ColMajor b) {
-  tf::Ring<LhsSlot, 3> lhs_ring;
-  tf::Ring<RhsSlot, 3> rhs_ring;
-  for (auto [m, n] : tf::persistent_tiles(cta, tf::ceil_div(a.extent(0), 128), tf::ceil_div(b.extent(1), 64))) {
-    [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();
-    for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
-      [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), lhs_ring);
-      [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring); // expected-error {{tf.schedule as nv.sm90.CopyAsyncTensor cannot be lowered by the cuda_sm90 backend: the innermost stride of b is not the constant 1 a TMA tensor map needs ((?,?):(1,?)); write its layout with a unit innermost stride [tf:lower-op]}}
-      [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>, tf::Repeat<2, 1, 4> >(acc, lhs, rhs);
-    }
-  }
-}
-} // namespace column_major_b

@@ -22,7 +22,11 @@ the instructions in the order the LIR gives them:
   `<map>_box[]` array: `tf::runtime::make_tensor_map` takes them outermost
   first and reverses them for cuTensorMapEncodeTiled (innermost first;
   runtime/include/tf/runtime/host/tensor_map.hpp). The same order on both
-  sides is the convention pinned here; a reversed box is a mismatch;
+  sides is the convention pinned here; a reversed box is a mismatch. Both
+  list the box in its box order, which the LIR prints as `order=(1,0)` when
+  it is not the tensor's (B stored N x K: the unit-stride dimension
+  innermost) and the launcher passes as `<map>_order[]`; the TMA
+  coordinates are in that order too;
 - barriers: count, arrival count, expect_tx bytes (table, constants comment,
   init, every arrive_expect_tx);
 - the body, instruction by instruction in order: roles (thread ranges and the
@@ -218,7 +222,7 @@ class LirKernel:
     smem: int = 0
     align: int = 0
     launch_text: str = ""
-    maps: list = field(default_factory=list)  # (tensor, dtype, box, swizzle, text)
+    maps: list = field(default_factory=list)  # (tensor, dtype, box, swizzle, text, order)
     regions: list = field(default_factory=list)
     barriers: list = field(default_factory=list)  # (name, count, arrivals, tx, text)
     body: list = field(default_factory=list)  # (indent, text)
@@ -256,11 +260,14 @@ def parse_lir(text: str) -> list[LirKernel]:
             section = line
         elif section == "tensor maps" and (m := re.fullmatch(
                 r"map(\d+) = tensor_map\((\S+), (\w+), box=\(([\d,]+)\), "
-                r"swizzle=(\w+)\)", line)):
+                r"(?:order=\(([\d,]+)\), )?swizzle=(\w+)\)", line)):
             if int(m.group(1)) != len(k.maps):
                 raise SystemExit(f"cross_check: maps out of order: {line}")
-            k.maps.append((m.group(2), m.group(3),
-                           [int(b) for b in m.group(4).split(",")], m.group(5), line))
+            box = [int(b) for b in m.group(4).split(",")]
+            # No order printed: the tensor's own (identity).
+            order = ([int(d) for d in m.group(5).split(",")] if m.group(5)
+                     else list(range(len(box))))
+            k.maps.append((m.group(2), m.group(3), box, m.group(6), line, order))
         elif section == "shared memory" and (m := re.fullmatch(
                 r"(\d+) (\S+) = (?:(mbarrier\(\))|tensor_view\((\d+), (\w+), smem, "
                 r"(.*), shape=\(([\d,]+)\)\))  # (\d+) bytes, align (\d+) \(.*\)", line)):
@@ -914,24 +921,36 @@ def check_kernel(lir: LirKernel, cu: CuKernel) -> list[str]:
     boxes = [(m.group(1), [int(x) for x in m.group(2).split(", ")], t)
              for t in launcher
              if (m := re.fullmatch(r"const std::uint32_t (\w+)_box\[\] = \{([\d, ]+)\};", t.code))]
-    makes = {m.group(1): (m.group(2), m.group(3), m.group(4), t) for t in launcher
+    orders = {m.group(1): ([int(x) for x in m.group(2).split(", ")], t) for t in launcher
+              if (m := re.fullmatch(r"const std::uint32_t (\w+)_order\[\] = \{([\d, ]+)\};",
+                                    t.code))}
+    makes = {m.group(1): (m.group(2), m.group(3), m.group(4), m.group(5), t) for t in launcher
              if (m := re.fullmatch(r"const CUtensorMap (\w+) = tf::runtime::make_tensor_map\("
-                                   r"(\w+), (\w+)_box, tf::runtime::TmaSwizzle::(\w+), check\);",
+                                   r"(\w+), (\w+)_box, (\w+)_order, "
+                                   r"tf::runtime::TmaSwizzle::(\w+), check\);",
                                    t.code))}
     tensors = {m.group(2): (int(m.group(1)), m.group(3), int(m.group(4)), t) for t in launcher
                if (m := re.fullmatch(r'const tf::runtime::TensorArg &\w+ = tf::runtime::'
                                      r'device_tensor\(request, (\d+), "(\w+)", tf::DType::(\w+), '
                                      r'(\d+), check\);', t.code))}
     p.eq("number of tensor maps", len(lir.maps), len(boxes))
-    for i, ((tensor, dtype, box, swz, text), (name, cbox, stmt)) in enumerate(zip(lir.maps, boxes)):
+    for i, ((tensor, dtype, box, swz, text, order), (name, cbox, stmt)) in enumerate(
+            zip(lir.maps, boxes)):
         map_names.append(name)
         p.eq(f"box extents of map{i} ({tensor}), outermost first", box, cbox, text, str(stmt))
+        if name not in orders:
+            p.add(f"map{i}: no box order array for {name}", text, str(stmt))
+        else:
+            corder, ostmt = orders[name]
+            p.eq(f"box order of map{i} ({tensor}), outermost first", order, corder, text,
+                 str(ostmt))
         if name not in makes:
             p.add(f"map{i}: no make_tensor_map for {name}", text, str(stmt))
             continue
-        mt, mbox, mswz, mstmt = makes[name]
+        mt, mbox, morder, mswz, mstmt = makes[name]
         p.eq(f"tensor of map{i}", identifier(tensor), mt, text, str(mstmt))
         p.eq(f"box array of map{i}", name, mbox, text, str(mstmt))
+        p.eq(f"order array of map{i}", name, morder, text, str(mstmt))
         p.eq(f"swizzle of map{i}", SWIZZLE.get(swz, swz), mswz, text, str(mstmt))
         if tensor not in tensors:
             p.add(f"map{i}: no device_tensor for {tensor}", text)

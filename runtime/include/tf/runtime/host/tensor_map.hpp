@@ -4,8 +4,13 @@
 // type-erased tensor a launcher receives (tf/runtime/kernel_args.hpp):
 //
 //   const std::uint32_t box[] = {128, 64};            // outermost first
-//   CUtensorMap a_map = tf::runtime::make_tensor_map(a, box,
+//   const std::uint32_t order[] = {0, 1};  // the tensor dimension of each
+//   CUtensorMap a_map = tf::runtime::make_tensor_map(a, box, order,
 //       tf::runtime::TmaSwizzle::bytes128, check);
+//
+// The box order puts the tensor's unit-stride dimension innermost (TMA's
+// dimension 0): {1, 0} boxes a column-major matrix, box extents and the
+// copies' coordinates listed in that order.
 //
 // Boxes reaching past the tensor's extents are zero-filled on load and
 // clipped on store, so M, N, K need not be multiples of the tile. What the
@@ -29,6 +34,7 @@
 #include <cudaTypedefs.h>
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 
@@ -123,14 +129,17 @@ struct TensorMapArguments {
   cuuint32_t element_strides[5] = {};
 };
 
-/// The driver's arguments for boxes of extents `box` (outermost first, one
-/// per dimension of `t`) of tensor `t` in global memory. Stops the program,
-/// naming the kernel and the argument's problem, when the hardware cannot
-/// address `t` this way. Needs no driver and no GPU.
-inline TensorMapArguments tensor_map_arguments(const TensorArg &t,
-                                               std::span<const std::uint32_t> box,
-                                               TmaSwizzle swizzle,
-                                               const CudaCheck &check) {
+/// The driver's arguments for boxes of extents `box` of tensor `t` in global
+/// memory, in box order `order`: box dimension j (outermost first) is the
+/// tensor's dimension order[j], and its extent is box[j]. The last one is
+/// the driver's dimension 0, which must have stride 1: a column-major
+/// matrix (strides (1, ld)) is addressed in order {1, 0}. Stops the
+/// program, naming the kernel and the argument's problem, when the
+/// hardware cannot address `t` this way. Needs no driver and no GPU.
+inline TensorMapArguments
+tensor_map_arguments(const TensorArg &t, std::span<const std::uint32_t> box,
+                     std::span<const std::uint32_t> order, TmaSwizzle swizzle,
+                     const CudaCheck &check) {
   if (t.storage != Storage::gmem)
     check.fail("tensor map: the tensor is in %.*s, TMA reads global memory",
                static_cast<int>(name(t.storage).size()),
@@ -140,31 +149,44 @@ inline TensorMapArguments tensor_map_arguments(const TensorArg &t,
   if (static_cast<int>(box.size()) != t.rank)
     check.fail("tensor map: %zu box extents for a rank-%d tensor", box.size(),
                t.rank);
+  bool seen[5] = {};
+  for (std::uint32_t d : order) {
+    if (d >= static_cast<std::uint32_t>(t.rank) || seen[d])
+      check.fail("tensor map: the box order is not a permutation of the "
+                 "tensor's %d dimensions",
+                 t.rank);
+    seen[d] = true;
+  }
+  if (static_cast<int>(order.size()) != t.rank)
+    check.fail("tensor map: a box order of %zu dimensions for a rank-%d "
+               "tensor",
+               order.size(), t.rank);
   const std::uint64_t bytes = static_cast<std::uint64_t>(tf::bytes(t.dtype));
   const auto address = reinterpret_cast<std::uintptr_t>(t.data);
   if (address % 16 != 0)
     check.fail("tensor map: the tensor's address %p is not 16-byte aligned",
                t.data);
-  const int inner = t.rank - 1;
-  if (t.strides[inner] != 1)
+  const int inner = t.rank - 1; // the innermost box dimension
+  if (t.strides[order[inner]] != 1)
     check.fail("tensor map: the innermost dimension has stride %lld; TMA "
                "needs it contiguous (stride 1)",
-               static_cast<long long>(t.strides[inner]));
+               static_cast<long long>(t.strides[order[inner]]));
 
   // The driver lists dimensions innermost first; tf outermost first.
   TensorMapArguments a;
   a.rank = static_cast<cuuint32_t>(t.rank);
   for (int d = 0; d < t.rank; ++d) {
-    const int i = inner - d;
+    const int j = inner - d;
+    const int i = static_cast<int>(order[j]);
     if (t.extents[i] < 1)
       check.fail("tensor map: dimension %d has extent %lld; TMA needs at "
                  "least 1",
                  i, static_cast<long long>(t.extents[i]));
-    if (box[i] < 1 || box[i] > 256)
+    if (box[j] < 1 || box[j] > 256)
       check.fail("tensor map: box extent %u of dimension %d is outside 1..256",
-                 box[i], i);
+                 box[j], i);
     a.extents[d] = static_cast<cuuint64_t>(t.extents[i]);
-    a.boxes[d] = box[i];
+    a.boxes[d] = box[j];
     a.element_strides[d] = 1;
     if (d > 0) {
       const std::uint64_t stride =
@@ -184,14 +206,28 @@ inline TensorMapArguments tensor_map_arguments(const TensorArg &t,
   return a;
 }
 
-/// The TMA descriptor for boxes of extents `box` (outermost first, one per
-/// dimension of `t`) of tensor `t` in global memory, OOB elements zero.
-/// Stops the program, naming the kernel and the argument's problem, when
-/// the hardware cannot address `t` this way.
+/// The box order of a tensor whose last dimension is contiguous: {0, 1, ...}.
+inline constexpr std::uint32_t identity_order[] = {0, 1, 2, 3, 4};
+
+/// tensor_map_arguments with the tensor's own order (its last dimension
+/// innermost), as a row-major tensor is addressed.
+inline TensorMapArguments tensor_map_arguments(const TensorArg &t,
+                                               std::span<const std::uint32_t> box,
+                                               TmaSwizzle swizzle,
+                                               const CudaCheck &check) {
+  return tensor_map_arguments(
+      t, box, std::span(identity_order).first(std::min<std::size_t>(box.size(), 5)), swizzle, check);
+}
+
+/// The TMA descriptor for boxes of extents `box` of tensor `t` in global
+/// memory in box order `order` (see tensor_map_arguments), OOB elements
+/// zero. Stops the program, naming the kernel and the argument's problem,
+/// when the hardware cannot address `t` this way.
 inline CUtensorMap make_tensor_map(const TensorArg &t,
                                    std::span<const std::uint32_t> box,
+                                   std::span<const std::uint32_t> order,
                                    TmaSwizzle swizzle, const CudaCheck &check) {
-  TensorMapArguments a = tensor_map_arguments(t, box, swizzle, check);
+  TensorMapArguments a = tensor_map_arguments(t, box, order, swizzle, check);
 
   // Checked after the arguments: those checks need no driver, so they are
   // testable on machines without a GPU (test/runtime/tensor_map_test.cpp).
@@ -212,6 +248,15 @@ inline CUtensorMap make_tensor_map(const TensorArg &t,
             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
         "cuTensorMapEncodeTiled");
   return map;
+}
+
+/// make_tensor_map with the tensor's own order (its last dimension
+/// innermost), as a row-major tensor is addressed.
+inline CUtensorMap make_tensor_map(const TensorArg &t,
+                                   std::span<const std::uint32_t> box,
+                                   TmaSwizzle swizzle, const CudaCheck &check) {
+  return make_tensor_map(t, box, std::span(identity_order).first(std::min<std::size_t>(box.size(), 5)),
+                         swizzle, check);
 }
 
 } // namespace tf::runtime

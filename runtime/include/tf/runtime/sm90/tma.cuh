@@ -5,8 +5,10 @@
 // passed as a `const __grid_constant__ CUtensorMap` kernel parameter.
 //
 // Coordinates are element offsets of the box's first element, outermost
-// first, as tf writes coordinates and as the host's make_tensor_map takes
-// the box; PTX lists them innermost first, and these wrappers reverse them.
+// first in the map's box order, as tf writes coordinates and as the host's
+// make_tensor_map takes the box (a column-major matrix's box is in order
+// {1, 0}: column first); PTX lists them innermost first, and these
+// wrappers reverse them.
 // Boxes reaching past the tensor's extents are legal: loads fill the part
 // outside with zeros and still count the whole box's bytes toward the
 // barrier's transaction count; stores skip it.

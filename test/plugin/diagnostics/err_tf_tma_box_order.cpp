@@ -1,0 +1,54 @@
+// A TMA box is read from global memory with its unit-stride dimension
+// innermost (TMA's dimension 0) and written into shared memory row-major in
+// that box order. A global tensor with no dimension of stride 1, or a
+// shared-memory tile that is not contiguous in the global tensor's
+// unit-stride dimension, cannot be boxed: an error at the global operand.
+// (examples/gemm/nt.cpp is the accepted case: B "(?,?):(1,?)" into the slot
+// "(64,256):(1,64) | Swizzle(3,4,3)", box order {1, 0}.)
+// RUN: %clangxx -std=c++20 -fsyntax-only -I %tf_include -fplugin=%tf_plugin -Xclang -verify %s
+#include "../Inputs/gemm_meshes.hpp"
+
+// B stored column by column (K x N with K contiguous, "NT") copied into a
+// row-major slot (64,64):(64,1): TMA would write each column of B (64
+// contiguous k) as a row of the slot, a transpose it cannot do.
+namespace column_major_b {
+using namespace gemm_test; // cta, loader, compute, Wgmma, LhsSlot, RhsSlot, Matrix
+using Acc = Acc128x64<>;
+using ColMajor = tf::Tensor<tf::bf16, "(?,?):(1,?)">;
+
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
+void gemm(Matrix a, ColMajor b) {
+  tf::Ring<LhsSlot, 3> lhs_ring;
+  tf::Ring<RhsSlot, 3> rhs_ring;
+  for (auto [m, n] : tf::persistent_tiles(cta, tf::ceil_div(a.extent(0), 128), tf::ceil_div(b.extent(1), 64))) {
+    [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();
+    for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
+      [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), lhs_ring);
+      [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring); // expected-error {{nv.sm90.CopyAsyncTensor cannot box a tile of 'b': 'b' ((?,?):(1,?)) is contiguous in dimension 0, which its TMA box has innermost, and the box is written into shared memory row-major in that order; the shared-memory side ((64,64):(64,1) | Swizzle(3,4,3)) is not contiguous in dimension 0: give it stride 1 there [tf:tma-box-order]}}
+      [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>, tf::Repeat<2, 1, 4> >(acc, lhs, rhs);
+    }
+  }
+}
+} // namespace column_major_b
+
+// A with every stride a run-time value: nothing says which dimension TMA
+// may read contiguously.
+namespace no_unit_stride {
+using namespace gemm_test;
+using Acc = Acc128x64<>;
+using Strided = tf::Tensor<tf::bf16, "(?,?):(?,?)">;
+
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
+void gemm(Strided a, Matrix b) {
+  tf::Ring<LhsSlot, 3> lhs_ring;
+  tf::Ring<RhsSlot, 3> rhs_ring;
+  for (auto [m, n] : tf::persistent_tiles(cta, tf::ceil_div(a.extent(0), 128), tf::ceil_div(b.extent(1), 64))) {
+    [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();
+    for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
+      [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), lhs_ring); // expected-error {{nv.sm90.CopyAsyncTensor cannot box a tile of 'a': no single dimension of 'a' ((?,?):(?,?)) has the constant stride 1 that TMA reads contiguously; give one dimension stride 1 [tf:tma-box-order]}}
+      [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring);
+      [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>, tf::Repeat<2, 1, 4> >(acc, lhs, rhs);
+    }
+  }
+}
+} // namespace no_unit_stride
