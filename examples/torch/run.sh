@@ -17,7 +17,7 @@
 # $TORCH_EXTENSIONS_DIR overrides it).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-emitted_dir=${TF_EMITTED_DIR:-build/emitted}
+emitted_dir=$(realpath -m "${TF_EMITTED_DIR:-build/emitted}")
 export TF_EMITTED_DIR=$emitted_dir
 
 emit() {
