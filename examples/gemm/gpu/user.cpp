@@ -1,4 +1,4 @@
-//===- examples/gemm/user.cpp - The optimal GEMM on the GPU ---------------===//
+//===- examples/gemm/gpu/user.cpp - The optimal GEMM on the GPU -----------===//
 //
 // A program that runs examples/gemm/optimal.cpp's kernel on an H200: the
 // same random operands and check as optimal.cpp's CPU main (renamed here),
@@ -13,12 +13,12 @@
 //   nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -I include \
 //       -I runtime/include -c DIR/optimal.tf.cu -o optimal.tf.o
 //   nvcc -std=c++20 -I include -Xcompiler -Wno-attributes \
-//       -c examples/gemm/user.cpp -o user.o
+//       -c examples/gemm/gpu/user.cpp -o user.o
 //   nvcc user.o optimal.tf.o -o gemm_gpu && ./gemm_gpu [M N K]
 //
 //===----------------------------------------------------------------------===//
 #define main optimal_cpu_main
-#include "optimal.cpp"
+#include "../optimal.cpp"
 #undef main
 
 #include <cuda_runtime.h>
