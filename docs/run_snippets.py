@@ -111,11 +111,11 @@ def main():
             ran += 1
             expected = "fails" if kind == "fails" else "succeeds"
             good = status is not None and ((status != 0) == (kind == "fails"))
-            print(f"{'ok  ' if good else 'FAIL'} {where} ({seconds:.1f} s, exit {status}, "
-                  f"{expected} as documented)" if good else
-                  f"FAIL {where} ({seconds:.1f} s, exit {status}; documented: {expected})")
-            if not good:
+            if good:
+                print(f"ok   {where} ({seconds:.1f} s, exit {status}, {expected} as documented)")
+            else:
                 failed.append(where)
+                print(f"FAIL {where} ({seconds:.1f} s, exit {status}; documented: {expected})")
                 print("     " + "\n     ".join(output.rstrip("\n").splitlines()[-30:]))
         if scratch is not None:
             shutil.rmtree(scratch)
