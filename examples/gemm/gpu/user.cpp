@@ -16,6 +16,9 @@
 //       -c examples/gemm/gpu/user.cpp -o user.o
 //   nvcc user.o optimal.tf.o -o gemm_gpu && ./gemm_gpu [M N K]
 //
+// N and K must be multiples of 8: TMA addresses rows of a multiple of 16
+// bytes. Without arguments the shape is 1000 x 1544 x 1000.
+//
 //===----------------------------------------------------------------------===//
 #define main optimal_cpu_main
 #include "../optimal.cpp"
@@ -48,7 +51,15 @@ tf::bf16 *to_device(const std::vector<tf::bf16> &host) {
 } // namespace
 
 int main(int argc, char **argv) {
-  const gemm_example::Shape s = gemm_example::parse_shape(argc, argv);
+  // No argument: a shape that is no tile multiple and that TMA can address.
+  const gemm_example::Shape s = argc == 1 ? gemm_example::Shape{1000, 1544, 1000}
+                                          : gemm_example::parse_shape(argc, argv);
+  if (s.N % 8 != 0 || s.K % 8 != 0) { // rows of a multiple of 16 bytes
+    std::fprintf(stderr, "gemm_gpu: N and K must be multiples of 8 (TMA addresses "
+                         "rows of a multiple of 16 bytes), got N=%lld K=%lld\n",
+                 static_cast<long long>(s.N), static_cast<long long>(s.K));
+    return 2;
+  }
   std::vector<tf::bf16> a = gemm_example::random_bf16(s.M * s.K, 1);
   std::vector<tf::bf16> b = gemm_example::random_bf16(s.K * s.N, 2);
   std::vector<tf::bf16> out = gemm_example::poisoned_output(s.M * s.N);
