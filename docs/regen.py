@@ -8,6 +8,7 @@ A doc shows a command's real output by placing a marker before a fenced block:
     (anything; replaced)
     ```
 
+The marked docs are docs/**/*.md, README.md and examples/**/README.md.
 `python3 docs/regen.py` reruns every marked command from the repository root
 with build/bin first on PATH and rewrites the block as `$ command` followed by
 what it printed (stdout and stderr). `--check` changes nothing and fails when
@@ -35,6 +36,13 @@ def run(cmd, bindir):
     return f"$ {cmd}\n{proc.stdout}"
 
 
+def documents():
+    """Every document with commands in it (regen.py's and run_snippets.py's)."""
+    yield from sorted((ROOT / "docs").rglob("*.md"))
+    yield ROOT / "README.md"
+    yield from sorted((ROOT / "examples").rglob("README.md"))
+
+
 def regenerate(text, bindir):
     def replace(m):
         fence_open = m.group(0).split("\n", 2)[1]
@@ -53,7 +61,7 @@ def main():
                         help="where the tf tool is (default: build/bin)")
     args = parser.parse_args()
     stale = []
-    for path in sorted((ROOT / "docs").rglob("*.md")):
+    for path in documents():
         text = path.read_text()
         new = regenerate(text, args.bindir)
         if new == text:

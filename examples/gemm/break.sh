@@ -12,7 +12,7 @@
 #   undecided-mma   the MMA left undecided on the compute mesh: a plain
 #                   tf::matmul, for `tf candidates` to choose (docs/agents.md)
 #
-# Usage: examples/gemm/break.sh WHAT | clang++ -x c++ - -I examples/gemm ...
+# Usage: examples/gemm/break.sh WHAT | clang++-22 -x c++ - -I examples/gemm ...
 #        examples/gemm/break.sh WHAT > FILE.cpp  (for the tf tool's queries)
 set -euo pipefail
 src="$(dirname "$0")/optimal.cpp"

@@ -4,7 +4,7 @@
 // of examples/gemm/optimal.cpp. Compiles with any C++20 compiler;
 // with the plugin, `report` prints what it found:
 //
-//   clang++ -std=c++20 -fsyntax-only -I include -fplugin=build/lib/tf.so \
+//   clang++-22 -std=c++20 -fsyntax-only -I include -fplugin=build/lib/tf.so \
 //       -fplugin-arg-tf-report examples/layout/annotated.cpp
 //
 // Tested by test/plugin/example_annotated.test.
