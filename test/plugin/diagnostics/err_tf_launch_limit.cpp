@@ -3,13 +3,10 @@
 // against cta.threads.max (1024 on the H200), CTAs per cluster against
 // cluster.ctas.portable_max (8).
 // RUN: %tf-cc1 -verify %s
-#include <tf/tf.hpp>
+#include "../Inputs/gemm_meshes.hpp"
 
 namespace t {
-inline constexpr tf::Mesh cta = tf::mesh("cta", tf::layout<"(132)">, "persistent");
-inline constexpr tf::Mesh loader = tf::mesh("thread", tf::layout<"(1)">, "participant");
-using Slot = tf::Tensor<tf::bf16, "((2,8,8),(4,16)):((4096,512,64),(16,1)) | Swizzle(3,4,3)", tf::smem>;
-using Matrix = tf::Tensor<tf::bf16, "(?,?)">;
+using namespace gemm_test; // cta, loader, LhsSlot, Matrix
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132),
              // expected-error@+1 {{kernel 't::too_many_threads' asks for 1152 thread units per CTA, but nvidia.h200_sxm allows at most 1024 (cta.threads.max) [tf:launch-limit]}}
@@ -22,7 +19,7 @@ void as_many_as_allowed() {}
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 128))]]
 void clusters_of_sixteen(Matrix a) {
-  tf::Ring<Slot, 2> ring;
+  tf::Ring<LhsSlot, 2> ring;
   const std::int64_t GM = tf::ceil_div(a.extent(0), 128);
   // expected-error@+1 {{the tile loop asks for clusters of 16 CTAs, but nvidia.h200_sxm allows at most 8 (cluster.ctas.portable_max)}}
   for (auto [m, n] : tf::persistent_tiles(cta, GM, 1, {.cluster = 16})) {

@@ -4,15 +4,13 @@
 // overlap (read twice). One error per loop index, at the window, with the
 // loop in a note; windows split by hand (k and k + 32) are taken together.
 // RUN: %tf-cc1 -verify %s
-#include <tf/tf.hpp>
+#include "../Inputs/gemm_meshes.hpp"
 
 namespace t {
+using namespace gemm_test; // cta, loader, LhsSlot (128 x 64), Matrix
 constexpr int BM = 128, BK = 64;
-inline constexpr tf::Mesh cta = tf::mesh("cta", tf::layout<"(132)">, "persistent");
-inline constexpr tf::Mesh loader = tf::mesh("thread", tf::layout<"(1)">, "participant");
-using Slot = tf::Tensor<tf::bf16, "((2,8,8),(4,16)):((4096,512,64),(16,1)) | Swizzle(3,4,3)", tf::smem>;
-using Half = tf::Tensor<tf::bf16, "((2,8,8),(2,16)):((2048,256,32),(16,1)) | Swizzle(2,4,3)", tf::smem>;
-using Matrix = tf::Tensor<tf::bf16, "(?,?)">;
+using Slot = LhsSlot;
+using Half = tf::Tensor<tf::bf16, "(128,32):(32,1) | Swizzle(2,4,3)", tf::smem>;
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 128))]]
 void k_steps_by_bm(Matrix a) {
