@@ -126,35 +126,6 @@ std::optional<DType> dtypeOf(QualType T) {
   return std::nullopt;
 }
 
-/// The characters of a FixedString template argument (a structural value:
-/// a struct whose one member `text` is a char array).
-std::optional<std::string> fixedStringText(const TemplateArgument &A) {
-  const APValue *V = nullptr;
-  if (A.getKind() == TemplateArgument::StructuralValue)
-    V = &A.getAsStructuralValue();
-  else if (A.getKind() == TemplateArgument::Declaration)
-    if (const auto *PO = dyn_cast<TemplateParamObjectDecl>(A.getAsDecl()))
-      V = &PO->getValue();
-  if (!V || !V->isStruct() || V->getStructNumFields() < 1)
-    return std::nullopt;
-  const APValue &Arr = V->getStructField(0);
-  if (!Arr.isArray())
-    return std::nullopt;
-  std::string S;
-  for (unsigned I = 0; I < Arr.getArraySize(); ++I) {
-    const APValue &C = I < Arr.getArrayInitializedElts()
-                           ? Arr.getArrayInitializedElt(I)
-                           : Arr.getArrayFiller();
-    if (!C.isInt())
-      return std::nullopt;
-    std::int64_t Ch = C.getInt().getExtValue();
-    if (Ch == 0)
-      break;
-    S.push_back(static_cast<char>(Ch));
-  }
-  return S;
-}
-
 std::optional<std::int64_t> integralArg(const TemplateArgument &A) {
   if (A.getKind() == TemplateArgument::Integral)
     return A.getAsIntegral().getExtValue();
@@ -453,6 +424,7 @@ private:
   ValueId tileValue(const CXXMemberCallExpr *MC, const std::string &Name);
   ValueId indexOperand(const Expr *E);
   ExprId indexExpr(const Expr *E);
+  ExprId buildIndexExpr(const Expr *E);
   ExprId constantExpr(std::int64_t V);
   std::optional<tf::Mesh> evaluateMesh(const Expr *E);
   void buildAccess(hir::Stmt &Op, const CallExpr *CE);
@@ -824,6 +796,7 @@ void KernelBuilder::translate(const Stmt *S) {
   if (const auto *AS = dyn_cast<AttributedStmt>(S)) {
     if (const Site *Mesh = meshSiteOf(AS)) {
       StmtId Saved = openMeshScope(*Mesh, AS->getSourceRange());
+      K.Stmts[Current].MeshOnBlock = isa<CompoundStmt>(AS->getSubStmt());
       translateBodyInto(AS->getSubStmt());
       closeScope(Saved);
       return;
@@ -1433,6 +1406,13 @@ ExprId KernelBuilder::constantExpr(std::int64_t V) {
 }
 
 ExprId KernelBuilder::indexExpr(const Expr *E) {
+  ExprId Id = buildIndexExpr(E);
+  if (Id != None && !K.Exprs[Id].Range.valid())
+    K.Exprs[Id].Range = range(E->getSourceRange());
+  return Id;
+}
+
+ExprId KernelBuilder::buildIndexExpr(const Expr *E) {
   if (!E)
     return None;
   if (E->isValueDependent() || E->isTypeDependent()) {

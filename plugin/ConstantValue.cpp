@@ -15,6 +15,7 @@
 #include "clang/AST/APValue.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Type.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -277,6 +278,33 @@ std::string describeConstant(const APValue &V, QualType T,
   llvm::raw_string_ostream OS(Out);
   V.printPretty(OS, Ctx, T);
   return Out;
+}
+
+std::optional<std::string> fixedStringText(const TemplateArgument &A) {
+  const APValue *V = nullptr;
+  if (A.getKind() == TemplateArgument::StructuralValue)
+    V = &A.getAsStructuralValue();
+  else if (A.getKind() == TemplateArgument::Declaration)
+    if (const auto *PO = dyn_cast<TemplateParamObjectDecl>(A.getAsDecl()))
+      V = &PO->getValue();
+  if (!V || !V->isStruct() || V->getStructNumFields() < 1)
+    return std::nullopt;
+  const APValue &Arr = V->getStructField(0);
+  if (!Arr.isArray())
+    return std::nullopt;
+  std::string S;
+  for (unsigned I = 0; I < Arr.getArraySize(); ++I) {
+    const APValue &C = I < Arr.getArrayInitializedElts()
+                           ? Arr.getArrayInitializedElt(I)
+                           : Arr.getArrayFiller();
+    if (!C.isInt())
+      return std::nullopt;
+    std::int64_t Ch = C.getInt().getExtValue();
+    if (Ch == 0)
+      break;
+    S.push_back(static_cast<char>(Ch));
+  }
+  return S;
 }
 
 std::optional<LayoutTextError> checkLayoutText(llvm::StringRef Text) {

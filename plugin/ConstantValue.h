@@ -16,6 +16,7 @@
 #include "tf/layout/topology.hpp"
 #include "tf/schedule/contract_facts.hpp"
 
+#include "clang/AST/TemplateBase.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -53,6 +54,11 @@ std::optional<detail::AtomParams> decodeAtomParams(const clang::APValue &V,
 /// printer for anything else.
 std::string describeConstant(const clang::APValue &V, clang::QualType T,
                              const clang::ASTContext &Ctx);
+
+/// The characters of a FixedString template argument (a structural value:
+/// a struct whose one member `text` is a char array): the text of
+/// `tf::Tensor<T, "...">` or `tf::layout<"...">`.
+std::optional<std::string> fixedStringText(const clang::TemplateArgument &A);
 
 /// A layout string that tf's parser refused: its message and the byte offset
 /// into the text where the problem is.

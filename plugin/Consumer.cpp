@@ -8,6 +8,7 @@
 #include "BuildHIR.h"
 #include "ConstantValue.h"
 #include "Diagnostics.h"
+#include "LayoutLiterals.h"
 #include "Pipeline.h"
 #include "Sites.h"
 #include "hir/Printer.h"
@@ -112,6 +113,9 @@ public:
     std::vector<Site> Sites = collectSites(Ctx, Opts.SkipPrecompiled);
     if (Opts.Report)
       printReport(Ctx, Sites, Out);
+    // A malformed layout literal leaves a default layout behind it; the
+    // kernels built from it would only repeat the error.
+    checkLayoutLiterals(Ctx, Diags);
     // A translation unit Sema refused has no reliable AST to extract.
     if (Diags.hasUncompilableErrorOccurred())
       return;

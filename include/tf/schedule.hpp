@@ -230,11 +230,8 @@ using acc_result_t = std::conditional_t<std::is_lvalue_reference_v<Acc>, Acc,
 // The functions from tf::schedule down to its static_asserts have deduced
 // return types: clangd parses headers with the bodies of other functions
 // skipped, and a skipped body instantiates no check.
-template <class Atom, class Rep, class Acc, class L, class R>
-decltype(auto) run_tiled_mma(Acc &&acc, const L &lhs, const R &rhs) {
-  using C = view_t<Acc>;
-  using A = view_t<L>;
-  using B = view_t<R>;
+template <class Atom, class Rep, class C, class A, class B>
+auto check_tiled_mma() {
   using K = MmaChecks<Atom, Rep, C, A, B>;
   static_assert(K::ranks,
                 "tf::schedule<tf::TiledMma<...>>: acc, lhs and rhs must be "
@@ -248,21 +245,21 @@ decltype(auto) run_tiled_mma(Acc &&acc, const L &lhs, const R &rhs) {
                 "tf::schedule<tf::TiledMma<...>>: give one repeat per M, N "
                 "and K: tf::Repeat<RM, RN, RK>");
 #if TF_SCHEDULE_CONTRACT_CHECKS
-  TF_SCHEDULE_CHECK(K::acc_dtype,
+  TF_STATIC_CHECK(K::acc_dtype,
                     "tf::schedule<tf::TiledMma<...>>: the accumulator (the "
                     "contract's operand C) must hold f32; declare it "
                     "tf::Tensor<float, \"...\", tf::rmem> and tf::cast the result",
                     K::operand_message("acc", Atom::acc_operand,
                                        dtype_or_f64<typename C::element_type>(),
                                        C::storage, true))
-  TF_SCHEDULE_CHECK(K::acc_storage,
+  TF_STATIC_CHECK(K::acc_storage,
                     "tf::schedule<tf::TiledMma<...>>: the accumulator (the "
                     "contract's operand C) must live in registers: declare it "
                     "tf::Tensor<float, \"...\", tf::rmem>",
                     K::operand_message("acc", Atom::acc_operand,
                                        dtype_or_f64<typename C::element_type>(),
                                        C::storage, false))
-  TF_SCHEDULE_CHECK(K::lhs_dtype,
+  TF_STATIC_CHECK(K::lhs_dtype,
                     "tf::schedule<tf::TiledMma<...>>: lhs (the contract's "
                     "operand A) does not hold the atom's element type; "
                     "tf::cast it or choose the atom of its dtype, e.g. "
@@ -270,7 +267,7 @@ decltype(auto) run_tiled_mma(Acc &&acc, const L &lhs, const R &rhs) {
                     K::operand_message("lhs", Atom::lhs_operand,
                                        dtype_or_f64<typename A::element_type>(),
                                        A::storage, true))
-  TF_SCHEDULE_CHECK(K::rhs_dtype,
+  TF_STATIC_CHECK(K::rhs_dtype,
                     "tf::schedule<tf::TiledMma<...>>: rhs (the contract's "
                     "operand B) does not hold the atom's element type; "
                     "tf::cast it or choose the atom of its dtype, e.g. "
@@ -278,7 +275,7 @@ decltype(auto) run_tiled_mma(Acc &&acc, const L &lhs, const R &rhs) {
                     K::operand_message("rhs", Atom::rhs_operand,
                                        dtype_or_f64<typename B::element_type>(),
                                        B::storage, true))
-  TF_SCHEDULE_CHECK(K::lhs_storage,
+  TF_STATIC_CHECK(K::lhs_storage,
                     "tf::schedule<tf::TiledMma<...>>: lhs (the contract's "
                     "operand A) is in a storage the atom's form cannot read: "
                     "form SS reads it from tf::smem (load it through a "
@@ -286,13 +283,13 @@ decltype(auto) run_tiled_mma(Acc &&acc, const L &lhs, const R &rhs) {
                     K::operand_message("lhs", Atom::lhs_operand,
                                        dtype_or_f64<typename A::element_type>(),
                                        A::storage, false))
-  TF_SCHEDULE_CHECK(K::rhs_storage,
+  TF_STATIC_CHECK(K::rhs_storage,
                     "tf::schedule<tf::TiledMma<...>>: rhs (the contract's "
                     "operand B) must be in tf::smem; load it through a tf::Ring",
                     K::operand_message("rhs", Atom::rhs_operand,
                                        dtype_or_f64<typename B::element_type>(),
                                        B::storage, false))
-  TF_SCHEDULE_CHECK((tile_divides_into_atoms<K::static_tile, K::tile_m,
+  TF_STATIC_CHECK((tile_divides_into_atoms<K::static_tile, K::tile_m,
                                               K::tile_n, K::tile_k, K::am,
                                               K::an, K::ak>),
                     "tf::schedule<tf::TiledMma<...>>: the tile does not "
@@ -300,7 +297,7 @@ decltype(auto) run_tiled_mma(Acc &&acc, const L &lhs, const R &rhs) {
                     "atom's 64 x n x k); choose tile extents that are "
                     "multiples of the atom's",
                     K::divide_message())
-  TF_SCHEDULE_CHECK((written_repeat_is_derived<K::divides && K::repeat_rank,
+  TF_STATIC_CHECK((written_repeat_is_derived<K::divides && K::repeat_rank,
                                                 K::written(0), K::written(1),
                                                 K::written(2), K::rm, K::rn,
                                                 K::rk>),
@@ -309,8 +306,20 @@ decltype(auto) run_tiled_mma(Acc &&acc, const L &lhs, const R &rhs) {
                     "K); write the derived Repeat or leave it out",
                     K::repeat_message())
 #endif
-  if constexpr (K::ranks && K::static_tile && K::operands_ok && K::divides &&
-                K::repeat_ok && K::repeat_rank) {
+}
+
+template <class Atom, class Rep, class Acc, class L, class R>
+decltype(auto) run_tiled_mma(Acc &&acc, const L &lhs, const R &rhs) {
+  using C = view_t<Acc>;
+  using A = view_t<L>;
+  using B = view_t<R>;
+  using K = MmaChecks<Atom, Rep, C, A, B>;
+  constexpr bool parsed = layout_text_parsed<C> && layout_text_parsed<A> &&
+                          layout_text_parsed<B>;
+  if constexpr (parsed)
+    check_tiled_mma<Atom, Rep, C, A, B>();
+  if constexpr (parsed && K::ranks && K::static_tile && K::operands_ok &&
+                K::divides && K::repeat_ok && K::repeat_rank) {
     // The atoms together compute exactly the tile's matmul: each element of
     // acc accumulates its products in float, k increasing, atom after atom.
     tf::matmul(acc, lhs, rhs);
@@ -369,7 +378,7 @@ template <class Src, class Dst> struct TmaChecks {
   }
 };
 
-template <class Src, class Dst> auto check_tma() {
+template <class Src, class Dst> auto check_tma_operands() {
   using K = CopyChecks<Src, Dst>;
   static_assert(K::same_type,
                 "tf::schedule<tf::nv::CopyAsyncTensor>: source and "
@@ -386,22 +395,27 @@ template <class Src, class Dst> auto check_tma() {
                 "a.tile<BM, BK>(m0, k0)");
 #if TF_SCHEDULE_CONTRACT_CHECKS
   using T = TmaChecks<Src, Dst>;
-  TF_SCHEDULE_CHECK(T::is_load || T::is_store,
+  TF_STATIC_CHECK(T::is_load || T::is_store,
                     "tf::schedule<tf::nv::CopyAsyncTensor>: TMA copies a gmem "
                     "tile into smem (a load) or an smem tile into gmem (a "
                     "store); use tf::schedule<tf::Copy> for registers",
                     T::direction_message())
-  TF_SCHEDULE_CHECK(T::rank_ok,
+  TF_STATIC_CHECK(T::rank_ok,
                     "tf::schedule<tf::nv::CopyAsyncTensor>: a TMA box has at "
                     "most 5 modes; copy a lower-rank view",
                     T::rank_message())
 #endif
 }
 
+template <class Src, class Dst> auto check_tma() {
+  if constexpr (layout_text_parsed<Src> && layout_text_parsed<Dst>)
+    check_tma_operands<Src, Dst>();
+}
+
 template <class Src, class Dst> constexpr bool tma_ok() {
   using K = CopyChecks<Src, Dst>;
   using T = TmaChecks<Src, Dst>;
-  return K::same_type && K::same_rank && K::extents &&
+  return layout_text_parsed<Src> && layout_text_parsed<Dst> && K::same_type && K::same_rank && K::extents &&
          (T::is_load || T::is_store) && T::rank_ok;
 }
 
@@ -441,9 +455,10 @@ template <class Src, class Dst> auto run_copy(const Src &src, Dst &&dst) {
   using S = view_t<Src>;
   using D = view_t<std::remove_cvref_t<Dst>>;
   using K = CopyChecks<S, D>;
-  static_assert(K::same_rank,
+  constexpr bool parsed = layout_text_parsed<S> && layout_text_parsed<D>;
+  static_assert(!parsed || K::same_rank,
                 "tf::schedule<tf::Copy>: source and destination ranks differ");
-  static_assert(K::extents,
+  static_assert(!parsed || K::extents,
                 "tf::schedule<tf::Copy>: source and destination extents "
                 "differ; copy a tile of the larger one, e.g. "
                 "dst.tile<BM, BN>(m0, n0)");
@@ -465,7 +480,8 @@ template <class Src, class Dst> auto run_copy(const Src &src, Dst &&dst) {
                 "intel.amx.TileLoad/TileStore)");
 #endif
   const D &d = view_of(dst);
-  if constexpr (K::same_rank && K::extents && src_ok && dst_ok && dtype_ok)
+  if constexpr (parsed && K::same_rank && K::extents && src_ok && dst_ok &&
+                dtype_ok)
     copy_elements(view_of(src), d);
   return d;
 }

@@ -54,7 +54,7 @@ namespace detail {
 /// The parsed layout text of a tensor type.
 template <FixedString Text>
 inline constexpr LayoutText parsed_text =
-    text_constant(parse_layout_text(Text.view()), Text.text);
+    parsed_literal<Text, parse_layout_text>::value;
 
 /// Marker for an extent only known at run time.
 inline constexpr std::int64_t dynamic_extent = -1;
@@ -501,5 +501,21 @@ concept TensorLike = requires(const V &v) {
   { v.extent(0) } -> std::convertible_to<std::int64_t>;
   v.at(std::array<std::int64_t, V::rank>{});
 };
+
+namespace detail {
+
+/// Whether the layout text of view type `V` parsed. A malformed one is one
+/// error already (tf/layout/text/literal.hpp) and leaves a default layout
+/// behind; the checks of what is built from it stay silent rather than
+/// repeat it.
+template <class V> inline constexpr bool layout_text_parsed = true;
+template <class T, FixedString Text, Storage S>
+inline constexpr bool layout_text_parsed<Tensor<T, Text, S>> =
+    parse_layout_text(Text.view()).ok();
+template <class Base, std::int64_t... E>
+inline constexpr bool layout_text_parsed<Window<Base, E...>> =
+    layout_text_parsed<Base>;
+
+} // namespace detail
 
 } // namespace tf

@@ -46,8 +46,10 @@ std::vector<Finding> check(const hir::Kernel &K,
                            const targets::MergedTarget *Target);
 
 /// Meshes outside the kernel's topologies, then values used on meshes that
-/// do not hold them (Scopes.cpp).
-std::vector<Finding> checkScopes(const hir::Kernel &K);
+/// do not hold them (Scopes.cpp). With \p NotHeld, the op statement of each
+/// err_tf_scope_not_held finding is appended to it, in the findings' order.
+std::vector<Finding> checkScopes(const hir::Kernel &K,
+                                 std::vector<hir::StmtId> *NotHeld = nullptr);
 
 /// Meshes (scopes, tile loops' CTA meshes) whose level is not one of the
 /// kernel's topologies or that reach past its extent (Scopes.cpp).

@@ -37,6 +37,8 @@
 #include "tf/atoms/registry.hpp"
 #include "tf/contract/describe.hpp"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <tuple>
 
@@ -308,6 +310,57 @@ private:
     return callRange();
   }
 
+  /// When operand \p Why.subject's layout is the one another value of a
+  /// written choice parameter reads (B stored N-major for an atom written
+  /// with Major::K), the error is at that template argument, with the
+  /// value as a fix-it and the operand in a note. The site is matched again
+  /// with the one value changed: a question asked only to word the error;
+  /// the recorded match stays the decision.
+  std::optional<Finding> layoutParameterFinding(const Reason &Why,
+                                                const SiteOperandSource *O) const {
+    for (std::size_t I = 0; I < H.S.params.size(); ++I) {
+      const ParamArg &A = H.S.params[I];
+      const ParamDef *D = nullptr;
+      for (const ParamDef &Def : C.params)
+        if (Def.name == A.name)
+          D = &Def;
+      SourceRange At = paramRange(A.name);
+      if (!D || D->kind != ParamKind::choice || !At.valid() ||
+          At.Begin == callRange().Begin)
+        continue;
+      for (const ParamValue &V : D->allowed) {
+        if (V == A.value)
+          continue;
+        tf::Site Alt = H.S;
+        Alt.params[I].value = V;
+        MatchReport R = match(C, Alt);
+        if (llvm::any_of(R.reasons, [&](const Reason &W) {
+              return W.kind == ReasonKind::operand_layout &&
+                     W.subject == Why.subject;
+            }))
+          continue;
+        const std::string Operand =
+            str(Why.subject) + " (" + valueText(K, O ? O->Value : None) + ")";
+        Finding F = make(DiagId::err_tf_contract_layout, At,
+                         {str(C.id), str(Why.subject),
+                          valueText(K, O ? O->Value : None),
+                          "its layout is what " + str(A.name) + " = " +
+                              spelling(V, *D) + " reads, but the atom is "
+                              "written with " + str(A.name) + " = " +
+                              spelling(A.value, *D)},
+                         Why);
+        F.FixIts.push_back({At, spelling(V, *D)});
+        F.Notes.push_back({DiagId::note_tf_derived,
+                           operandRange(Why.subject),
+                           {"operand " + Operand + " is read here"},
+                           {},
+                           {}});
+        return F;
+      }
+    }
+    return std::nullopt;
+  }
+
   Finding make(DiagId Id, SourceRange At, std::vector<std::string> Args,
                const Reason &Why) const {
     Finding F{Id, At, std::move(Args), {}, {}};
@@ -415,6 +468,10 @@ private:
     }
     case ReasonKind::operand_layout: {
       const SiteOperandSource *O = operand(Why.subject);
+      if (std::optional<Finding> F = layoutParameterFinding(Why, O)) {
+        Out.push_back(std::move(*F));
+        return;
+      }
       Finding F = make(DiagId::err_tf_contract_layout,
                        operandRange(Why.subject),
                        {Id, str(Why.subject),
@@ -477,51 +534,96 @@ std::string knownContracts() {
   return Out;
 }
 
+
+/// The contract checks of scheduled op \p S.
+void checkSite(const Kernel &K, StmtId S, const targets::MergedTarget *Target,
+               std::vector<Finding> &Findings) {
+  const Stmt &Op = K.Stmts[S];
+  if (!contractOf(Op)) {
+    Findings.push_back(
+        {DiagId::err_tf_atom_unknown,
+         Op.CallRange.valid() ? Op.CallRange : Op.Range,
+         {"'" + Op.Sched->AtomSpelling + "'",
+          Op.Sched->ContractId.empty()
+              ? "it names no contract id; tf knows " + knownContracts()
+              : "'" + Op.Sched->ContractId + "' is not among " +
+                    knownContracts()},
+         {},
+         {}});
+    return;
+  }
+  HirSite Site;
+  if (!buildSite(K, S, Target, Site))
+    return;
+  if (isBoxCopy(*Site.C)) {
+    const std::optional<BoxSplit> Split = recordedSplit(Op);
+    if (std::optional<Finding> F = boxOrderFinding(K, Site, Split.has_value())) {
+      Findings.push_back(std::move(*F));
+      return;
+    }
+    if (Split) {
+      HirSite Box;
+      buildBoxSite(Site, *Split, Box);
+      SiteChecker Checker(K, Box, Findings);
+      Checker.run();
+      Checker.checkBoxes(*Split);
+      return;
+    }
+  }
+  SiteChecker(K, Site, Findings).run();
+}
+
 } // namespace
 
 std::vector<Finding> check(const Kernel &K,
                            const targets::MergedTarget *Target) {
+  // One mistake, one error. An op whose operands its mesh does not hold is
+  // the scope check's error; matching its contract on that mesh would only
+  // repeat it, unless the contract refuses the mesh itself (a WGMMA with no
+  // thread mesh): that error names the cause and stands alone. An op that
+  // reads such an op's result (the cast of a value the mesh does not hold,
+  // then copied) is not checked at all.
+  std::vector<StmtId> NotHeld;
+  std::vector<Finding> Scoped = checkScopes(K, &NotHeld);
   std::vector<Finding> Findings;
+  std::vector<StmtId> RefusedMesh;
+  std::vector<ValueId> Unheld;
   for (StmtId S : K.preorder()) {
     const Stmt &Op = K.Stmts[S];
-    if (Op.Kind != StmtKind::Op || !Op.Sched)
+    if (Op.Kind != StmtKind::Op)
       continue;
-    if (!contractOf(Op)) {
-      Findings.push_back(
-          {DiagId::err_tf_atom_unknown,
-           Op.CallRange.valid() ? Op.CallRange : Op.Range,
-           {"'" + Op.Sched->AtomSpelling + "'",
-            Op.Sched->ContractId.empty()
-                ? "it names no contract id; tf knows " + knownContracts()
-                : "'" + Op.Sched->ContractId + "' is not among " +
-                      knownContracts()},
-           {},
-           {}});
+    if (llvm::any_of(Op.Operands,
+                     [&](ValueId V) { return llvm::is_contained(Unheld, V); })) {
+      if (Op.Result != hir::None)
+        Unheld.push_back(Op.Result);
       continue;
     }
-    HirSite Site;
-    if (!buildSite(K, S, Target, Site))
+    const bool Held = !llvm::is_contained(NotHeld, S);
+    if (!Held && Op.Result != hir::None)
+      Unheld.push_back(Op.Result);
+    if (!Op.Sched)
       continue;
-    if (isBoxCopy(*Site.C)) {
-      const std::optional<BoxSplit> Split = recordedSplit(Op);
-      if (std::optional<Finding> F = boxOrderFinding(K, Site, Split.has_value())) {
-        Findings.push_back(std::move(*F));
-        continue;
-      }
+    if (Held) {
+      checkSite(K, S, Target, Findings);
+      continue;
     }
-    if (isBoxCopy(*Site.C))
-      if (std::optional<BoxSplit> Split = recordedSplit(Op)) {
-        HirSite Box;
-        buildBoxSite(Site, *Split, Box);
-        SiteChecker Checker(K, Box, Findings);
-        Checker.run();
-        Checker.checkBoxes(*Split);
-        continue;
-      }
-    SiteChecker(K, Site, Findings).run();
+    std::vector<Finding> Site;
+    checkSite(K, S, Target, Site);
+    for (Finding &F : Site)
+      if (F.Id == DiagId::err_tf_contract_mesh)
+        Findings.push_back(std::move(F));
+    if (llvm::any_of(Site, [](const Finding &F) {
+          return F.Id == DiagId::err_tf_contract_mesh;
+        }))
+      RefusedMesh.push_back(S);
   }
-  for (Finding &F : checkScopes(K))
+  std::size_t NotHeldIndex = 0;
+  for (Finding &F : Scoped) {
+    if (F.Id == DiagId::err_tf_scope_not_held &&
+        llvm::is_contained(RefusedMesh, NotHeld[NotHeldIndex++]))
+      continue;
     Findings.push_back(std::move(F));
+  }
   for (Finding &F : checkCoverage(K))
     Findings.push_back(std::move(F));
   if (Target) {

@@ -217,29 +217,52 @@ private:
                  " (ceil_div), so its tiles " +
                  (*Q > Group.first ? "stop short of the end"
                                    : "run past the end") +
-                 "; divide by " + std::to_string(Group.first));
+                 "; divide by " + std::to_string(Group.first),
+             Count.Range);
       return;
     }
   }
 
+  /// The error is where the mistake is written: \p Written when the caller
+  /// knows (a tile count), at a tile_offsets loop's step when the window
+  /// sits at the bare index (`k`), else at the window, whose offset
+  /// (`m * BM`, `k + 16`) states it; a note points at the other place.
   void report(const hir::Stmt &L, ValueId Index, ValueId Tensor, unsigned Dim,
-              std::int64_t Advance, const Window &W, const std::string &Why) {
+              std::int64_t Advance, const Window &W, const std::string &Why,
+              hir::SourceRange Written = {}) {
     const hir::Value &Tile = K.Values[W.Tile];
+    const hir::Value &Idx = K.Values[Index];
+    hir::SourceRange Step = Written;
+    if (!Step.valid() && L.Loop == hir::LoopKind::TileOffsets &&
+        L.Bounds.size() == 2 && isIndex(Tile.TileOffsets[Dim], Index))
+      Step = K.Exprs[L.Bounds[1]].Range;
     Finding F;
     F.Id = plugin::DiagId::err_tf_loop_coverage;
-    F.Range = Tile.Range.valid() ? Tile.Range : L.Range;
     F.Args = {"'" + K.Values[Tensor].Name + "'", std::to_string(Dim),
               std::to_string(W.Extent), std::to_string(W.Start),
-              "'" + K.Values[Index].Name + "'", std::to_string(Advance), Why};
-    hir::SourceRange Loop = L.Range;
-    Loop.End = Loop.Begin;
-    F.Notes.push_back({plugin::DiagId::note_tf_derived,
-                       Loop,
-                       {"'" + K.Values[Index].Name + "' advances by " +
-                        std::to_string(Advance) +
-                        " elements of that dimension per tile here"},
-                       {},
-                       {}});
+              "'" + Idx.Name + "'", std::to_string(Advance), Why};
+    hir::SourceRange Window = Tile.Range.valid() ? Tile.Range : L.Range;
+    if (Step.valid()) {
+      F.Range = Step;
+      F.Notes.push_back({plugin::DiagId::note_tf_derived,
+                         Window,
+                         {"the window along dimension " + std::to_string(Dim) +
+                          " is " + std::to_string(W.Extent) +
+                          " elements wide here"},
+                         {},
+                         {}});
+    } else {
+      F.Range = Window;
+      hir::SourceRange Loop = L.Range;
+      Loop.End = Loop.Begin;
+      F.Notes.push_back({plugin::DiagId::note_tf_derived,
+                         Loop,
+                         {"'" + Idx.Name + "' advances by " +
+                          std::to_string(Advance) +
+                          " elements of that dimension per tile here"},
+                         {},
+                         {}});
+    }
     Out.push_back(std::move(F));
   }
 };

@@ -29,6 +29,8 @@
 
 #include "tf/layout/mesh_text.hpp"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 
 namespace tf::analysis {
@@ -108,7 +110,9 @@ std::vector<Finding> checkTopologies(const hir::Kernel &K) {
   std::vector<Finding> Out;
   if (K.Topologies.empty())
     return Out;
-  std::vector<tf::Mesh> Reported;
+  // One error per level: a launch too small for one mesh is usually too
+  // small for the others of that level too.
+  std::vector<tf::Name> Reported;
   for (hir::StmtId Id : K.preorder()) {
     const hir::Stmt &S = K.Stmts[Id];
     const tf::Mesh *M = nullptr;
@@ -117,29 +121,31 @@ std::vector<Finding> checkTopologies(const hir::Kernel &K) {
     else if (S.Kind == hir::StmtKind::Loop &&
              S.Loop != hir::LoopKind::TileOffsets && !S.LoopMesh.level.empty())
       M = &S.LoopMesh;
-    if (!M || std::find(Reported.begin(), Reported.end(), *M) != Reported.end())
+    if (!M || llvm::is_contained(Reported, M->level))
       continue;
     std::string Problem =
         topologyProblem(K, *M, /*WholeLevel=*/M == &S.LoopMesh);
     if (Problem.empty())
       continue;
-    Reported.push_back(*M);
+    Reported.push_back(M->level);
     Finding F;
     F.Id = plugin::DiagId::err_tf_scope_topology;
     F.Range = S.Range;
     F.Args = {to_string(*M), Problem};
-    // A tile loop's mesh is short of a launch that is too large (its extent
-    // is the number of CTAs the loop was written for): the error is at the
-    // topology, the loop in a note (at its first token).
+    // The mesh and the launch disagree; the launch is the one number the
+    // kernel states once, so the error is at the topology and the scope
+    // or tile loop that revealed it in a note (at its first token).
     hir::SourceRange Topology = topologyRange(K, M->level);
-    if (M == &S.LoopMesh && Topology.valid()) {
-      hir::SourceRange Loop = S.Range;
-      Loop.End = Loop.Begin;
+    if (Topology.valid()) {
+      hir::SourceRange Use = S.Range;
+      Use.End = Use.Begin;
       F.Range = Topology;
       F.Notes.push_back({plugin::DiagId::note_tf_derived,
-                         Loop,
-                         {"the tile loop distributes its tiles over mesh " +
-                          to_string(*M) + " here"},
+                         Use,
+                         {M == &S.LoopMesh
+                              ? "the tile loop distributes its tiles over mesh " +
+                                    to_string(*M) + " here"
+                              : "mesh " + to_string(*M) + " is used here"},
                          {},
                          {}});
     }
@@ -148,7 +154,20 @@ std::vector<Finding> checkTopologies(const hir::Kernel &K) {
   return Out;
 }
 
-std::vector<Finding> checkScopes(const hir::Kernel &K) {
+/// The mesh scope written on \p Op's own statement (`[[tf::mesh(m)]] x =
+/// op(...)`): the one decision that placed the op. None when the op sits
+/// in a block under the attribute, where the op's place may be the mistake
+/// as much as the scope's mesh.
+hir::StmtId ownScope(const hir::Kernel &K, hir::StmtId Op) {
+  hir::StmtId P = K.Stmts[Op].Parent;
+  if (P == hir::None || K.Stmts[P].Kind != hir::StmtKind::MeshScope ||
+      K.Stmts[P].MeshOnBlock)
+    return hir::None;
+  return P;
+}
+
+std::vector<Finding> checkScopes(const hir::Kernel &K,
+                                 std::vector<hir::StmtId> *NotHeld) {
   std::vector<Finding> Out = checkTopologies(K);
   for (hir::StmtId Id : K.preorder()) {
     const hir::Stmt &S = K.Stmts[Id];
@@ -185,11 +204,25 @@ std::vector<Finding> checkScopes(const hir::Kernel &K) {
       F.Id = plugin::DiagId::err_tf_scope_not_held;
       F.Range = useRange(K, S, V);
       F.Args = {describeValue(K, V), to_string(Held), to_string(*Here)};
+      // Placed by its own mesh attribute, the op runs where that attribute
+      // says: the error is there, the use in a note.
+      if (hir::StmtId Scope = ownScope(K, Id); Scope != hir::None) {
+        hir::SourceRange Attribute = K.Stmts[Scope].Range;
+        Attribute.End = Attribute.Begin;
+        F.Notes.push_back({plugin::DiagId::note_tf_derived,
+                           F.Range,
+                           {describeValue(K, V) + " is used here"},
+                           {},
+                           {}});
+        F.Range = Attribute;
+      }
       Finding Note;
       Note.Id = plugin::DiagId::note_tf_value_defined;
       Note.Range = definitionRange(K, Root);
       Note.Args = {describeValue(K, Root), to_string(Held)};
       F.Notes.push_back(std::move(Note));
+      if (NotHeld)
+        NotHeld->push_back(Id);
       Out.push_back(std::move(F));
     }
   }

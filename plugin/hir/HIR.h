@@ -155,6 +155,9 @@ struct Expr {
   /// Filled by inference: the value when it is a compile-time constant
   /// (constants, static extents, Let-bound indices and arithmetic on them).
   std::optional<std::int64_t> Static;
+  /// Where the expression is written, for diagnostics about it (a loop's
+  /// step, a tile count); invalid for expressions tf made up.
+  SourceRange Range;
 };
 
 //===- Access relations ----------------------------------------------------===//
@@ -254,6 +257,9 @@ struct Stmt {
   tf::Mesh Mesh{};
   /// The attribute's argument as written ("compute").
   std::string MeshSpelling;
+  /// The attribute is on a block of statements, not on one declaration or
+  /// statement (whose ops it alone places).
+  bool MeshOnBlock = false;
 
   // Loop
   LoopKind Loop = LoopKind::TileOffsets;

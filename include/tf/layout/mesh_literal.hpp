@@ -21,11 +21,18 @@ namespace tf {
 /// `tf::int_tuple<"(2,(4,8))">`. Axis bindings are errors.
 template <FixedString Text>
 inline constexpr IntTuple int_tuple =
-    detail::text_constant(parse_int_tuple(Text.view()), Text.text);
+    detail::parsed_literal<Text, parse_int_tuple>::value;
 
 template <FixedString Shape, class... Names>
 constexpr Mesh Mesh::reshape(Names... names) const {
-  return reshape(int_tuple<Shape>, names...);
+  // A malformed shape is the literal's one error (instantiating its check
+  // reports it, here or through the plugin); the mesh stays as it was.
+  if constexpr (!parse_int_tuple(Shape.view()).ok()) {
+    (void)int_tuple<Shape>;
+    return *this;
+  }
+  else
+    return reshape(int_tuple<Shape>, names...);
 }
 
 } // namespace tf

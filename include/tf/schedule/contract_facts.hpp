@@ -11,10 +11,7 @@
 //   - what are the atom's extents (atom_shape with its symbols resolved)?
 //   - which storage and dtype does an operand need under these parameters?
 //
-// Also here: detail::Message, a fixed-size text built in constant
-// evaluation, which clang prints as a static_assert message (C++26
-// user-generated messages, accepted by clang >= 17 as an extension in C++20);
-// other compilers print the literal message given beside it (TF_SCHEDULE_CHECK).
+// The checks' messages are detail::Message texts (tf/support/message.hpp).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -22,6 +19,7 @@
 #include "tf/contract/contract.hpp"
 #include "tf/dtype.hpp"
 #include "tf/support/fixed_vector.hpp"
+#include "tf/support/message.hpp"
 #include "tf/support/name.hpp"
 
 #include <cstddef>
@@ -189,62 +187,7 @@ constexpr std::int64_t operand_limit(const Contract &c, const AtomParams &params
   return -1;
 }
 
-//===- Messages built in constant evaluation -------------------------------===//
-
-/// A static_assert message assembled at compile time: `append` text and
-/// numbers; `data()`/`size()` make it a C++26 user-generated message.
-struct Message {
-  static constexpr std::size_t capacity = 320;
-  char text[capacity] = {};
-  std::size_t length = 0;
-
-  constexpr Message &operator<<(std::string_view s) {
-    for (char ch : s)
-      if (length + 1 < capacity)
-        text[length++] = ch;
-    return *this;
-  }
-  constexpr Message &operator<<(const char *s) { return *this << std::string_view(s); }
-  constexpr Message &operator<<(std::int64_t v) {
-    char digits[24] = {};
-    int n = 0;
-    bool negative = v < 0;
-    std::uint64_t u = negative ? std::uint64_t(0) - std::uint64_t(v) : std::uint64_t(v);
-    do {
-      digits[n++] = static_cast<char>('0' + u % 10);
-      u /= 10;
-    } while (u != 0);
-    if (negative)
-      *this << "-";
-    while (n > 0) {
-      const char d[2] = {digits[--n], '\0'};
-      *this << std::string_view(d, 1);
-    }
-    return *this;
-  }
-  constexpr Message &operator<<(int v) { return *this << std::int64_t(v); }
-  constexpr Message &operator<<(DType t) { return *this << name(t); }
-  constexpr Message &operator<<(Storage s) { return *this << name(s); }
-  constexpr const char *data() const { return text; }
-  constexpr std::size_t size() const { return length; }
-};
-
 } // namespace tf::detail
-
-/// TF_SCHEDULE_CHECK(cond, "literal", message): a static_assert whose text is
-/// `message` (a detail::Message built from the contract's values) on clang,
-/// and the literal on compilers without user-generated messages (g++, nvcc);
-/// both name the fix. The literal check is a variable template of the
-/// values where it helps, so g++ shows them in its note.
-#if defined(__clang__) && !defined(__CUDACC__) && __clang_major__ >= 17
-#define TF_SCHEDULE_CHECK(cond, literal, message)                              \
-  _Pragma("clang diagnostic push")                                             \
-  _Pragma("clang diagnostic ignored \"-Wc++26-extensions\"")                   \
-  static_assert(cond, message);                                                \
-  _Pragma("clang diagnostic pop")
-#else
-#define TF_SCHEDULE_CHECK(cond, literal, message) static_assert(cond, literal);
-#endif
 
 /// With the tf plugin loaded (`__has_cpp_attribute(tf::mesh)` is 1) the
 /// checks that consult a contract are left to it: it runs the full match and

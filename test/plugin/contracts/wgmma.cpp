@@ -61,14 +61,14 @@ void gemm(Matrix a, Matrix b) {
   const std::int64_t GM = tf::ceil_div(a.extent(0), BM);
   const std::int64_t GN = tf::ceil_div(b.extent(1), BN);
   for (auto [m, n] : tf::persistent_tiles(cta, GM, GN, {.group_m = 8})) {
-    [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>(); // mesh-note {{'acc' is distributed as ((2@group,4@warp,2,8@lane8),(8,4@lane4,2)):((4096,16,8,1),(512,128,64)) over Mesh(thread, (2,4,8,4):(128,32,4,1) + 128, group, warp, lane8, lane4), the mesh of its scope 'compute'}} mesh-note {{'acc' is defined here}}
+    [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();
     for (std::int64_t k : tf::tile_offsets(a.extent(1), RK)) {
       [[tf::mesh(loader)]] auto lhs = // capability-error@+1 {{nv.sm90.CopyAsyncTensor needs capability 'cp.async.bulk.tensor', which target 'nvidia.a100_sxm' lacks}} capability-note@+1 {{contract nv.sm90.CopyAsyncTensor, capability: cp.async.bulk.tensor is not among the target's capabilities}}
           tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<BM, RK>(m * BM, k), lhs_ring);
       [[tf::mesh(loader)]] auto rhs = // capability-error@+1 {{needs capability 'cp.async.bulk.tensor'}} capability-note@+1 {{contract nv.sm90.CopyAsyncTensor, capability}}
           tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<RK, BN>(k, n * BN), rhs_ring);
 #if defined(MESH)
-      acc = tf::schedule<tf::TiledMma<Wgmma>, tf::Repeat<2, 1, 4>>(acc, lhs, rhs); // mesh-error {{nv.sm90.Wgmma cannot be issued from mesh Mesh(cta, (132):(1)) (the kernel's outer mesh), which does not match its execution mesh Mesh(thread, ((*g,4,8,4)):((*gs,32,4,1)) + p0): level cta is not thread}} mesh-note {{contract nv.sm90.Wgmma, mesh: Mesh(cta, (132):(1)) does not match Mesh(thread, ((*g,4,8,4)):((*gs,32,4,1)) + p0): level cta is not thread}} mesh-error {{nv.sm90.Wgmma cannot read operand C ('acc') in this layout: distributed over Mesh(thread, (2,4,8,4):(128,32,4,1) + 128, group, warp, lane8, lane4), not over the site's mesh}} mesh-note {{contract nv.sm90.Wgmma, operand C: distributed over}} mesh-error {{'acc' lives in the registers of mesh}}
+      acc = tf::schedule<tf::TiledMma<Wgmma>, tf::Repeat<2, 1, 4>>(acc, lhs, rhs); // mesh-error {{nv.sm90.Wgmma cannot be issued from mesh Mesh(cta, (132):(1)) (the kernel's outer mesh), which does not match its execution mesh Mesh(thread, ((*g,4,8,4)):((*gs,32,4,1)) + p0): level cta is not thread}} mesh-note {{contract nv.sm90.Wgmma, mesh: Mesh(cta, (132):(1)) does not match Mesh(thread, ((*g,4,8,4)):((*gs,32,4,1)) + p0): level cta is not thread}}
 #elif defined(REPEAT)
       // A space before the closing '>': a Repeat<...> closed by '>>' ends in
       // a '>>' token, and a token range over it would replace both '>'.

@@ -1,6 +1,9 @@
 // DEFINE: %{tf} = -std=c++20 -fsyntax-only -I %tf_include -fplugin=%tf_plugin
 // RUN: %clangxx %{tf} -Xclang -verify %s
 // An operand in a layout the atom cannot read: a plain row-major A slot is no WGMMA K-major core-matrix layout (TMA can fill it).
+// When another value of a written choice parameter reads the layout (B
+// stored N-major, the atom written with Major::K for B), the error is at
+// that template argument with the value as a fix-it, the operand in a note.
 #include "../Inputs/gemm_meshes.hpp"
 
 namespace t {
@@ -22,4 +25,26 @@ void gemm(Matrix a, Matrix b) {
     }
   }
 }
+
+// B's slot is N-major (row-major 64 x 64); the atom says B is K-major.
+// expected-error@+2 {{nv.sm90.Wgmma cannot read operand B ('rhs') in this layout: its layout is what b_major = tf::Major::MN reads, but the atom is written with b_major = tf::Major::K [tf:contract-layout]}}
+// expected-note-re@+1 {{contract nv.sm90.Wgmma, operand B: fragment {{.*}}}}
+using WgmmaBK = tf::nv::sm90::Wgmma<64, tf::bf16, tf::Form::SS, tf::Major::K, tf::Major::K>;
+using SwizzledLhs = gemm_test::LhsSlot;
+
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
+void b_said_k_major(Matrix a, Matrix b) {
+  tf::Ring<SwizzledLhs, 3> lhs_ring;
+  tf::Ring<RhsSlot, 3> rhs_ring;
+  for (auto [m, n] : tf::persistent_tiles(cta, tf::ceil_div(a.extent(0), 128), tf::ceil_div(b.extent(1), 64))) {
+    [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();
+    for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
+      [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), lhs_ring);
+      [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring);
+      [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<WgmmaBK>, tf::Repeat<2, 1, 4> >(acc, lhs, rhs); // expected-note {{operand B ('rhs') is read here}}
+    }
+  }
+}
 } // namespace t
+// RUN: not %clangxx %{tf} -fno-color-diagnostics -fdiagnostics-parseable-fixits %s 2>&1 | FileCheck %s --check-prefix=FIXIT
+// FIXIT: fix-it:"{{.*}}err_tf_contract_layout.cpp":{32:79-32:91}:"tf::Major::MN"

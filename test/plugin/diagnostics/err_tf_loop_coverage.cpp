@@ -1,8 +1,10 @@
 // A tile loop's windows tile the tensor exactly: along each dimension one
 // iteration's windows cover what the index advances by, with no gap (never
 // read: a K loop stepping by BM over BK-wide tiles sums half of K) and no
-// overlap (read twice). One error per loop index, at the window, with the
-// loop in a note; windows split by hand (k and k + 32) are taken together.
+// overlap (read twice). One error per loop index, where the mistake is
+// written: a tile_offsets step (the window in a note), a window's offset (the
+// loop in a note), a tile count; windows split by hand (k and k + 32) are
+// taken together.
 // RUN: %tf-cc1 -verify %s
 #include "../Inputs/gemm_meshes.hpp"
 
@@ -18,10 +20,10 @@ void k_steps_by_bm(Matrix a) {
   const std::int64_t GM = tf::ceil_div(a.extent(0), BM);
   for (auto [m, n] : tf::persistent_tiles(cta, GM, 1)) {
     (void)n;
-    // expected-note@+1 {{'k' advances by 128 elements of that dimension per tile here}}
+    // expected-error@+1 {{window of 'a' along dimension 1 is 64 elements wide at offset 0 from 'k', which advances by 128: elements 64..127 of every 128 are never touched [tf:loop-coverage]}}
     for (std::int64_t k : tf::tile_offsets(a.extent(1), BM)) {
       [[tf::mesh(loader)]] auto x =
-          // expected-error@+1 {{window of 'a' along dimension 1 is 64 elements wide at offset 0 from 'k', which advances by 128: elements 64..127 of every 128 are never touched [tf:loop-coverage]}}
+          // expected-note@+1 {{the window along dimension 1 is 64 elements wide here}}
           tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<BM, BK>(m * BM, k), ring);
       (void)x;
     }
@@ -50,13 +52,13 @@ void windows_overlap(Matrix a) {
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 128))]]
 void tile_count_divides_by_bk(Matrix a) {
   tf::Ring<Slot, 2> ring;
+  // expected-error@+1 {{window of 'a' along dimension 0 is 128 elements wide at offset 0 from 'm', which advances by 128: the loop's tile count divides by 64 (ceil_div), so its tiles run past the end; divide by 128}}
   const std::int64_t GM = tf::ceil_div(a.extent(0), BK);
-  // expected-note@+1 {{'m' advances by 128 elements of that dimension per tile here}}
   for (auto [m, n] : tf::persistent_tiles(cta, GM, 1)) {
     (void)n;
     for (std::int64_t k : tf::tile_offsets(a.extent(1), BK)) {
       [[tf::mesh(loader)]] auto x =
-          // expected-error@+1 {{window of 'a' along dimension 0 is 128 elements wide at offset 0 from 'm', which advances by 128: the loop's tile count divides by 64 (ceil_div), so its tiles run past the end; divide by 128}}
+          // expected-note@+1 {{the window along dimension 0 is 128 elements wide here}}
           tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<BM, BK>(m * BM, k), ring);
       (void)x;
     }
@@ -91,10 +93,10 @@ void step_half_the_tile(Matrix a) {
   const std::int64_t GM = tf::ceil_div(a.extent(0), BM);
   for (auto [m, n] : tf::persistent_tiles(cta, GM, 1)) {
     (void)n;
-    // expected-note@+1 {{'k' advances by 32 elements of that dimension per tile here}}
+    // expected-error@+1 {{window of 'a' along dimension 1 is 64 elements wide at offset 0 from 'k', which advances by 32: it reaches 32 elements into the next iteration's windows, which are touched twice}}
     for (std::int64_t k : tf::tile_offsets(a.extent(1), 32)) {
       [[tf::mesh(loader)]] auto x =
-          // expected-error@+1 {{window of 'a' along dimension 1 is 64 elements wide at offset 0 from 'k', which advances by 32: it reaches 32 elements into the next iteration's windows, which are touched twice}}
+          // expected-note@+1 {{the window along dimension 1 is 64 elements wide here}}
           tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<BM, BK>(m * BM, k), ring);
       (void)x;
     }

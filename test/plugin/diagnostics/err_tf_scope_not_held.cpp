@@ -15,6 +15,7 @@ void misplaced(tf::Tensor<tf::bf16, "(?,?)"> out) {
   [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();
   // Fine: the same threads.
   [[tf::mesh(compute)]] auto mine = tf::cast<tf::bf16>(acc);
+  // expected-note@+2 {{'acc' is used here}}
   // expected-error@+1 {{'acc' lives in the registers of mesh Mesh(thread, (2,4,8,4):(128,32,4,1) + 128, group, warp, lane8, lane4) and is used on mesh Mesh(thread, (1):(1), participant), which does not hold it}}
   [[tf::mesh(loader)]] auto theirs = tf::cast<tf::bf16>(acc);
   (void)out;

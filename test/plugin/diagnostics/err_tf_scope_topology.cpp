@@ -1,7 +1,8 @@
 // Every mesh a kernel runs on arranges units of one of its topologies and
-// stays within the topology's extent; each such mesh is reported once. A
-// tile loop's CTA mesh spans its whole level (a launched CTA without a place
-// in it has no tiles): that error is at the topology, the loop in a note.
+// stays within the topology's extent; one error per level, at the topology,
+// the first mesh scope that does not fit in a note. A tile loop's CTA mesh
+// spans its whole level (a launched CTA without a place in it has no tiles):
+// that error is at the topology too, the loop in a note.
 // RUN: %clangxx -std=c++20 -fsyntax-only -I %tf_include -fplugin=%tf_plugin -Xclang -verify %s
 #include <tf/tf.hpp>
 
@@ -11,9 +12,11 @@ inline constexpr tf::Mesh compute = threads.sub(tf::range(1, 3), tf::_);
 inline constexpr tf::Mesh lanes = tf::mesh("lane", tf::layout<"(32)">);
 using Tile = tf::Tensor<float, "(64,32)", tf::rmem>;
 
-[[tf::kernel(tf::topology("cta", 1), tf::topology("thread", 256))]]
+[[tf::kernel(tf::topology("cta", 1),
+             // expected-error@+1 {{mesh Mesh(thread, (2,128):(128,1) + 128, warpgroup, participant) does not fit the kernel's topologies: it reaches thread 383, but kernel 't::short_of_threads' has 256 thread units (tf::topology("thread", 256)) [tf:scope-topology]}}
+             tf::topology("thread", 256))]]
 void short_of_threads() {
-  // expected-error@+1 {{mesh Mesh(thread, (2,128):(128,1) + 128, warpgroup, participant) does not fit the kernel's topologies: it reaches thread 383, but kernel 't::short_of_threads' has 256 thread units (tf::topology("thread", 256)) [tf:scope-topology]}}
+  // expected-note@+1 {{mesh Mesh(thread, (2,128):(128,1) + 128, warpgroup, participant) is used here}}
   [[tf::mesh(compute)]] { auto x = tf::zeros<Tile>(); (void)x; }
   [[tf::mesh(compute)]] { auto y = tf::zeros<Tile>(); (void)y; }
   // expected-error@+1 {{mesh Mesh(lane, (32):(1)) does not fit the kernel's topologies: it arranges units of level 'lane', but kernel 't::short_of_threads' has no topology of that level (it has cta (1), thread (256))}}

@@ -14,6 +14,7 @@ using Scale = tf::Tensor<float, "(8)", tf::rmem>;
 void handoff(tf::Tensor<tf::bf16, "(?,?)"> out) {
   // expected-note@+1 {{'scale' is defined here, on mesh Mesh(thread, (1):(1), participant)}}
   [[tf::mesh(loader)]] auto scale = tf::zeros<Scale>();
+  // expected-note@+2 {{'scale' is used here}}
   // expected-error@+1 {{'scale' lives in the registers of mesh}}
   [[tf::mesh(compute)]] auto half = tf::cast<tf::bf16>(scale);
   (void)out;

@@ -120,22 +120,22 @@ private:
                 "tf::nv::sm90::Wgmma: the second argument is the element type "
                 "of A and B: tf::bf16, tf::f16, tf::fp8e4m3, tf::fp8e5m2 or "
                 "tf::tf32");
-  TF_SCHEDULE_CHECK(detail::param_ok(contract, params, "n"),
+  TF_STATIC_CHECK(detail::param_ok(contract, params, "n"),
                     "tf::nv::sm90::Wgmma: N must be a multiple of 8 in 8..256 "
                     "(contract nv.sm90.Wgmma, parameter n); use e.g. "
                     "Wgmma<256, ...>",
                     n_message())
-  TF_SCHEDULE_CHECK(!Element<T> || detail::param_ok(contract, params, "dtype"),
+  TF_STATIC_CHECK(!Element<T> || detail::param_ok(contract, params, "dtype"),
                     "tf::nv::sm90::Wgmma: the element type is not one WGMMA "
                     "multiplies; use tf::bf16, tf::f16, tf::fp8e4m3, "
                     "tf::fp8e5m2 or tf::tf32 (accumulation is always f32)",
                     choice_message("dtype", tf::name(dtype)))
-  TF_SCHEDULE_CHECK(!Element<T> || detail::param_ok(contract, params, "a_major"),
+  TF_STATIC_CHECK(!Element<T> || detail::param_ok(contract, params, "a_major"),
                     "tf::nv::sm90::Wgmma: this a_major is not allowed for the "
                     "dtype and form (A from registers, fp8 and tf32 are "
                     "K-major only); use tf::Major::K",
                     choice_message("a_major", tf::name(AMajor)))
-  TF_SCHEDULE_CHECK(!Element<T> || detail::param_ok(contract, params, "b_major"),
+  TF_STATIC_CHECK(!Element<T> || detail::param_ok(contract, params, "b_major"),
                     "tf::nv::sm90::Wgmma: this b_major is not allowed for the "
                     "dtype (fp8 and tf32 are K-major only); use tf::Major::K",
                     choice_message("b_major", tf::name(BMajor)))
