@@ -27,13 +27,9 @@ float from_bf16(std::uint16_t x) {
 
 /// The contract's VNNI layout, as pack_b's offset function.
 std::size_t contract_vnni_offset(int k, int n, int N) {
-  namespace contract = tf::atoms::intel::amx;
-  static int cached_n = -1;
-  static tf::Layout layout;
-  if (N != cached_n) {
-    layout = contract::vnni_layout(0x10000, N);
-    cached_n = N;
-  }
+  // K only bounds the layout's domain: any even K > k gives the same offset.
+  const tf::Layout layout =
+      tf::atoms::intel::amx::vnni_layout(2 * (k / 2 + 1), N);
   return static_cast<std::size_t>(
       *tf::evaluate(layout, tf::IntTuple{tf::IntTuple{k / 2, k % 2}, n}));
 }

@@ -47,9 +47,10 @@ TEST(AmxWorkerPool, AThrowingTaskStopsNewTasksAndIsRethrown) {
                std::runtime_error);
   // Tasks claimed before the failure was seen may finish; no new ones.
   EXPECT_LT(started, 100000);
-  // The pool is usable afterwards.
+  // The pool is usable afterwards, with a task passed as an lvalue too.
   std::atomic<int> count{0};
-  pool.parallel_for(50, [&](std::int64_t, int) { ++count; });
+  auto task = [&](std::int64_t, int) { ++count; };
+  pool.parallel_for(50, task);
   EXPECT_EQ(count, 50);
 }
 

@@ -116,7 +116,7 @@ inline float add(float x, float y) {
   for (float v : {x, y})
     if (is_nan(v))
       return quiet(v);
-  volatile float sum = x + y; // no contraction with a neighbour's product
+  volatile float sum = x + y; // rounded to fp32 here, whatever FLT_EVAL_METHOD
   return finish(sum);
 }
 

@@ -39,6 +39,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace tf::runtime::amx {
@@ -93,8 +94,10 @@ public:
       fatal("WorkerPool::parallel_for called from one of its own tasks");
     std::lock_guard turn(caller_mutex_);
     std::unique_lock lock(mutex_);
-    job_ = Job{&task, [](void *t, std::int64_t i, int w) {
-                 (*static_cast<Task *>(t))(i, w);
+    using Callable = std::remove_reference_t<Task>;
+    job_ = Job{const_cast<void *>(static_cast<const void *>(&task)),
+               [](void *t, std::int64_t i, int w) {
+                 (*static_cast<Callable *>(t))(i, w);
                },
                tasks};
     next_.store(0);
