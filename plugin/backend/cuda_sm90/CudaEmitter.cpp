@@ -33,7 +33,9 @@ void KernelEmitter::launcher() {
   OS << "    check.fail(\"launcher: %zu arguments given, the kernel has "
      << K.Parameters.size() << "\", request.args.size());\n";
   // Every parameter, checked against what the kernel was generated for
-  // (a tensor read only for its extents too).
+  // (a tensor read only for its extents too). A tensor with a map is found
+  // in device memory when its map is encoded, not on every launch
+  // (tf/runtime/host/arguments.hpp).
   for (std::size_t P = 0; P < K.Parameters.size(); ++P) {
     const Parameter &X = K.Parameters[P];
     if (X.What == Parameter::Kind::Integer) {
@@ -42,9 +44,12 @@ void KernelEmitter::launcher() {
          << P << ", \"" << X.Name << "\", check);\n";
       continue;
     }
+    const bool Mapped = llvm::any_of(
+        K.Maps, [&](const TensorMap &T) { return T.Tensor == X.Name; });
     OS << "  const tf::runtime::TensorArg &" << identifier(X.Name)
-       << " = tf::runtime::device_tensor(request, " << P << ", \"" << X.Name
-       << "\", " << dtypeEnum(X.Element) << ", " << X.Rank << ", check);\n";
+       << " = tf::runtime::" << (Mapped ? "tensor_arg" : "device_tensor")
+       << "(request, " << P << ", \"" << X.Name << "\", "
+       << dtypeEnum(X.Element) << ", " << X.Rank << ", check);\n";
   }
   for (auto [P, Dim] : Extents) {
     const std::string Name = identifier(K.Parameters[P].Name);
@@ -83,13 +88,17 @@ void KernelEmitter::launcher() {
               ", ")
        << "};\n";
     OS << "  const CUtensorMap " << MapNames[M]
-       << " = tf::runtime::make_tensor_map(" << identifier(T.Tensor) << ", "
+       << " = tf::runtime::cached_tensor_map(" << identifier(T.Tensor) << ", "
        << MapNames[M] << "_box, " << MapNames[M] << "_order, "
        << tmaSwizzle(T.Swizzle) << ", check);\n";
   }
-  OS << "  check(cudaFuncSetAttribute(" << Id
-     << ", cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes),\n"
-     << "        \"cudaFuncSetAttribute(MaxDynamicSharedMemorySize)\");\n";
+  // Once per device, not inside every launch's host time.
+  OS << "  static tf::runtime::PerDeviceOnce shared_memory_limit;\n"
+     << "  shared_memory_limit(check, "
+        "\"cudaFuncSetAttribute(MaxDynamicSharedMemorySize)\", [] {\n"
+     << "    return cudaFuncSetAttribute(" << Id
+     << ", cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes);\n"
+     << "  });\n";
   std::vector<std::string> Args(MapNames);
   for (auto [P, Dim] : Extents)
     Args.push_back(identifier(K.Parameters[P].Name) + "_extent" +
@@ -158,7 +167,8 @@ llvm::Error emitCuda(llvm::ArrayRef<Kernel> Kernels, const CudaOptions &Opts,
         "----------===//\n";
   OS << "#include \"tf/runtime/host/arguments.hpp\"\n"
      << "#include \"tf/runtime/host/check.hpp\"\n"
-     << "#include \"tf/runtime/host/tensor_map.hpp\"\n"
+     << "#include \"tf/runtime/host/per_device_once.hpp\"\n"
+     << "#include \"tf/runtime/host/tensor_map_cache.hpp\"\n"
      << "#include \"tf/runtime/kernel_args.hpp\"\n"
      << "#include \"tf/runtime/registry.hpp\"\n"
      << "#include \"tf/runtime/sm90/mbarrier.cuh\"\n"

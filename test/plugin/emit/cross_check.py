@@ -19,8 +19,9 @@ the instructions in the order the LIR gives them:
   the next stage); no two regions overlap; all end within shared_bytes;
 - tensor maps: tensor, element type, box extents in order, swizzle mode. The
   LIR prints boxes outermost dimension first and so does the emitted
-  `<map>_box[]` array: `tf::runtime::make_tensor_map` takes them outermost
-  first and reverses them for cuTensorMapEncodeTiled (innermost first;
+  `<map>_box[]` array: `tf::runtime::cached_tensor_map` (make_tensor_map on
+  a cache miss) takes them outermost first and reverses them for
+  cuTensorMapEncodeTiled (innermost first;
   runtime/include/tf/runtime/host/tensor_map.hpp). The same order on both
   sides is the convention pinned here; a reversed box is a mismatch. Both
   list the box in its box order, which the LIR prints as `order=(1,0)` when
@@ -925,13 +926,13 @@ def check_kernel(lir: LirKernel, cu: CuKernel) -> list[str]:
               if (m := re.fullmatch(r"const std::uint32_t (\w+)_order\[\] = \{([\d, ]+)\};",
                                     t.code))}
     makes = {m.group(1): (m.group(2), m.group(3), m.group(4), m.group(5), t) for t in launcher
-             if (m := re.fullmatch(r"const CUtensorMap (\w+) = tf::runtime::make_tensor_map\("
+             if (m := re.fullmatch(r"const CUtensorMap (\w+) = tf::runtime::cached_tensor_map\("
                                    r"(\w+), (\w+)_box, (\w+)_order, "
                                    r"tf::runtime::TmaSwizzle::(\w+), check\);",
                                    t.code))}
     tensors = {m.group(2): (int(m.group(1)), m.group(3), int(m.group(4)), t) for t in launcher
                if (m := re.fullmatch(r'const tf::runtime::TensorArg &\w+ = tf::runtime::'
-                                     r'device_tensor\(request, (\d+), "(\w+)", tf::DType::(\w+), '
+                                     r'tensor_arg\(request, (\d+), "(\w+)", tf::DType::(\w+), '
                                      r'(\d+), check\);', t.code))}
     p.eq("number of tensor maps", len(lir.maps), len(boxes))
     for i, ((tensor, dtype, box, swz, text, order), (name, cbox, stmt)) in enumerate(
@@ -945,7 +946,7 @@ def check_kernel(lir: LirKernel, cu: CuKernel) -> list[str]:
             p.eq(f"box order of map{i} ({tensor}), outermost first", order, corder, text,
                  str(ostmt))
         if name not in makes:
-            p.add(f"map{i}: no make_tensor_map for {name}", text, str(stmt))
+            p.add(f"map{i}: no cached_tensor_map for {name}", text, str(stmt))
             continue
         mt, mbox, morder, mswz, mstmt = makes[name]
         p.eq(f"tensor of map{i}", identifier(tensor), mt, text, str(mstmt))
@@ -953,7 +954,7 @@ def check_kernel(lir: LirKernel, cu: CuKernel) -> list[str]:
         p.eq(f"order array of map{i}", name, morder, text, str(mstmt))
         p.eq(f"swizzle of map{i}", SWIZZLE.get(swz, swz), mswz, text, str(mstmt))
         if tensor not in tensors:
-            p.add(f"map{i}: no device_tensor for {tensor}", text)
+            p.add(f"map{i}: no tensor_arg for {tensor}", text)
             continue
         pi, pdtype, rank, tstmt = tensors[tensor]
         p.eq(f"element type of map{i}", dtype, pdtype, text, str(tstmt))

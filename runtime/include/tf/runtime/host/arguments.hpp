@@ -2,9 +2,13 @@
 //
 // What a generated launcher checks of the type-erased arguments before it
 // builds tensor maps: each tensor parameter gets a tensor of the dtype and
-// rank the kernel was generated for, in device memory (a host pointer
-// would make the TMA fault far from the cause), with extents that fit the
-// kernel's 32-bit index arithmetic. Failures name the kernel, the
+// rank the kernel was generated for, with extents that fit the kernel's
+// 32-bit index arithmetic (tensor_arg), in device memory (device_tensor: a
+// host pointer would make the GPU fault far from the cause). A tensor the
+// kernel reads through a tensor map is checked for device memory when its
+// map is encoded (make_tensor_map), which a launch on buffers seen before
+// skips (cached_tensor_map); so the launcher calls tensor_arg for it, and
+// device_tensor for any other tensor. Failures name the kernel, the
 // parameter and what was given.
 //
 //===----------------------------------------------------------------------===//
@@ -20,11 +24,12 @@
 
 namespace tf::runtime {
 
-/// The launch's argument `index`, parameter `name`: a device tensor of
-/// `dtype` and `rank`; fails through `check` otherwise.
-inline const TensorArg &device_tensor(const LaunchRequest &request, int index,
-                                      const char *name, DType dtype, int rank,
-                                      const CudaCheck &check) {
+/// The launch's argument `index`, parameter `name`: a tensor of `dtype` and
+/// `rank` with extents of 32-bit ints; fails through `check` otherwise.
+/// Makes no CUDA call.
+inline const TensorArg &tensor_arg(const LaunchRequest &request, int index,
+                                   const char *name, DType dtype, int rank,
+                                   const CudaCheck &check) {
   if (index >= static_cast<int>(request.args.size()))
     check.fail("launcher: %zu arguments given, parameter '%s' is number %d",
                request.args.size(), name, index + 1);
@@ -37,18 +42,26 @@ inline const TensorArg &device_tensor(const LaunchRequest &request, int index,
                "of %s, a rank-%d tensor of %s was given",
                name, rank, tf::name(dtype).data(), t.rank,
                tf::name(t.dtype).data());
-  cudaPointerAttributes where{};
-  check(cudaPointerGetAttributes(&where, t.data), "cudaPointerGetAttributes");
-  if (t.storage != Storage::gmem || (where.type != cudaMemoryTypeDevice &&
-                                     where.type != cudaMemoryTypeManaged))
-    check.fail("launcher: parameter '%s' is not in device memory; the GPU "
-               "kernel reads it with the TMA",
-               name);
   for (int d = 0; d < rank; ++d)
     if (t.extents[d] > std::numeric_limits<int>::max())
       check.fail("launcher: parameter '%s' has extent %lld in dimension %d; "
                  "the kernel indexes with 32-bit integers",
                  name, static_cast<long long>(t.extents[d]), d);
+  return t;
+}
+
+/// tensor_arg, and the tensor is in device memory.
+inline const TensorArg &device_tensor(const LaunchRequest &request, int index,
+                                      const char *name, DType dtype, int rank,
+                                      const CudaCheck &check) {
+  const TensorArg &t = tensor_arg(request, index, name, dtype, rank, check);
+  cudaPointerAttributes where{};
+  check(cudaPointerGetAttributes(&where, t.data), "cudaPointerGetAttributes");
+  if (t.storage != Storage::gmem || (where.type != cudaMemoryTypeDevice &&
+                                     where.type != cudaMemoryTypeManaged))
+    check.fail("launcher: parameter '%s' is not in device memory; the GPU "
+               "kernel reads it",
+               name);
   return t;
 }
 
