@@ -117,10 +117,33 @@ template <> inline constexpr int ulp_exponent<tf::f16> = -10;
 
 /// What the kernel applies to each f32 result before its rounding to the
 /// output type.
-enum class Epilogue { none, relu };
+enum class Epilogue { none, relu, gelu_tanh };
 
 inline double apply(Epilogue e, double x) {
-  return e == Epilogue::relu && x < 0 ? 0.0 : x;
+  switch (e) {
+  case Epilogue::none:
+    return x;
+  case Epilogue::relu:
+    return x < 0 ? 0.0 : x;
+  case Epilogue::gelu_tanh:
+    return tf::activation::gelu_tanh(x); // in double: the reference
+  }
+  return x;
+}
+
+/// A bound on |apply(e, x) - apply(e, y)| / |x - y|: how much the epilogue
+/// can magnify the accumulation's error. The tanh GELU's slope peaks at
+/// 1.1289 (near x = 1.5).
+inline double lipschitz(Epilogue e) {
+  return e == Epilogue::gelu_tanh ? 1.13 : 1.0;
+}
+
+/// How many output ulps the kernel's f32 evaluation of the epilogue may
+/// move the result beyond its rounding: 0 for the exact ones (relu); the
+/// tanh GELU's exp and division are a few f32 ulps off the exact value,
+/// which can carry it across a rounding boundary of the output type.
+inline double evaluation_ulps(Epilogue e) {
+  return e == Epilogue::gelu_tanh ? 1.0 : 0.0;
 }
 
 /// How far a bf16 output element may be from the exact dot product `ref` of
@@ -150,12 +173,16 @@ inline double apply(Epilogue e, double x) {
 /// For an output of f16 the rounding term is one f16 ulp, 2^-10 |ref| (its
 /// 11-bit significands' products are exact in f32 as bf16's are). fp8
 /// inputs (4 or 3 significant bits) have exact products too; the output
-/// type alone sets the rounding term. An elementwise epilogue that is 1-Lipschitz (relu)
-/// moves no error up: `ref` is then the epilogue's value of the exact sum.
+/// type alone sets the rounding term. With an elementwise epilogue `ref` is
+/// the epilogue's value of the exact sum; one that is 1-Lipschitz (relu)
+/// moves no error up, another multiplies the accumulation term by its
+/// `lipschitz` bound and adds `evaluation_ulps` of its f32 evaluation.
 template <Half T>
-double dot_bound(double ref, double magnitude, std::int64_t K) {
-  return std::ldexp(std::fabs(ref), ulp_exponent<T>) +
-         static_cast<double>(K) * std::ldexp(magnitude, -23);
+double dot_bound(double ref, double magnitude, std::int64_t K,
+                 Epilogue e = Epilogue::none) {
+  return (1.0 + evaluation_ulps(e)) *
+             std::ldexp(std::fabs(ref), ulp_exponent<T>) +
+         lipschitz(e) * static_cast<double>(K) * std::ldexp(magnitude, -23);
 }
 
 /// The element-wise verdict on an M x N output.
@@ -198,7 +225,7 @@ Verdict check_gemm(const Shape &s, const std::vector<In> &a,
       const T o = out[static_cast<std::size_t>(m * s.N + n)];
       const double r = apply(e, ref[static_cast<std::size_t>(n)]);
       const double bound =
-          dot_bound<T>(r, magnitude[static_cast<std::size_t>(n)], s.K);
+          dot_bound<T>(r, magnitude[static_cast<std::size_t>(n)], s.K, e);
       const double value = float(o);
       double ratio;
       if (o.bits == poison_bits_of<T>) {

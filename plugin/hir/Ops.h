@@ -47,7 +47,7 @@ enum class OpClass : std::uint8_t {
   RingHandout,       ///< a slot of a ring: Ring::next, Ring::slot
   Copy,              ///< dst = src
   Cast,              ///< an element type conversion
-  ElementwiseUnary,  ///< neg, exp, relu
+  ElementwiseUnary,  ///< neg, exp, relu, gelu_tanh, gelu_erf, silu
   ElementwiseBinary, ///< add, sub, mul, maximum, minimum
   Matmul,            ///< C += A * B
   Reduce,            ///< a reduction along one mode

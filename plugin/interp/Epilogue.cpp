@@ -9,6 +9,7 @@
 #include "interp/Run.h"
 
 #include "tf/layout/shard_layout.hpp"
+#include "tf/ops/activation_math.hpp"
 #include "tf/layout/text/parse.hpp"
 
 #include <cmath>
@@ -184,6 +185,8 @@ llvm::Expected<const StorePlan *> Run::storePlan(const Stmt &S,
 
 /// \p X after the fused elementwise ops of a fragment store, in order, in
 /// f32 (a cast rounds to its type and continues with the rounded value).
+/// The activations are the header-only ops' own formulas, so the two agree
+/// bit for bit.
 static float applyEpilogue(llvm::ArrayRef<lower::FragmentOp> Ops, float X) {
   for (const lower::FragmentOp &F : Ops)
     switch (F.Op) {
@@ -195,6 +198,15 @@ static float applyEpilogue(llvm::ArrayRef<lower::FragmentOp> Ops, float X) {
       break;
     case lower::ElementwiseOp::Exp:
       X = std::exp(X);
+      break;
+    case lower::ElementwiseOp::GeluTanh:
+      X = activation::gelu_tanh(X);
+      break;
+    case lower::ElementwiseOp::GeluErf:
+      X = activation::gelu_erf(X);
+      break;
+    case lower::ElementwiseOp::Silu:
+      X = activation::silu(X);
       break;
     case lower::ElementwiseOp::Cast: {
       std::uint8_t Bytes[4];

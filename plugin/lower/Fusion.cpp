@@ -27,6 +27,12 @@ std::optional<ElementwiseOp> registerOpOf(const hir::Stmt &S) {
     return ElementwiseOp::Neg;
   case hir::OpKind::Exp:
     return ElementwiseOp::Exp;
+  case hir::OpKind::GeluTanh:
+    return ElementwiseOp::GeluTanh;
+  case hir::OpKind::GeluErf:
+    return ElementwiseOp::GeluErf;
+  case hir::OpKind::Silu:
+    return ElementwiseOp::Silu;
   default:
     return std::nullopt;
   }

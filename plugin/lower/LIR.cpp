@@ -82,6 +82,12 @@ const char *elementwiseName(ElementwiseOp Op) {
     return "neg";
   case ElementwiseOp::Exp:
     return "exp";
+  case ElementwiseOp::GeluTanh:
+    return "gelu_tanh";
+  case ElementwiseOp::GeluErf:
+    return "gelu_erf";
+  case ElementwiseOp::Silu:
+    return "silu";
   }
   return "?";
 }

@@ -173,7 +173,15 @@ struct MmaAtom {
 /// Elementwise math on a register fragment's f32 elements, applied on the
 /// way into a store (fusion): x -> op(x). Cast rounds x to To and keeps it
 /// as f32 (a later op sees the rounded value).
-enum class ElementwiseOp : std::uint8_t { Cast, Relu, Neg, Exp };
+enum class ElementwiseOp : std::uint8_t {
+  Cast,
+  Relu,
+  Neg,
+  Exp,
+  GeluTanh,
+  GeluErf,
+  Silu
+};
 
 struct FragmentOp {
   ElementwiseOp Op = ElementwiseOp::Cast;
@@ -181,7 +189,7 @@ struct FragmentOp {
   friend bool operator==(const FragmentOp &, const FragmentOp &) = default;
 };
 
-/// The name of \p Op: cast, relu, neg, exp.
+/// The name of \p Op: cast, relu, neg, exp, gelu_tanh, gelu_erf, silu.
 const char *elementwiseName(ElementwiseOp Op);
 
 //===- Extensions ----------------------------------------------------------===//

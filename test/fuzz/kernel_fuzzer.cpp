@@ -328,7 +328,7 @@ private:
     case 1:
       return "tf::cast<tf::bf16>(tf::relu(" + Value + "))";
     case 2:
-      return std::string("tf::") + pick({"neg", "exp", "relu"}) + "(" +
+      return std::string("tf::") + pick({"neg", "exp", "relu", "gelu_tanh", "gelu_erf", "silu"}) + "(" +
              Value + ")";
     case 3:
       return std::string("tf::") +

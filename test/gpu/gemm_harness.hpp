@@ -1,7 +1,7 @@
 //===- test/gpu/gemm_harness.hpp - The generated GEMMs against cuBLAS -----===//
 //
-// What the GPU tests of examples/gemm/{optimal,relu,f16,nt}.cpp share (the
-// folders gemm_optimal/, gemm_relu/, gemm_f16/, gemm_nt/): each user.cpp includes its
+// What the GPU tests of examples/gemm/{optimal,relu,gelu,f16,nt}.cpp share (the
+// folders gemm_optimal/, gemm_relu/, gemm_gelu/, gemm_f16/, gemm_nt/): each user.cpp includes its
 // example with the example's main renamed and hands `gemm_test::main` a
 // function that runs the kernel through tf::launch. Per shape:
 //
@@ -11,13 +11,13 @@
 //   its transpose flags);
 // - the output poisoned (a NaN payload of T) before every run;
 // - the reference: cuBLAS with T in, f32 compute and f32 out, the
-//   epilogue (relu) applied on the host; and |A| |B| by cuBLAS too, the
+//   epilogue (relu, gelu) applied on the host; and |A| |B| by cuBLAS too, the
 //   accumulation bound's scale;
 // - every element within dot_bound<T> (one output ulp, 2^-7 |ref| for bf16,
 //   2^-10 |ref| for f16, plus K 2^-23 sum|a b|) + K 2^-23 sum|a b| of the
 //   reference, or the shape fails (unwritten and non-finite counted apart);
 // - timing, in the same process: ours against the baseline, cuBLAS with T
-//   out (for relu cuBLASLt's RELU epilogue), each run paused by the poisoning
+//   out (for relu and gelu cuBLASLt's RELU and GELU epilogues), each run paused by the poisoning
 //   copy (the median of N), and with `--sustained`, back to back.
 //
 // `TEST [--small | --sustained [M N K]]`: all shapes; --small: 328 x 760 x
@@ -39,6 +39,7 @@
 #include <cinttypes>
 #include <cstdlib>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -135,22 +136,41 @@ void cublas_gemm(cublasHandle_t handle, const T *a, const T *b, void *c,
                "cublasGemmEx");
 }
 
+/// cuBLASLt's fused epilogue that computes \p e, with its name (GELU is
+/// the tanh form, as tf::gelu_tanh); none for Epilogue::none.
+struct LtEpilogue {
+  cublasLtEpilogue_t value;
+  const char *name;
+};
+inline std::optional<LtEpilogue> lt_epilogue(Epilogue e) {
+  switch (e) {
+  case Epilogue::none:
+    return std::nullopt;
+  case Epilogue::relu:
+    return LtEpilogue{CUBLASLT_EPILOGUE_RELU, "RELU"};
+  case Epilogue::gelu_tanh:
+    return LtEpilogue{CUBLASLT_EPILOGUE_GELU, "GELU"};
+  }
+  return std::nullopt;
+}
+
 /// What ours is timed against: cuBLAS computing the same function with T
-/// out. Without an epilogue cublasGemmEx; with relu cuBLASLt's
-/// CUBLASLT_EPILOGUE_RELU (the fused equivalent), or, if cuBLASLt finds no
-/// algorithm for it, plain cublasGemmEx without the relu, labelled so.
+/// out. Without an epilogue cublasGemmEx; with relu or gelu cuBLASLt's
+/// CUBLASLT_EPILOGUE_RELU or _GELU (the fused equivalent), or, if cuBLASLt
+/// finds no algorithm for it, plain cublasGemmEx without the epilogue,
+/// labelled so.
 template <Half T> class Baseline {
 public:
   Baseline(cublasHandle_t handle, cublasLtHandle_t lt, Epilogue e,
            std::int64_t M, std::int64_t N, std::int64_t K, Majors majors)
       : handle_(handle), lt_(lt), M_(M), N_(N), K_(K), majors_(majors) {
     label_ = std::string("cuBLAS GemmEx ") + type_name<T> + " out";
-    if (e != Epilogue::relu)
+    const std::optional<LtEpilogue> fused = lt_epilogue(e);
+    if (!fused)
       return;
     cublas_check(cublasLtMatmulDescCreate(&op_, CUBLAS_COMPUTE_32F, CUDA_R_32F),
                  "cublasLtMatmulDescCreate");
     const cublasOperation_t tb = b_operation(majors), ta = a_operation(majors);
-    const cublasLtEpilogue_t relu = CUBLASLT_EPILOGUE_RELU;
     cublas_check(cublasLtMatmulDescSetAttribute(
                      op_, CUBLASLT_MATMUL_DESC_TRANSA, &tb, sizeof tb),
                  "cublasLtMatmulDescSetAttribute (TRANSA)");
@@ -158,7 +178,8 @@ public:
                      op_, CUBLASLT_MATMUL_DESC_TRANSB, &ta, sizeof ta),
                  "cublasLtMatmulDescSetAttribute (TRANSB)");
     cublas_check(cublasLtMatmulDescSetAttribute(
-                     op_, CUBLASLT_MATMUL_DESC_EPILOGUE, &relu, sizeof relu),
+                     op_, CUBLASLT_MATMUL_DESC_EPILOGUE, &fused->value,
+                     sizeof fused->value),
                  "cublasLtMatmulDescSetAttribute (EPILOGUE)");
     // Column-major: B^T is N x K, A^T is K x M, C^T is N x M (B and A as
     // stored: transposed when their majors say so).
@@ -184,11 +205,13 @@ public:
         lt_, op_, lb_, la_, lc_, lc_, pref, 1, &heuristic_, &found);
     cublasLtMatmulPreferenceDestroy(pref);
     if (status == CUBLAS_STATUS_SUCCESS && found > 0) {
-      lt_relu_ = true;
-      label_ = std::string("cuBLASLt ") + type_name<T> + " out, RELU epilogue";
+      lt_fused_ = true;
+      label_ = std::string("cuBLASLt ") + type_name<T> + " out, " +
+               fused->name + " epilogue";
     } else {
-      label_ = std::string("cuBLAS GemmEx ") + type_name<T> +
-               " out WITHOUT relu (cuBLASLt found no RELU algorithm)";
+      label_ = std::string("cuBLAS GemmEx ") + type_name<T> + " out WITHOUT " +
+               fused->name + " (cuBLASLt found no " + fused->name +
+               " algorithm)";
     }
   }
   ~Baseline() {
@@ -204,10 +227,10 @@ public:
   Baseline &operator=(const Baseline &) = delete;
 
   const std::string &label() const { return label_; }
-  bool applies_epilogue() const { return lt_relu_; }
+  bool applies_epilogue() const { return lt_fused_; }
 
   void operator()(const T *a, const T *b, T *c) const {
-    if (!lt_relu_) {
+    if (!lt_fused_) {
       cublas_gemm<T>(handle_, a, b, c, cuda_type<T>, M_, N_, K_, majors_);
       return;
     }
@@ -225,7 +248,7 @@ private:
   std::int64_t M_, N_, K_;
   Majors majors_;
   std::string label_;
-  bool lt_relu_ = false;
+  bool lt_fused_ = false;
   cublasLtMatmulDesc_t op_ = nullptr;
   cublasLtMatrixLayout_t la_ = nullptr, lb_ = nullptr, lc_ = nullptr;
   cublasLtMatmulHeuristicResult_t heuristic_{};
@@ -273,6 +296,11 @@ struct Comparison {
 ///   |ours - e(cuBLAS)| <= 2^u |e(cuBLAS)| + 2 K 2^-23 sum|a b|
 /// (the one-ulp allowance, twice the round-to-nearest half ulp, covers
 /// |e(cuBLAS)| in place of |e(exact)|). sum|a b| per element is |A| |B|.
+/// The tanh GELU multiplies both accumulation terms by its slope bound
+/// (gemm_example::lipschitz, 1.13) and adds one output ulp for its f32
+/// evaluation (gemm_example::evaluation_ulps: __expf and __fdividef on the
+/// GPU are a few f32 ulps off the exact GELU, which may cross a rounding
+/// boundary).
 template <Half T>
 Comparison compare(const std::vector<T> &out, const std::vector<float> &ref,
                    const std::vector<float> &mag, std::int64_t K, Epilogue e) {
@@ -283,8 +311,10 @@ Comparison compare(const std::vector<T> &out, const std::vector<float> &ref,
         c.elements = static_cast<std::int64_t>(end - begin);
         for (std::size_t i = begin; i < end; ++i) {
           const double r = gemm_example::apply(e, ref[i]);
-          const double bound = gemm_example::dot_bound<T>(r, mag[i], K) +
-                               gpu_test::f32_dot_bound(mag[i], int(K));
+          const double bound =
+              gemm_example::dot_bound<T>(r, mag[i], K, e) +
+              gemm_example::lipschitz(e) *
+                  gpu_test::f32_dot_bound(mag[i], int(K));
           const double o = float(out[i]);
           double ratio;
           if (out[i].bits == gemm_example::poison_bits_of<T>) {

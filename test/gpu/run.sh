@@ -147,6 +147,7 @@ sanitize() {  # TOOL TEST [ARGS...]
 if command -v compute-sanitizer >/dev/null; then
   for run in "memcheck single_tile" "racecheck single_tile" \
              "memcheck gemm_optimal --small" "memcheck gemm_relu --small" \
+             "memcheck gemm_gelu --small" \
              "memcheck gemm_f16 --small" "memcheck gemm_nt --small"; do
     read -r tool test args <<<"$run"
     if [[ -x $BUILD/$test ]]; then
@@ -168,6 +169,8 @@ for check in "single_tile HGMMA" "single_tile UTMALDG" "pipeline HGMMA" \
              "gemm_optimal HGMMA.64x256x16.F32.BF16" "gemm_optimal UTMALDG" \
              "gemm_optimal UTMASTG" "gemm_relu HGMMA.64x256x16.F32.BF16" \
              "gemm_relu UTMALDG" "gemm_relu UTMASTG" \
+             "gemm_gelu HGMMA.64x256x16.F32.BF16" "gemm_gelu UTMALDG" \
+             "gemm_gelu UTMASTG" \
              "gemm_f16 HGMMA\.64x256x16\.F32[^.]" "gemm_f16 UTMALDG" \
              "gemm_f16 UTMASTG" "gemm_nt HGMMA.64x256x16.F32.BF16" \
              "gemm_nt UTMALDG" "gemm_nt UTMASTG"; do

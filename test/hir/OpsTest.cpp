@@ -141,7 +141,9 @@ TEST(Ops, ContractKindsImplementOpClasses) {
   EXPECT_EQ(Implemented(AtomKind::elementwise),
             (std::vector<OpKind>{OpKind::Cast, OpKind::Add, OpKind::Sub,
                                  OpKind::Mul, OpKind::Maximum, OpKind::Minimum,
-                                 OpKind::Neg, OpKind::Exp, OpKind::Relu}));
+                                 OpKind::Neg, OpKind::Exp, OpKind::Relu,
+                                 OpKind::GeluTanh, OpKind::GeluErf,
+                                 OpKind::Silu}));
   EXPECT_TRUE(Implemented(AtomKind::config).empty());
   // A tiled MMA performs a matmul, a TMA or plain copy a copy.
   EXPECT_EQ(scheduledOp(AtomKind::mma), OpKind::Matmul);

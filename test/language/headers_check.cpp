@@ -25,7 +25,8 @@ void tile(tf::Tensor<tf::bf16, "(?,?)"> a, tf::Tensor<tf::bf16, "(?,?)"> b,
   tf::copy(tf::cast<tf::bf16>(acc), staged);
   tf::insert_slice(out, staged, m * 128, n * 256);
   auto s = tf::add(tf::sub(acc, acc), tf::mul(acc, acc));
-  auto r = tf::relu(tf::neg(tf::exp(tf::maximum(s, tf::minimum(s, acc)))));
+  auto r = tf::silu(tf::gelu_erf(tf::gelu_tanh(
+      tf::relu(tf::neg(tf::exp(tf::maximum(s, tf::minimum(s, acc))))))));
   auto sum = tf::reduce_sum<1>(r);
   auto mx = tf::reduce_max<0>(sum);
   (void)mx;

@@ -109,6 +109,42 @@ TEST(Ops, UnaryElementWise) {
       }
 }
 
+// The activations: their formulas in the compute type (float for bf16),
+// rounded once, against the textbook definitions in double.
+TEST(Ops, Activations) {
+  auto a = random_vector<tf::bf16>(4 * 6 * 5, 21, -6.0f, 6.0f);
+  tf::Tensor<tf::bf16, "(4,6,5)"> t(a.data());
+  auto gt = tf::gelu_tanh(t), ge = tf::gelu_erf(t), si = tf::silu(t);
+  const double pi = 3.14159265358979323846;
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 6; ++j)
+      for (int k = 0; k < 5; ++k) {
+        const float x = a[(i * 6 + j) * 5 + k];
+        ASSERT_EQ(gt(i, j, k).get(), tf::bf16(tf::activation::gelu_tanh(x)));
+        ASSERT_EQ(ge(i, j, k).get(), tf::bf16(tf::activation::gelu_erf(x)));
+        ASSERT_EQ(si(i, j, k).get(), tf::bf16(tf::activation::silu(x)));
+        const double d = x;
+        const double tanh_form =
+            0.5 * d * (1 + std::tanh(std::sqrt(2 / pi) * (d + 0.044715 * d * d * d)));
+        const double erf_form = 0.5 * d * (1 + std::erf(d / std::sqrt(2.0)));
+        const double silu = d / (1 + std::exp(-d));
+        // One bf16 ulp (2^-7 of the value) covers the f32 evaluation and
+        // the rounding; 2^-20 absolute the f32 error where the value is
+        // near 0 (x far below 0).
+        auto near = [](double got, double want) {
+          return std::fabs(got - want) <= std::ldexp(std::fabs(want), -7) + 0x1p-20;
+        };
+        EXPECT_TRUE(near(float(gt(i, j, k).get()), tanh_form)) << x;
+        EXPECT_TRUE(near(float(ge(i, j, k).get()), erf_form)) << x;
+        EXPECT_TRUE(near(float(si(i, j, k).get()), silu)) << x;
+      }
+  // The two GELUs differ (by up to about 5e-4 near |x| = 2).
+  EXPECT_NE(tf::activation::gelu_tanh(2.0f), tf::activation::gelu_erf(2.0f));
+  // Far below 0 the exp overflows to inf and the tanh GELU is -0, not NaN.
+  EXPECT_EQ(tf::activation::gelu_tanh(-100.0f), 0.0f);
+  EXPECT_EQ(tf::activation::silu(-200.0f), 0.0f);
+}
+
 TEST(Ops, ReductionsAlongAMode) {
   const int A = 3, B = 7, C = 5;
   auto x = random_vector<float>(A * B * C, 30);

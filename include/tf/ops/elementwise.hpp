@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "tf/ops/activation_math.hpp"
 #include "tf/ops/common.hpp"
 
 #include <cmath>
@@ -209,6 +210,53 @@ template <class V>
     o.at(c) = convert<T>(a > 0 ? a : (a != a ? a : compute_type<T>(0)));
   });
   return out;
+}
+
+namespace detail {
+/// The element-wise unary op `f` over a view, computed in the compute type
+/// and rounded once to the element type.
+template <class V, class F> auto map_floating(const V &t, F f) {
+  using A = view_t<V>;
+  using T = typename A::element_type;
+  const A &x = view_of(t);
+  auto out = result_like<T>(x);
+  const auto &o = out.view();
+  for_each_coord(extents_of(x), [&](const auto &c) {
+    compute_type<T> a = widen(x.at(c).get());
+    o.at(c) = convert<T>(f(a));
+  });
+  return out;
+}
+} // namespace detail
+
+/// Element by element, GELU in its tanh approximation (tf::activation::gelu_tanh;
+/// floating element types only).
+template <class V>
+[[clang::annotate("tf.op.gelu_tanh")]] auto gelu_tanh(const V &t) {
+  static_assert(is_floating_element<typename detail::view_t<V>::element_type>,
+                "tf::gelu_tanh: needs a floating-point element type; convert "
+                "integers first: tf::gelu_tanh(tf::cast<float>(t))");
+  return detail::map_floating(t, [](auto a) { return activation::gelu_tanh(a); });
+}
+
+/// Element by element, GELU through the error function (tf::activation::gelu_erf;
+/// floating element types only).
+template <class V>
+[[clang::annotate("tf.op.gelu_erf")]] auto gelu_erf(const V &t) {
+  static_assert(is_floating_element<typename detail::view_t<V>::element_type>,
+                "tf::gelu_erf: needs a floating-point element type; convert "
+                "integers first: tf::gelu_erf(tf::cast<float>(t))");
+  return detail::map_floating(t, [](auto a) { return activation::gelu_erf(a); });
+}
+
+/// Element by element, SiLU `a / (1 + e^-a)` (tf::activation::silu;
+/// floating element types only).
+template <class V>
+[[clang::annotate("tf.op.silu")]] auto silu(const V &t) {
+  static_assert(is_floating_element<typename detail::view_t<V>::element_type>,
+                "tf::silu: needs a floating-point element type; convert "
+                "integers first: tf::silu(tf::cast<float>(t))");
+  return detail::map_floating(t, [](auto a) { return activation::silu(a); });
 }
 
 } // namespace tf

@@ -200,6 +200,19 @@ llvm::Error emitCuda(llvm::ArrayRef<Kernel> Kernels, const CudaOptions &Opts,
         "? a : b; }\n";
   OS << "__host__ __device__ constexpr int imax(int a, int b) { return a < b "
         "? b : a; }\n";
+  // The activations the kernels' fused epilogues call, each once.
+  std::set<ElementwiseOp> Activations;
+  for (const Kernel &K : Kernels)
+    for (const Stmt &S : K.Insts)
+      if (const auto *Store = S.getIf<StoreFragmentStmt>())
+        for (const FragmentOp &F : Store->Epilogue)
+          if (activationFunction(F.Op))
+            Activations.insert(F.Op);
+  if (!Activations.empty())
+    OS << "\n// The fused epilogues' activations (tf/ops/activation_math.hpp "
+          "in CUDA's f32 math).\n";
+  for (ElementwiseOp Op : Activations)
+    OS << activationFunction(Op);
   OS << "} // namespace tf_generated\n\n";
   llvm::Error Err = llvm::Error::success();
   for (const Kernel &K : Kernels)

@@ -28,6 +28,12 @@ std::string applyOp(const FragmentOp &F, const std::string &X) {
     return "-(" + X + ")";
   case ElementwiseOp::Exp:
     return "expf(" + X + ")";
+  case ElementwiseOp::GeluTanh:
+  case ElementwiseOp::GeluErf:
+  case ElementwiseOp::Silu:
+    // A device function of the generated file (activationFunction): x is
+    // used more than once.
+    return std::string(elementwiseName(F.Op)) + "(" + X + ")";
   case ElementwiseOp::Cast:
     switch (F.To) {
     case DType::bf16:
@@ -42,6 +48,36 @@ std::string applyOp(const FragmentOp &F, const std::string &X) {
 }
 
 } // namespace
+
+const char *activationFunction(ElementwiseOp Op) {
+  // tf/ops/activation_math.hpp's formulas, in its expression order, in
+  // f32. The exp and the division are CUDA's intrinsics (__expf, a few f32
+  // ulps off; __fdividef, 2 ulps): the IEEE division's slow path and expf's
+  // range reduction need registers that the GEMM's 128 accumulator
+  // registers per thread leave none of (ptxas spills), and an f32 ulp is
+  // far below the output's.
+  switch (Op) {
+  case ElementwiseOp::GeluTanh:
+    return "__device__ __forceinline__ float gelu_tanh(float x) {\n"
+           "  return __fdividef(x, 1.0f + __expf(-1.5957691216057308f * "
+           "(x + 0.044715f * x * x * x)));\n"
+           "}\n";
+  case ElementwiseOp::GeluErf:
+    return "__device__ __forceinline__ float gelu_erf(float x) {\n"
+           "  return 0.5f * x * (1.0f + erff(x * 0.7071067811865476f));\n"
+           "}\n";
+  case ElementwiseOp::Silu:
+    return "__device__ __forceinline__ float silu(float x) {\n"
+           "  return __fdividef(x, 1.0f + __expf(-x));\n"
+           "}\n";
+  case ElementwiseOp::Cast:
+  case ElementwiseOp::Relu:
+  case ElementwiseOp::Neg:
+  case ElementwiseOp::Exp:
+    return nullptr;
+  }
+  return nullptr;
+}
 
 /// A run of Wgmma instructions (one HIR mma site's unrolled sequence): the
 /// operands' shared addresses once, moved to the issuing warpgroup's blocks,

@@ -42,6 +42,9 @@ const char *smemSwizzle(SwizzleMode M);
 const char *tmaSwizzle(SwizzleMode M);
 /// The runtime's `tf::DType` enumerator of \p T.
 std::string dtypeEnum(DType T);
+/// The device function, named as elementwiseName(\p Op), that a fused
+/// epilogue calls for \p Op; null for the ops written as an expression.
+const char *activationFunction(lower::ElementwiseOp Op);
 
 /// One kernel's device function and launcher.
 class KernelEmitter {

@@ -1,7 +1,8 @@
 // An elementwise op in the epilogue is applied to the accumulator's fragment
 // as the staging copy stores it (fusion); cuda_sm90 applies ops of one
-// register tensor (cast, relu, neg, exp) that feed exactly one store, and
-// rounds f32 in a fragment only to bf16, f16 or f32. A binary op, or a cast to
+// register tensor (cast, relu, neg, exp, gelu_tanh, gelu_erf, silu) that
+// feed exactly one store, and rounds f32 in a fragment only to bf16, f16 or
+// f32. A binary op (a bias, a residual, alpha/beta with C), or a cast to
 // another type, is refused at the op, once the kernel is lowered (emit=); the
 // check alone accepts them. Nothing is written.
 // DEFINE: %{tf} = -std=c++20 -fsyntax-only -I %tf_include -fplugin=%tf_plugin

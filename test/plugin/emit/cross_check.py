@@ -1140,8 +1140,12 @@ CONVERT = {"bf16": ("__floats2bfloat162_rn", "__nv_bfloat162"),
 
 
 # The CUDA expression of each fused elementwise op of the LIR's epilogue
-# (`relu`, `cast.bf16`) applied to the f32 expression x.
+# (`relu`, `cast.bf16`) applied to the f32 expression x. The activations are
+# calls of the generated file's device functions of the same name (their
+# bodies: activations.test).
 EPILOGUE = {"relu": "fmaxf({x}, 0.0f)", "neg": "-({x})", "exp": "expf({x})",
+            "gelu_tanh": "gelu_tanh({x})", "gelu_erf": "gelu_erf({x})",
+            "silu": "silu({x})",
             "cast.bf16": "__bfloat162float(__float2bfloat16_rn({x}))",
             "cast.f16": "__half2float(__float2half_rn({x}))", "cast.f32": "{x}"}
 
