@@ -71,12 +71,15 @@ struct Builder {
     K.Stmts[Parent].Body.push_back(Id);
     return Id;
   }
+  /// A mesh scope on a block (`[[tf::mesh(m)]] { ... }`), so the tests
+  /// may put ops of any line in it; \p OnBlock false: on one statement.
   StmtId scope(StmtId Parent, const tf::Mesh &M, const char *Spelling,
-               unsigned Line) {
+               unsigned Line, bool OnBlock = true) {
     Stmt S;
     S.Kind = StmtKind::MeshScope;
     S.Mesh = M;
     S.MeshSpelling = Spelling;
+    S.MeshOnBlock = OnBlock;
     S.Range = at(Line);
     return add(Parent, S);
   }

@@ -49,6 +49,25 @@ TEST(Scopes, AccumulatorReadOnTheLoader) {
             (std::vector<std::string>{"'acc'", tf::to_string(Compute)}));
 }
 
+TEST(Scopes, OwnMeshAttributeIsTheMistake) {
+  // [[tf::mesh(loader)]] auto x = tf::schedule<tf::Copy>(acc, ...): the
+  // attribute on the op's own statement placed it; the error is there, the
+  // use and the definition in notes.
+  Gemm G = buildGemm();
+  StmtId Scope = G.B.scope(G.Tiles, Loader, "loader", 92, /*OnBlock=*/false);
+  G.B.op(Scope, OpKind::Schedule, {G.Acc, G.StagedTile}, 93, "tf.Copy");
+  std::vector<StmtId> NotHeld;
+  std::vector<Finding> F = checkScopes(G.B.K, &NotHeld);
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].Range.Line, 92u);
+  ASSERT_EQ(F[0].Notes.size(), 2u);
+  EXPECT_EQ(F[0].Notes[0].Range.Line, 93u);
+  EXPECT_EQ(F[0].Notes[0].Args[0], "'acc' is used here");
+  EXPECT_EQ(F[0].Notes[1].Id, DiagId::note_tf_value_defined);
+  ASSERT_EQ(NotHeld.size(), 1u);
+  EXPECT_EQ(G.B.K.Stmts[NotHeld[0]].Range.Line, 93u);
+}
+
 TEST(Scopes, AccumulatorOverwrittenOnTheLoader) {
   // [[tf::mesh(loader)]] acc = tf::zeros<Acc>(); -- a write is a use too.
   Gemm G = buildGemm();
