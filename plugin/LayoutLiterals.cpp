@@ -116,10 +116,25 @@ public:
   std::vector<const StringLiteral *> Found;
 
   bool TraverseTemplateArgumentLoc(const TemplateArgumentLoc &A) {
-    if (A.getArgument().getKind() != TemplateArgument::Type)
-      if (const StringLiteral *S = writtenLiteral(A.getSourceExpression()))
-        Found.push_back(S);
+    if (const StringLiteral *S = writtenLiteral(sourceExpression(A)))
+      Found.push_back(S);
     return RecursiveASTVisitor::TraverseTemplateArgumentLoc(A);
+  }
+
+private:
+  /// The expression a non-type argument was written as; each kind keeps it
+  /// in its own accessor (the others assert, or read another union member).
+  static const Expr *sourceExpression(const TemplateArgumentLoc &A) {
+    switch (A.getArgument().getKind()) {
+    case TemplateArgument::Expression:
+      return A.getSourceExpression();
+    case TemplateArgument::Declaration:
+      return A.getSourceDeclExpression();
+    case TemplateArgument::StructuralValue:
+      return A.getSourceStructuralValueExpression();
+    default:
+      return nullptr;
+    }
   }
 };
 

@@ -61,7 +61,7 @@ def apply(mistake, repo, path):
 
 def judge(output, returncode, user_file, line, expect):
     if returncode not in (0, 1) or any(c in output for c in CRASH):
-        return "crash"
+        return f"crash (exit status {returncode}):\n" + output[-3000:]
     diags = [m.groupdict() for m in map(DIAG.match, output.splitlines()) if m]
     errors = [d for d in diags if d["kind"] != "warning"]
     want_kind, _, want_code = expect.rpartition(":")
