@@ -220,6 +220,15 @@ bool isIndexType(QualType T) {
   return !T.isNull() && T->isIntegerType() && !T->isBooleanType();
 }
 
+/// The element type of a floating-point scalar an op may take (float,
+/// double), or nullopt.
+std::optional<DType> floatingScalar(QualType T) {
+  QualType B = bare(T);
+  if (!B->isRealFloatingType())
+    return std::nullopt;
+  return dtypeOf(B);
+}
+
 //===- Expressions ---------------------------------------------------------===//
 
 /// Where field \p Field of the options \p Opt is written: the designated
@@ -421,6 +430,9 @@ private:
   StmtId translateOp(const CallExpr *CE, ValueId Result, bool Assigns,
                      const Stmt *Whole);
   ValueId operandValue(const Expr *E);
+  /// A floating-point scalar written as an op's operand (a literal, a
+  /// constant expression, a float local): a Scalar value with its text.
+  ValueId scalarOperand(const Expr *E);
   ValueId tileValue(const CXXMemberCallExpr *MC, const std::string &Name);
   ValueId indexOperand(const Expr *E);
   ExprId indexExpr(const Expr *E);
@@ -621,6 +633,9 @@ std::optional<hir::Kernel> KernelBuilder::build() {
       const QualType T = bare(P->getType());
       V.ScalarType = (T->isUnsignedIntegerType() ? "std::uint" : "std::int") +
                      std::to_string(Ctx.getTypeSize(T)) + "_t";
+    } else if (std::optional<DType> D = floatingScalar(P->getType())) {
+      V.Kind = hir::ValueKind::Scalar;
+      V.Type.Element = *D;
     } else if (isTensorLike(P->getType())) {
       error(P->getLocation(), DiagId::err_tf_hir_unsupported)
           << "this tensor parameter type"
@@ -1573,6 +1588,18 @@ ValueId KernelBuilder::indexOperand(const Expr *E) {
   return addValue(std::move(V));
 }
 
+ValueId KernelBuilder::scalarOperand(const Expr *E) {
+  if (!checkScalar(E))
+    return None;
+  hir::Value V;
+  V.Kind = hir::ValueKind::Scalar;
+  V.Origin = hir::ValueOrigin::Temporary;
+  V.Type.Element = floatingScalar(E->getType()).value_or(DType::f32);
+  V.Written = sourceText(E->getSourceRange());
+  V.Range = range(E);
+  return addValue(std::move(V));
+}
+
 ValueId KernelBuilder::operandValue(const Expr *E) {
   const Expr *S = strip(E);
   if (!S)
@@ -1583,6 +1610,8 @@ ValueId KernelBuilder::operandValue(const Expr *E) {
       return V;
     if (isIndexType(DRE->getType()))
       return indexOperand(S);
+    if (floatingScalar(DRE->getType()))
+      return scalarOperand(S);
     if (isTensorLike(DRE->getType())) {
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
           VD && VD->isConstexpr()) {
@@ -1619,6 +1648,8 @@ ValueId KernelBuilder::operandValue(const Expr *E) {
   }
   if (isIndexType(S->getType()))
     return indexOperand(E);
+  if (floatingScalar(S->getType()))
+    return scalarOperand(S);
   if (const auto *IL = dyn_cast<InitListExpr>(S)) {
     // tf::zeros<T>({M, N}): the extents, one index operand each; the caller
     // flattens them.
@@ -1639,7 +1670,11 @@ StmtId KernelBuilder::translateOp(const CallExpr *CE, ValueId Result,
   std::optional<hir::OpKind> Kind = opKindOf(CE);
   if (!Kind)
     return None;
-  hir::Stmt Op;
+  // On the heap: a statement is large (its schedule's match report), and
+  // nested ops (tf::exp2(tf::mul(tf::sub(x, tf::broadcast<1>(m, x)), c)))
+  // translate recursively, one statement per level.
+  auto Owned = std::make_unique<hir::Stmt>();
+  hir::Stmt &Op = *Owned;
   Op.Kind = hir::StmtKind::Op;
   Op.Op = *Kind;
   Op.CallRange = range(CE);
@@ -1752,6 +1787,17 @@ void setDomain(hir::AccessRelation &R, const IntTuple &Shape,
   }
 }
 
+/// The mode a reduction or broadcast names: its first template argument
+/// (0 when it cannot be read; a mode outside the operand stops the compile
+/// in the header).
+unsigned modeArgument(const CallExpr *CE) {
+  if (const TemplateArgumentList *TA = calleeTemplateArgs(CE);
+      TA && TA->size() >= 1)
+    if (std::optional<std::int64_t> M = integralArg((*TA)[0]))
+      return *M >= 0 ? static_cast<unsigned>(*M) : 0;
+  return 0;
+}
+
 void KernelBuilder::buildAccess(hir::Stmt &Op, const CallExpr *CE) {
   hir::AccessRelation &R = Op.Access;
   auto accessOf = [&](const hir::Kernel &K, ValueId V, hir::AccessKind Kind,
@@ -1760,7 +1806,8 @@ void KernelBuilder::buildAccess(hir::Stmt &Op, const CallExpr *CE) {
   };
   std::vector<ValueId> Tensors;
   for (ValueId V : Op.Operands)
-    if (K.Values[V].Kind != hir::ValueKind::Index)
+    if (K.Values[V].Kind != hir::ValueKind::Index &&
+        K.Values[V].Kind != hir::ValueKind::Scalar)
       Tensors.push_back(V);
   auto Rank = [&](ValueId V) {
     IntTuple S = K.Values[V].Type.shape();
@@ -1851,12 +1898,26 @@ void KernelBuilder::buildAccess(hir::Stmt &Op, const CallExpr *CE) {
     R.Accesses.push_back(std::move(W));
     return;
   }
+  case hir::AccessShape::Broadcast: {
+    // result(d) = t(d without Mode) over the result's (`like`'s) shape;
+    // `like` lends its shape, no element of it is read.
+    if (Op.Result == None)
+      return;
+    unsigned Mode = modeArgument(CE);
+    setDomain(R, K.Values[Op.Result].Type.shape());
+    unsigned D = R.DimNames.size();
+    std::vector<unsigned> Kept;
+    for (unsigned I = 0; I < D; ++I)
+      if (I != Mode)
+        Kept.push_back(I);
+    R.Accesses.push_back(
+        accessOf(K, Tensors[0], hir::AccessKind::Read, std::move(Kept)));
+    R.Accesses.push_back(
+        accessOf(K, Op.Result, hir::AccessKind::Write, identity(D)));
+    return;
+  }
   case hir::AccessShape::Reduce: {
-    unsigned Mode = 0;
-    if (const TemplateArgumentList *TA = calleeTemplateArgs(CE);
-        TA && TA->size() >= 1)
-      if (std::optional<std::int64_t> M = integralArg((*TA)[0]))
-        Mode = static_cast<unsigned>(*M);
+    unsigned Mode = modeArgument(CE);
     setDomain(R, K.Values[Tensors[0]].Type.shape());
     unsigned D = R.DimNames.size();
     R.Accesses.push_back(

@@ -59,6 +59,10 @@ std::vector<Finding> checkTopologies(const hir::Kernel &K);
 /// (Coverage.cpp).
 std::vector<Finding> checkCoverage(const hir::Kernel &K);
 
+/// Ops whose operands' static extents disagree where the op relates their
+/// modes: a tf::broadcast over the wrong mode or extent (Shapes.cpp).
+std::vector<Finding> checkShapes(const hir::Kernel &K);
+
 /// Threads per CTA and CTAs per cluster against \p Target's hard launch
 /// limits (Launch.cpp): errors.
 std::vector<Finding> checkLaunch(const hir::Kernel &K,

@@ -626,6 +626,8 @@ std::vector<Finding> check(const Kernel &K,
   }
   for (Finding &F : checkCoverage(K))
     Findings.push_back(std::move(F));
+  for (Finding &F : checkShapes(K))
+    Findings.push_back(std::move(F));
   if (Target) {
     for (Finding &F : checkLaunch(K, *Target))
       Findings.push_back(std::move(F));

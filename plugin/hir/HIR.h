@@ -82,6 +82,8 @@ enum class ValueKind : std::uint8_t {
   Tensor, ///< a tensor view: parameter, tile, op result, buffer
   Ring,   ///< tf::Ring<Slot, Stages>: Stages slots of type Type
   Index,  ///< an integer: loop index, extent, tile count
+  Scalar, ///< a floating-point number an op takes: a kernel parameter
+          ///< (`float eps`) or an expression written at the op (`1.0f / n`)
 };
 
 /// Where a value comes from.
@@ -115,6 +117,9 @@ struct Value {
   /// For an Index parameter: the C++ type it is declared with, as a
   /// fixed-width spelling (`std::int64_t`, `std::uint32_t`).
   std::string ScalarType;
+  /// For a Scalar written at an op (not a parameter): the expression as
+  /// written (`1.0f / x.extent(1)`); its type is Type.Element.
+  std::string Written;
   SourceRange Range;
 
   // Filled by inference (analysis/Inference.cpp):

@@ -47,8 +47,11 @@ enum class OpClass : std::uint8_t {
   RingHandout,       ///< a slot of a ring: Ring::next, Ring::slot
   Copy,              ///< dst = src
   Cast,              ///< an element type conversion
-  ElementwiseUnary,  ///< neg, exp, relu, gelu_tanh, gelu_erf, silu
-  ElementwiseBinary, ///< add, sub, mul, maximum, minimum
+  ElementwiseUnary,  ///< neg, exp, exp2, rsqrt, relu, gelu_tanh, ...
+  ElementwiseBinary, ///< add, sub, mul, div, maximum, minimum
+  Select,            ///< mask ? a : b, element by element
+  Mask,              ///< which elements of a bounded tile lie in its tensor
+  Broadcast,         ///< a tensor repeated along a new mode
   Matmul,            ///< C += A * B
   Reduce,            ///< a reduction along one mode
   InsertSlice,       ///< out(o + c) = tile(c)
@@ -77,6 +80,7 @@ enum class AccessShape : std::uint8_t {
   Copy,        ///< dst(d) = src(d) over the destination's shape
   Elementwise, ///< every operand read and the result written, identity
   Reduce,      ///< the operand read; the result without the reduced mode
+  Broadcast,   ///< result(d) = t(d without the mode); `like` gives the shape
   InsertSlice, ///< out(o + d) = tile(d) over the tile's shape
 };
 

@@ -140,6 +140,8 @@ private:
   std::string valueType(const Value &V) const {
     switch (V.Kind) {
     case ValueKind::Index: return "index";
+    case ValueKind::Scalar:
+      return "scalar<" + std::string(name(V.Type.Element)) + ">";
     case ValueKind::Ring:
       return "ring<" + std::to_string(V.Stages) + " x " + typeText(V.Type) +
              ">";
@@ -197,6 +199,8 @@ private:
     if (X.Kind == ValueKind::Index && X.Name.empty() && X.Init != None &&
         X.Def == None)
       return expr(X.Init);
+    if (X.Kind == ValueKind::Scalar && X.Name.empty())
+      return "scalar(\"" + X.Written + "\")";
     return Names[V];
   }
 

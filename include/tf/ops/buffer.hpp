@@ -13,6 +13,7 @@
 #include "tf/tensor.hpp"
 
 #include <array>
+#include <concepts>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -152,6 +153,20 @@ template <class TT, std::size_t N>
 empty(const std::int64_t (&extents)[N]) {
   Buffer<TT> b(detail::shape_leaves<TT>(extents));
   b.fill(detail::poison<typename TT::element_type>());
+  return b;
+}
+
+/// A buffer of tensor type `TT` with every element `value` (rounded once to
+/// the element type): the start of a running reduction, e.g. a running
+/// maximum at -inf. `value` is a floating-point scalar (a constant or a
+/// kernel parameter).
+template <class TT, std::floating_point S>
+[[clang::annotate("tf.op.full")]] Buffer<TT> full(S value) {
+  static_assert(TT::dynamic_extents == 0,
+                "tf::full: the tensor type has '?' extents; tf::full needs a "
+                "tensor type with static extents");
+  Buffer<TT> b;
+  b.fill(convert<typename TT::element_type>(value));
   return b;
 }
 

@@ -1,0 +1,122 @@
+//===- plugin/analysis/Shapes.cpp - Extents where operands meet -----------===//
+//
+// checkShapes (Analysis.h): where an op relates the modes of its operands
+// other than one for one, the static extents must agree. Today that is
+// tf::broadcast<Mode>(t, like): t's modes are like's without Mode, so a row
+// statistic broadcast over the wrong mode -- tf::broadcast<0>(rowmax, x)
+// for tf::broadcast<1> -- is reported here at the call, with both extents
+// and the mode that would fit, where the header can only stop at run time
+// (a static_assert prints a fixed text, not the extents). Element-wise ops
+// of one rank and reductions are checked by the headers' static_asserts;
+// dynamic extents are checked when the kernel runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/Analysis.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <string>
+
+namespace tf::analysis {
+
+using namespace hir;
+
+namespace {
+
+/// The static extents of a value's modes (-1 where dynamic).
+std::vector<std::int64_t> extentsOf(const Value &V) {
+  std::vector<std::int64_t> Out;
+  IntTuple S = V.Type.shape();
+  int Rank = S.is_leaf() ? 1 : S.rank();
+  for (int I = 0; I < Rank; ++I) {
+    Result<std::int64_t> P = product(S.is_leaf() ? S : S.mode(I));
+    Out.push_back(P.ok() ? *P : -1);
+  }
+  return Out;
+}
+
+std::string nameOf(const Value &V, llvm::StringRef Unnamed) {
+  return V.Name.empty() ? Unnamed.str() : "'" + V.Name + "'";
+}
+
+std::string shapeText(const std::vector<std::int64_t> &E) {
+  std::string Out = "(";
+  for (std::size_t I = 0; I < E.size(); ++I)
+    Out += (I ? "," : "") + (E[I] < 0 ? std::string("?") : std::to_string(E[I]));
+  return Out + ")";
+}
+
+/// The modes of \p Like without \p Mode.
+std::vector<std::int64_t> without(const std::vector<std::int64_t> &Like,
+                                  unsigned Mode) {
+  std::vector<std::int64_t> Out;
+  for (unsigned I = 0; I < Like.size(); ++I)
+    if (I != Mode)
+      Out.push_back(Like[I]);
+  return Out;
+}
+
+bool agree(const std::vector<std::int64_t> &A, const std::vector<std::int64_t> &B) {
+  if (A.size() != B.size())
+    return false;
+  for (std::size_t I = 0; I < A.size(); ++I)
+    if (A[I] >= 0 && B[I] >= 0 && A[I] != B[I])
+      return false;
+  return true;
+}
+
+void checkBroadcast(const Kernel &K, const Stmt &Op,
+                    std::vector<Finding> &Findings) {
+  // Access 0 reads t through the result's dimensions without Mode.
+  if (Op.Operands.size() < 2 || Op.Access.Accesses.empty() || Op.Result == None)
+    return;
+  const hir::Access &Read = Op.Access.Accesses[0];
+  const unsigned Rank = Op.Access.DimNames.size();
+  unsigned Mode = 0;
+  while (Mode < Rank && llvm::is_contained(Read.Map, Mode))
+    ++Mode;
+  const Value &T = K.Values[Op.Operands[0]];
+  const Value &Like = K.Values[Op.Operands[1]];
+  const std::vector<std::int64_t> Have = extentsOf(T);
+  const std::vector<std::int64_t> Want = extentsOf(Like);
+  if (Have.size() + 1 != Want.size() || Mode >= Want.size())
+    return; // the header's static_assert reports ranks and modes
+  const std::vector<std::int64_t> Need = without(Want, Mode);
+  if (agree(Have, Need))
+    return;
+  std::size_t Bad = 0;
+  while (Bad < Have.size() &&
+         (Have[Bad] < 0 || Need[Bad] < 0 || Have[Bad] == Need[Bad]))
+    ++Bad;
+  std::string Hint;
+  for (unsigned Other = 0; Other < Want.size(); ++Other)
+    if (Other != Mode && agree(Have, without(Want, Other))) {
+      Hint = "; tf::broadcast<" + std::to_string(Other) + "> fits";
+      break;
+    }
+  const std::size_t LikeMode = Bad < Mode ? Bad : Bad + 1;
+  Finding F{plugin::DiagId::err_tf_op_extents, Op.CallRange, {}, {}, {}};
+  F.Args = {"broadcast<" + std::to_string(Mode) + ">",
+            nameOf(T, "the tensor") + " " + shapeText(Have),
+            std::to_string(Bad),
+            std::to_string(Have[Bad]),
+            nameOf(Like, "`like`") + " " + shapeText(Want),
+            std::to_string(LikeMode),
+            std::to_string(Want[LikeMode]) + Hint};
+  Findings.push_back(std::move(F));
+}
+
+} // namespace
+
+std::vector<Finding> checkShapes(const Kernel &K) {
+  std::vector<Finding> Findings;
+  for (StmtId S : K.preorder()) {
+    const Stmt &Op = K.Stmts[S];
+    if (Op.Kind == StmtKind::Op && opInfo(Op.Op).Access == AccessShape::Broadcast)
+      checkBroadcast(K, Op, Findings);
+  }
+  return Findings;
+}
+
+} // namespace tf::analysis
