@@ -1,26 +1,18 @@
 //===- examples/rows/add_bias.cpp - Element-wise add with a broadcast bias -===//
 //
 // y = x + bias over the rows of a bf16 matrix (bias: one value per column),
-// in f32, written as bf16: 2-D tiles of BM x BN, the bias tile repeated
-// over the tile's rows by an explicit tf::broadcast<0>. Bounded tiles: the
-// elements beyond the matrix read as 0 and are not written.
+// in f32, written as bf16: 2-D tiles of BM x BN in registers (rows.hpp:
+// one row per warp, 128-bit runs per lane), the bias tile read into the
+// tile's layout by an explicit tf::broadcast<0> (every warp reads it).
+// Bounded tiles: the elements beyond the matrix read as 0 and are not
+// written.
 // `add_bias [ROWS COLS]` runs it on the CPU.
 //
 //===----------------------------------------------------------------------===//
-#include <tf/tf.hpp>
-
 #include "check.hpp"
+#include "rows.hpp"
 
 namespace rows {
-
-constexpr int BM = 4, BN = 1024;  // one warp per row of the tile
-
-inline constexpr tf::Mesh cta = tf::mesh("cta", tf::layout<"(?)">, "tile");
-inline constexpr tf::Mesh threads =
-    tf::mesh("thread", tf::layout<"(4,32)">, "warp", "lane");
-
-using Matrix = tf::Tensor<tf::bf16, "(?,?)">;  // row-major, run-time extents
-using Vector = tf::Tensor<tf::bf16, "(?)">;
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", tf::dyn),
              tf::topology("thread", 128))]]
@@ -29,9 +21,10 @@ void add_bias(Matrix x, Vector bias, Matrix y) {
   const std::int64_t GN = tf::ceil_div(x.extent(1), BN);
   for (auto [m, n] : tf::grid_tiles(cta, GM, GN)) {
     [[tf::mesh(threads)]] {
-      auto tile = tf::cast<float>(x.tile<BM, BN>(m * BM, n * BN));
-      auto b = tf::cast<float>(bias.tile<BN>(n * BN));
-      auto out = tf::add(tile, tf::broadcast<0>(b, tile));
+      auto regs = tf::empty<RowTile>();
+      tf::copy(x.tile<BM, BN>(m * BM, n * BN), regs);
+      auto b = tf::broadcast<0>(bias.tile<BN>(n * BN), regs);
+      auto out = tf::add(tf::cast<float>(regs), tf::cast<float>(b));
       tf::copy(tf::cast<tf::bf16>(out), y.tile<BM, BN>(m * BM, n * BN));
     }
   }

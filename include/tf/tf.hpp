@@ -18,6 +18,7 @@
 #include "tf/layout/layout.hpp"
 #include "tf/layout/mesh.hpp"
 #include "tf/layout/mesh_literal.hpp"
+#include "tf/layout/row_tile.hpp"
 #include "tf/layout/text.hpp"
 #include "tf/layout/topology.hpp"
 #include "tf/ops/broadcast.hpp"

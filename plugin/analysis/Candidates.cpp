@@ -18,6 +18,8 @@
 #include "tf/contract/match.hpp"
 #include "tf/layout/mesh_text.hpp"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <cctype>
 #include <optional>
@@ -29,13 +31,6 @@ using namespace hir;
 namespace {
 
 std::string str(const Name &N) { return std::string(N.view()); }
-
-const ParamDef *choiceOfType(const Contract &C, std::string_view Type) {
-  for (const ParamDef &D : C.params)
-    if (D.kind == ParamKind::choice && D.choice_type == Type)
-      return &D;
-  return nullptr;
-}
 
 /// Whether element-wise contract \p C converts: a read operand takes its
 /// element type from another parameter than a written one.
@@ -50,16 +45,36 @@ bool converts(const Contract &C) {
   return false;
 }
 
+/// The choice types of the parameter that says which op an element-wise or
+/// reduction contract computes; an op's value of it is its BinaryOp column
+/// (hir/Ops.def).
+constexpr std::string_view OpChoiceTypes[] = {"BinaryOp", "UnaryOp",
+                                              "ReduceOp"};
+
+bool isOpChoice(const ParamDef &D) {
+  return D.kind == ParamKind::choice &&
+         llvm::is_contained(OpChoiceTypes, D.choice_type.view());
+}
+
+/// The parameter of \p C that says which op it computes, or null.
+const ParamDef *opChoiceOf(const Contract &C) {
+  for (const ParamDef &D : C.params)
+    if (isOpChoice(D))
+      return &D;
+  return nullptr;
+}
+
 /// Whether contract \p C implements op \p Op: its kind implements the op's
-/// class, and an element-wise contract computes the op -- it allows the
-/// op's BinaryOp value, or it converts and the op is a cast.
+/// class, and an element-wise or reduction contract computes the op -- it
+/// allows the op's value of its op choice (BinaryOp, UnaryOp, ReduceOp), or
+/// it converts and the op is a cast.
 bool implements(const Contract &C, OpKind Op) {
   if (!contractKindImplements(C.kind, Op))
     return false;
-  if (C.kind != AtomKind::elementwise)
+  if (C.kind != AtomKind::elementwise && C.kind != AtomKind::reduce)
     return true;
   const OpInfo &Info = opInfo(Op);
-  if (const ParamDef *P = choiceOfType(C, "BinaryOp")) {
+  if (const ParamDef *P = opChoiceOf(C)) {
     if (Info.BinaryOp.empty())
       return false;
     for (const ParamValue &V : P->allowed)
@@ -218,7 +233,7 @@ std::optional<ParamValue> fromOperands(const Contract &C, const ParamDef &D,
   case ParamKind::choice:
     break;
   }
-  if (D.choice_type == "BinaryOp")
+  if (isOpChoice(D))
     return ParamValue::choose(Name(std::string_view(opInfo(Op.Op).BinaryOp)));
   // A choice that selects an operand's storage: the values whose variant of
   // every such operand is in the storage the site's operand is in.

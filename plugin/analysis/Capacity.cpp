@@ -331,13 +331,17 @@ std::optional<std::int64_t> elementsPerThread(const hir::TensorType &T) {
 }
 
 /// Whether \p V is a register tensor of its own (not a window, not the
-/// result of an elementwise op fused into the instruction that reads it).
+/// result of an elementwise op fused into the instruction that reads it,
+/// not a mask: tf::in_bounds is a predicate of coordinates, computed where
+/// it is read).
 bool isRegisterTensor(const hir::Kernel &K, ValueId V) {
   const hir::Value &Val = K.Values[V];
   return Val.Kind == hir::ValueKind::Tensor && Val.TileOf == None &&
          Val.Type.Where == Storage::rmem && Val.Def != None &&
          Val.Def < K.Stmts.size() &&
-         !hir::isFusedElementwise(K, K.Stmts[Val.Def]);
+         !hir::isFusedElementwise(K, K.Stmts[Val.Def]) &&
+         !(K.Stmts[Val.Def].Kind == hir::StmtKind::Op &&
+           hir::opInfo(K.Stmts[Val.Def].Op).Class == hir::OpClass::Mask);
 }
 
 /// The thread-level mesh holding register tensor \p V: its scope's, or its

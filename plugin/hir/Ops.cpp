@@ -49,6 +49,9 @@ constexpr ContractKindInfo ContractKinds[] = {
      classBit(OpClass::Cast) | classBit(OpClass::ElementwiseUnary) |
          classBit(OpClass::ElementwiseBinary),
      std::nullopt},
+    // A reduction contract combines with a ReduceOp: reduce_sum or
+    // reduce_max, so no single op stands for a tf::schedule of it.
+    {AtomKind::reduce, classBit(OpClass::Reduce), std::nullopt},
     {AtomKind::config, 0, std::nullopt},
 };
 

@@ -68,9 +68,22 @@ TEST(Candidates, ContractsForEachOpComeFromTheContractData) {
   for (OpKind Op : {OpKind::Add, OpKind::Sub, OpKind::Mul, OpKind::Maximum,
                     OpKind::Minimum})
     EXPECT_EQ(ids(analysis::contractsFor(Op)),
-              (std::vector<std::string>{"generic.Binary"}))
+              (std::vector<std::string>{"generic.Binary", "nv.sm90.PackedBf16"}))
         << opName(Op).str();
+  // The row kernels' pieces: reductions across a warp or a CTA, and the
+  // special-function unit's ex2 and rsqrt (not e^x: no contract computes it).
+  for (OpKind Op : {OpKind::ReduceSum, OpKind::ReduceMax})
+    EXPECT_EQ(ids(analysis::contractsFor(Op)),
+              (std::vector<std::string>{"nv.sm90.CtaReduce", "nv.sm90.WarpReduce"}))
+        << opName(Op).str();
+  for (OpKind Op : {OpKind::Exp2, OpKind::Rsqrt})
+    EXPECT_EQ(ids(analysis::contractsFor(Op)),
+              (std::vector<std::string>{"nv.sm90.FastMath"}))
+        << opName(Op).str();
+  for (const char *Id : {"nv.sm90.VectorLoad", "nv.sm90.VectorStore"})
+    EXPECT_NE(std::find(Copies.begin(), Copies.end(), Id), Copies.end()) << Id;
   EXPECT_TRUE(analysis::contractsFor(OpKind::Exp).empty());
+  EXPECT_TRUE(analysis::contractsFor(OpKind::Broadcast).empty());
   EXPECT_TRUE(analysis::contractsFor(OpKind::Zeros).empty());
 }
 
@@ -138,6 +151,88 @@ TEST(Candidates, EveryMmaIsRefusedOnTheCtaMesh) {
               std::string::npos)
         << C->Reasons[0].Text;
   }
+}
+
+/// A row reduction: tf::reduce_<Op><1> of a 4 x 1024 f32 register tile on
+/// \p M (one row per warp of a 4 x 32 thread mesh, or the CTA mesh).
+Kernel rowReduction(OpKind Op, const Mesh &M, std::string Spelling) {
+  Kernel K;
+  K.Name = "rows";
+  K.Target = "nvidia.h200_sxm";
+  K.Topologies = {topology("cta", 8), topology("thread", 128)};
+  Stmt Body;
+  Body.Kind = StmtKind::Block;
+  K.Body = K.addStmt(Body);
+  Stmt Scope;
+  Scope.Kind = StmtKind::MeshScope;
+  Scope.Mesh = M;
+  Scope.MeshSpelling = std::move(Spelling);
+  Scope.Parent = K.Body;
+  StmtId ScopeId = K.addStmt(Scope);
+  K.Stmts[K.Body].Body.push_back(ScopeId);
+  auto Reg = [&](const std::string &Name, const std::string &Text) {
+    Value V;
+    V.Kind = ValueKind::Tensor;
+    V.Name = Name;
+    V.Type = tensorType(DType::f32, Storage::rmem, Text);
+    V.Scope = ScopeId;
+    return K.addValue(V);
+  };
+  ValueId Row = Reg("row", "(4@warp,(4,32@lane,8)):(1024,(256,8,1))");
+  ValueId Sum = Reg("sum", "(4)");
+  Stmt Reduce;
+  Reduce.Kind = StmtKind::Op;
+  Reduce.Op = Op;
+  Reduce.Range = at(30);
+  Reduce.CallRange = at(30, 20);
+  Reduce.Operands = {Row};
+  Reduce.Result = Sum;
+  Reduce.Parent = ScopeId;
+  Reduce.Access.DimNames = {"d0", "d1"};
+  Reduce.Access.Domain = IntTuple{4, 1024};
+  Reduce.Access.Accesses = {{Row, AccessKind::Read, {0, 1}, {}, {}, at(30)},
+                            {Sum, AccessKind::Write, {0}, {}, {}, at(30)}};
+  StmtId ReduceId = K.addStmt(Reduce);
+  K.Stmts[ScopeId].Body.push_back(ReduceId);
+  K.Values[Row].Def = ReduceId; // defined before, as far as the site goes
+  K.Values[Sum].Def = ReduceId;
+  analysis::infer(K);
+  return K;
+}
+
+TEST(Candidates, RowReductionsTakeWarpOrCtaReductions) {
+  const Mesh Warps = mesh("thread", IntTuple{4, 32}, "warp", "lane");
+  for (OpKind Op : {OpKind::ReduceSum, OpKind::ReduceMax}) {
+    Kernel K = rowReduction(Op, Warps, "threads");
+    std::vector<CandidateSite> Sites =
+        analysis::findCandidates(K, &target("nvidia.h200_sxm"));
+    ASSERT_EQ(Sites.size(), 1u) << opName(Op).str();
+    EXPECT_EQ(Sites[0].Kind, Op);
+    for (const char *Id : {"nv.sm90.WarpReduce", "nv.sm90.CtaReduce"}) {
+      const Candidate *C = find(Sites[0], Id);
+      ASSERT_NE(C, nullptr) << Id;
+      EXPECT_TRUE(C->Accepted)
+          << Id << ": " << (C->Reasons.empty() ? "" : C->Reasons[0].Text);
+      EXPECT_EQ(params(*C), std::string("op=") +
+                                (Op == OpKind::ReduceSum ? "add" : "max") +
+                                " dtype=f32")
+          << Id;
+    }
+  }
+  // A warp's butterfly needs whole warps: 16 threads are refused at the mesh.
+  Kernel Half = rowReduction(OpKind::ReduceSum,
+                             mesh("thread", IntTuple{16}, "lane"), "half");
+  std::vector<CandidateSite> Sites =
+      analysis::findCandidates(Half, &target("nvidia.h200_sxm"));
+  ASSERT_EQ(Sites.size(), 1u);
+  const Candidate *W = find(Sites[0], "nv.sm90.WarpReduce");
+  ASSERT_NE(W, nullptr);
+  EXPECT_FALSE(W->Accepted);
+  ASSERT_FALSE(W->Reasons.empty());
+  EXPECT_EQ(W->Reasons[0].Kind, "mesh");
+  const Candidate *C = find(Sites[0], "nv.sm90.CtaReduce");
+  ASSERT_NE(C, nullptr);
+  EXPECT_TRUE(C->Accepted);
 }
 
 TEST(Candidates, SameKernelGivesTheSameCandidates) {

@@ -140,15 +140,19 @@ TEST(Ops, ContractKindsImplementOpClasses) {
             (std::vector<OpKind>{OpKind::Copy, OpKind::InsertSlice}));
   EXPECT_EQ(Implemented(AtomKind::elementwise),
             (std::vector<OpKind>{OpKind::Cast, OpKind::Add, OpKind::Sub,
-                                 OpKind::Mul, OpKind::Maximum, OpKind::Minimum,
-                                 OpKind::Neg, OpKind::Exp, OpKind::Relu,
+                                 OpKind::Mul, OpKind::Div, OpKind::Maximum,
+                                 OpKind::Minimum, OpKind::Neg, OpKind::Exp,
+                                 OpKind::Exp2, OpKind::Rsqrt, OpKind::Relu,
                                  OpKind::GeluTanh, OpKind::GeluErf,
                                  OpKind::Silu}));
+  EXPECT_EQ(Implemented(AtomKind::reduce),
+            (std::vector<OpKind>{OpKind::ReduceSum, OpKind::ReduceMax}));
   EXPECT_TRUE(Implemented(AtomKind::config).empty());
   // A tiled MMA performs a matmul, a TMA or plain copy a copy.
   EXPECT_EQ(scheduledOp(AtomKind::mma), OpKind::Matmul);
   EXPECT_EQ(scheduledOp(AtomKind::copy), OpKind::Copy);
   EXPECT_EQ(scheduledOp(AtomKind::elementwise), std::nullopt);
+  EXPECT_EQ(scheduledOp(AtomKind::reduce), std::nullopt);
   EXPECT_EQ(scheduledOp(AtomKind::config), std::nullopt);
 }
 

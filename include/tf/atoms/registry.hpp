@@ -22,7 +22,10 @@
 #include "tf/atoms/nv/sm80/mma.hpp"
 #include "tf/atoms/nv/sm89/mma.hpp"
 #include "tf/atoms/nv/sm90/copy_async_tensor.hpp"
+#include "tf/atoms/nv/sm90/reduce.hpp"
+#include "tf/atoms/nv/sm90/register_math.hpp"
 #include "tf/atoms/nv/sm90/stmatrix.hpp"
+#include "tf/atoms/nv/sm90/vector_global.hpp"
 #include "tf/atoms/nv/sm90/wgmma.hpp"
 
 #include <cstddef>
@@ -47,7 +50,13 @@ inline constexpr const Contract *contracts[] = {
     &atoms::nv::sm80::mma,
     &atoms::nv::sm89::mma,
     &atoms::nv::sm90::copy_async_tensor,
+    &atoms::nv::sm90::cta_reduce,
+    &atoms::nv::sm90::fast_math,
+    &atoms::nv::sm90::packed_bf16,
     &atoms::nv::sm90::stmatrix,
+    &atoms::nv::sm90::vector_load,
+    &atoms::nv::sm90::vector_store,
+    &atoms::nv::sm90::warp_reduce,
     &atoms::nv::sm90::wgmma,
 };
 

@@ -193,7 +193,7 @@ struct OperandPattern {
 
 //===- Contracts ----------------------------------------------------------===//
 
-enum class AtomKind : std::uint8_t { mma, copy, elementwise, config };
+enum class AtomKind : std::uint8_t { mma, copy, elementwise, reduce, config };
 
 /// A predicate on operand shapes or values that is not a layout, written as
 /// data: `box extent <= 256` for TMA, `rows <= 16` for AMX tiles.

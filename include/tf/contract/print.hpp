@@ -45,6 +45,7 @@ inline std::string to_string(AtomKind k) {
   case AtomKind::mma: return "mma";
   case AtomKind::copy: return "copy";
   case AtomKind::elementwise: return "elementwise";
+  case AtomKind::reduce: return "reduce";
   case AtomKind::config: return "config";
   }
   return "?";

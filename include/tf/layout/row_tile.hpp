@@ -1,0 +1,95 @@
+//===- tf/layout/row_tile.hpp - A row tile spread over a warp mesh --------===//
+//
+// tf::row_tile_text<Rows, Cols, Vector>() is the layout text of a register
+// tile of Rows x Cols elements held one row per warp: mode 0 is bound to
+// mesh axis `warp`, and each row is read in steps of 32 x Vector columns,
+// lane l holding columns [l Vector, (l + 1) Vector) of every step -- so each
+// lane's Vector elements are contiguous in memory (Vector = 8 bf16 is one
+// 128-bit load per lane per step) and a warp's 32 loads of a step are one
+// contiguous span:
+//
+//   (Rows@warp,(Cols/(32 Vector),32@lane,Vector)):(Cols,(32 Vector,Vector,1))
+//
+// The thread mesh that holds such a tile names its axes `warp` and `lane`
+// (tf::mesh("thread", tf::layout<"(4,32)">, "warp", "lane")).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "tf/support/fixed_string.hpp"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace tf {
+namespace row_tile_detail {
+
+/// Appends `v` (>= 0) in decimal.
+template <std::size_t N>
+constexpr void append(std::array<char, N> &buf, std::size_t &at, std::int64_t v) {
+  char digits[20] = {};
+  std::size_t n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v > 0);
+  while (n > 0)
+    buf[at++] = digits[--n];
+}
+template <std::size_t N>
+constexpr void append(std::array<char, N> &buf, std::size_t &at,
+                      std::string_view s) {
+  for (char c : s)
+    buf[at++] = c;
+}
+
+/// The text, '\0'-padded to 96 characters (enough for 19-digit extents).
+constexpr std::array<char, 96> text(std::int64_t rows, std::int64_t cols,
+                                    std::int64_t vector) {
+  std::array<char, 96> buf{};
+  std::size_t at = 0;
+  append(buf, at, "(");
+  append(buf, at, rows);
+  append(buf, at, "@warp,(");
+  append(buf, at, cols / (32 * vector));
+  append(buf, at, ",32@lane,");
+  append(buf, at, vector);
+  append(buf, at, ")):(");
+  append(buf, at, cols);
+  append(buf, at, ",(");
+  append(buf, at, 32 * vector);
+  append(buf, at, ",");
+  append(buf, at, vector);
+  append(buf, at, ",1))");
+  return buf;
+}
+
+constexpr std::size_t length(const std::array<char, 96> &buf) {
+  std::size_t n = 0;
+  while (buf[n] != '\0')
+    ++n;
+  return n;
+}
+
+} // namespace row_tile_detail
+
+/// The layout text of a Rows x Cols register tile, one row per warp, lanes
+/// interleaved in runs of Vector columns (see the file comment).
+template <std::int64_t Rows, std::int64_t Cols, std::int64_t Vector>
+constexpr auto row_tile_text() {
+  static_assert(Rows >= 1 && Vector >= 1, "tf::row_tile_text: Rows and Vector "
+                                          "must be positive");
+  static_assert(Cols >= 32 * Vector && Cols % (32 * Vector) == 0,
+                "tf::row_tile_text: Cols must be a multiple of 32 x Vector "
+                "(one step of the warp's 32 lanes)");
+  constexpr std::array<char, 96> buf = row_tile_detail::text(Rows, Cols, Vector);
+  constexpr std::size_t n = row_tile_detail::length(buf);
+  char out[n + 1] = {};
+  for (std::size_t i = 0; i < n; ++i)
+    out[i] = buf[i];
+  return FixedString<n + 1>(out);
+}
+
+} // namespace tf
