@@ -98,14 +98,24 @@ TEST(Ops, ColumnsAgree) {
     bool Binary = I.Class == OpClass::ElementwiseBinary;
     bool Elementwise = Binary || I.Class == OpClass::ElementwiseUnary ||
                        I.Class == OpClass::Cast;
-    // Binary element-wise ops, and only they, name a BinaryOp value.
-    EXPECT_EQ(!I.BinaryOp.empty(), Binary) << I.Name.str();
+    // Binary element-wise ops name a BinaryOp value; besides them only
+    // unary element-wise ops and reductions name a value of their
+    // contracts' op choice (UnaryOp, ReduceOp).
+    if (Binary)
+      EXPECT_FALSE(I.BinaryOp.empty()) << I.Name.str();
+    if (!I.BinaryOp.empty())
+      EXPECT_TRUE(Binary || I.Class == OpClass::ElementwiseUnary ||
+                  I.Class == OpClass::Reduce)
+          << I.Name.str();
     // What works on register fragments fuses into its producer.
     EXPECT_EQ(fusesIntoProducer(K), Elementwise) << I.Name.str();
     // Bookkeeping and tf::schedule need no instruction chosen for them.
+    // A mask is a predicate of coordinates, a broadcast a view of values
+    // its holders have.
     bool Bookkeeping =
         I.Class == OpClass::Schedule || I.Class == OpClass::Allocate ||
-        I.Class == OpClass::RingHandout || I.Class == OpClass::Loop;
+        I.Class == OpClass::RingHandout || I.Class == OpClass::Loop ||
+        I.Class == OpClass::Mask || I.Class == OpClass::Broadcast;
     EXPECT_EQ(needsInstruction(K), !Bookkeeping) << I.Name.str();
     // Only tf::schedule takes its relation and result from its atom.
     EXPECT_EQ(I.Access == AccessShape::Scheduled, K == OpKind::Schedule);
