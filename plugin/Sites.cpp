@@ -4,7 +4,8 @@
 // template patterns are skipped: their arguments may be dependent, and every
 // instantiation carries its own substituted copy, checked here with the same
 // checkArgument that Attributes.cpp runs at parse time (for a valid site that
-// check is a no-op, so nothing is reported twice).
+// check is a no-op, so nothing is reported twice). The same walk finds the
+// tf::schedule calls outside every [[tf::kernel]] (SiteScan).
 //
 //===----------------------------------------------------------------------===//
 
