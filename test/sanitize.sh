@@ -9,9 +9,10 @@
 #
 # TF_SANITIZE_SUITE=all builds the whole tree and runs the whole suite that
 # runs tf's own code: every label but adoption (CMake and Make projects using
-# the installed package), docs (the text of docs/), gpu (nvcc and ptxas on
-# generated CUDA) and mutation (the tests' strength, by rebuilding planted
-# bugs); within the labels, the tests of other compilers (g++, nvcc, clang
+# the installed package), docs (the text of docs/), editor (clangd and
+# clang-tidy, not instrumented, load tf.so without the ASan runtime), gpu
+# (nvcc and ptxas on generated CUDA) and mutation (the tests' strength, by
+# rebuilding planted bugs); within the labels, the tests of other compilers (g++, nvcc, clang
 # without the plugin) and clang loading tf.so without the ASan runtime
 # preloaded are left out (lit runs clang through wrappers that preload it).
 # TF_SANITIZE_LABELS=REGEX adds those labels to the default pass instead.
@@ -21,7 +22,7 @@ cd "$(dirname "$0")/.."
 select=(-L '^(fuzz|sanitized)$')
 targets=(tf tf_plugin layout_fuzzer targets_fuzzer cli_fuzzer kernel_fuzzer)
 if [[ ${TF_SANITIZE_SUITE:-} == all ]]; then
-  select=(-LE '^(adoption|docs|gpu|mutation)$')
+  select=(-LE '^(adoption|docs|editor|gpu|mutation)$')
   targets=(all)
 elif [[ -n ${TF_SANITIZE_LABELS:-} ]]; then
   select=(-L "^(fuzz|sanitized|$TF_SANITIZE_LABELS)$")
