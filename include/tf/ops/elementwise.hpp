@@ -14,6 +14,7 @@
 #include "tf/ops/common.hpp"
 
 #include <cmath>
+#include <concepts>
 #include <cstdint>
 #include <type_traits>
 
@@ -193,6 +194,25 @@ template <class V>
   detail::for_each_coord(detail::extents_of(x), [&](const auto &c) {
     compute_type<T> a = widen(x.at(c).get());
     o.at(c) = convert<T>(std::exp(a));
+  });
+  return out;
+}
+
+/// Element by element, `a * s` for a floating-point scalar `s` (a kernel
+/// parameter such as a GEMM's alpha), in the compute type, rounded once.
+template <class V, std::floating_point S>
+[[clang::annotate("tf.op.scale")]] auto scale(const V &t, S s) {
+  using A = detail::view_t<V>;
+  using T = typename A::element_type;
+  static_assert(is_floating_element<T>,
+                "tf::scale: needs a floating-point element type; convert "
+                "integers first: tf::scale(tf::cast<float>(t), s)");
+  const A &x = detail::view_of(t);
+  auto out = detail::result_like<T>(x);
+  const auto &o = out.view();
+  detail::for_each_coord(detail::extents_of(x), [&](const auto &c) {
+    compute_type<T> a = widen(x.at(c).get());
+    o.at(c) = convert<T>(a * static_cast<compute_type<T>>(s));
   });
   return out;
 }
