@@ -86,6 +86,10 @@ const char *elementwiseName(ElementwiseOp Op) {
     return "gelu_tanh";
   case ElementwiseOp::GeluErf:
     return "gelu_erf";
+  case ElementwiseOp::Scale:
+    return "scale";
+  case ElementwiseOp::Add:
+    return "add";
   case ElementwiseOp::Silu:
     return "silu";
   }

@@ -87,16 +87,25 @@ const hir::Stmt *accumulatingWgmma(const hir::Kernel &K, ValueId Acc) {
 }
 
 /// The value a staging copy's source \p V is computed from: \p V after
-/// the elementwise temporaries the store applies (fusion, lower/Fusion.h).
+/// the elementwise temporaries the store applies (fusion, lower/Fusion.h);
+/// through an add, the operand that leads to a register tensor (the other
+/// is what it adds, read from global memory).
 ValueId stagedSource(const hir::Kernel &K, ValueId V) {
-  while (V != hir::None && K.Values[V].Def != hir::None &&
-         K.Values[V].Origin == hir::ValueOrigin::Temporary) {
-    const hir::Stmt &Def = K.Stmts[K.Values[V].Def];
-    if (Def.Kind != hir::StmtKind::Op || Def.Sched || Def.Operands.empty())
-      break;
-    V = Def.Operands[0];
+  if (V == hir::None || K.Values[V].Def == hir::None ||
+      K.Values[V].Origin != hir::ValueOrigin::Temporary)
+    return V;
+  const hir::Stmt &Def = K.Stmts[K.Values[V].Def];
+  if (Def.Kind != hir::StmtKind::Op || Def.Sched || Def.Operands.empty())
+    return V;
+  for (ValueId Operand : Def.Operands) {
+    if (K.Values[Operand].Kind != hir::ValueKind::Tensor)
+      continue;
+    const ValueId Source = stagedSource(K, Operand);
+    const hir::Value &X = K.Values[Source];
+    if (X.Type.Where == Storage::rmem && X.TileOf == hir::None)
+      return Source;
   }
-  return V;
+  return stagedSource(K, Def.Operands[0]);
 }
 
 /// "a, b or c": the element types for which \p Written is true.
