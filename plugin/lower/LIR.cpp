@@ -96,6 +96,29 @@ const char *elementwiseName(ElementwiseOp Op) {
   return "?";
 }
 
+void forEachLoad(llvm::ArrayRef<FragmentOp> Ops,
+                 llvm::function_ref<void(const EpilogueLoad &)> F) {
+  for (const FragmentOp &Op : Ops)
+    for (const FragmentOperand &X : Op.Operand) {
+      F(X.Load);
+      forEachLoad(X.Ops, F);
+    }
+}
+
+std::array<bool, 2> loadAxes(const StoreFragmentStmt &S) {
+  std::array<bool, 2> Axes{false, false};
+  forEachLoad(S.Epilogue, [&](const EpilogueLoad &L) {
+    for (int D : L.Dims)
+      Axes[static_cast<std::size_t>(D)] = true;
+  });
+  return Axes;
+}
+
+bool readsGlobal(const StoreFragmentStmt &S) {
+  const std::array<bool, 2> Axes = loadAxes(S);
+  return Axes[0] || Axes[1];
+}
+
 llvm::Error problemAt(const hir::SourceRange &R, const llvm::Twine &Message) {
   if (R.File.empty())
     return llvm::createStringError(Message);

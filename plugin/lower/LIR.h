@@ -32,12 +32,15 @@
 #include "tf/dtype.hpp"
 #include "tf/layout/swizzle.hpp"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -226,6 +229,10 @@ struct FragmentOperand {
 /// scale, add.
 const char *elementwiseName(ElementwiseOp Op);
 
+/// Calls \p F on each load of \p Ops' adds, in order.
+void forEachLoad(llvm::ArrayRef<FragmentOp> Ops,
+                 llvm::function_ref<void(const EpilogueLoad &)> F);
+
 //===- Extensions ----------------------------------------------------------===//
 
 class Extension;
@@ -321,6 +328,12 @@ struct StoreFragmentStmt {
   std::vector<FragmentOp> Epilogue;
   RegionId View = None;
 };
+
+/// Which axes of the tile (rows, columns) the loads of \p S's epilogue
+/// index.
+std::array<bool, 2> loadAxes(const StoreFragmentStmt &S);
+/// Whether \p S's epilogue reads a tensor from global memory.
+bool readsGlobal(const StoreFragmentStmt &S);
 
 /// Where one operand of an atom call is.
 enum class OperandPlace : std::uint8_t {

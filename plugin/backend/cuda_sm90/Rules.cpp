@@ -569,6 +569,29 @@ void lowerStagingCopy(LoweringContext &Ctx, StmtId Op, Selection &Sel) {
                       typesWhere([](DType T) { return bool(pairConversion(T)); }) +
                       " in a fragment, not to " + std::string(name(F.CastTo))});
   }
+  // What the adds read, each thread from global memory as f32.
+  for (const auto &[Add, X] : Chain->second.Added) {
+    const hir::Value &Tensor = Ctx.H.Values[Ctx.H.Values[X.Tile].TileOf];
+    if (!loadedType(Tensor.Type.Element))
+      Ctx.refuse(DiagId::err_tf_lower_fusion,
+                 LoweringContext::at(Ctx.H.Stmts[Add]),
+                 {Ctx.opText(Ctx.H.Stmts[Add]), BackendName.str(),
+                  "it reads " + Ctx.valueName(Ctx.H.Values[X.Tile].TileOf) +
+                      ", whose elements are " +
+                      std::string(name(Tensor.Type.Element)) +
+                      "; a fragment reads " +
+                      typesWhere([](DType T) { return loadedType(T) != nullptr; }) +
+                      " elements from global memory"});
+    for (hir::StmtId Fused : X.Ops) {
+      const hir::Stmt &F = Ctx.H.Stmts[Fused];
+      if (F.Op == hir::OpKind::Cast && !pairConversion(F.CastTo))
+        Ctx.refuse(DiagId::err_tf_lower_fusion, LoweringContext::at(F),
+                   {Ctx.opText(F), BackendName.str(),
+                    "it rounds f32 only to " +
+                        typesWhere([](DType T) { return bool(pairConversion(T)); }) +
+                        " in a fragment, not to " + std::string(name(F.CastTo))});
+    }
+  }
   // Each thread stores its accumulator registers where the view's layout
   // puts them: the layout must be a per-thread base plus a constant per
   // register pair (AccumulatorStore.h).
