@@ -90,7 +90,8 @@ template <class L, class R>
                 "tf::add: the operands' element types differ; convert one "
                 "with tf::cast<T>(...)");
   static_assert(A::rank == B::rank, "tf::add: the operands' ranks differ");
-  static_assert(detail::static_extents_agree<A, B>(),
+  static_assert(detail::extents_agree_v<detail::static_extents_t<A>,
+                                         detail::static_extents_t<B>>,
                 "tf::add: the operands' extents differ");
   return detail::zip_with(
       lhs, rhs, "tf::add: the extents of mode {} differ ({} vs {})",
@@ -107,7 +108,8 @@ template <class L, class R>
                 "tf::sub: the operands' element types differ; convert one "
                 "with tf::cast<T>(...)");
   static_assert(A::rank == B::rank, "tf::sub: the operands' ranks differ");
-  static_assert(detail::static_extents_agree<A, B>(),
+  static_assert(detail::extents_agree_v<detail::static_extents_t<A>,
+                                         detail::static_extents_t<B>>,
                 "tf::sub: the operands' extents differ");
   return detail::zip_with(
       lhs, rhs, "tf::sub: the extents of mode {} differ ({} vs {})",
@@ -124,7 +126,8 @@ template <class L, class R>
                 "tf::mul: the operands' element types differ; convert one "
                 "with tf::cast<T>(...)");
   static_assert(A::rank == B::rank, "tf::mul: the operands' ranks differ");
-  static_assert(detail::static_extents_agree<A, B>(),
+  static_assert(detail::extents_agree_v<detail::static_extents_t<A>,
+                                         detail::static_extents_t<B>>,
                 "tf::mul: the operands' extents differ");
   return detail::zip_with(
       lhs, rhs, "tf::mul: the extents of mode {} differ ({} vs {})",
@@ -141,7 +144,8 @@ template <class L, class R>
                 "tf::maximum: the operands' element types differ; convert one "
                 "with tf::cast<T>(...)");
   static_assert(A::rank == B::rank, "tf::maximum: the operands' ranks differ");
-  static_assert(detail::static_extents_agree<A, B>(),
+  static_assert(detail::extents_agree_v<detail::static_extents_t<A>,
+                                         detail::static_extents_t<B>>,
                 "tf::maximum: the operands' extents differ");
   return detail::zip_with(
       lhs, rhs, "tf::maximum: the extents of mode {} differ ({} vs {})",
@@ -158,7 +162,8 @@ template <class L, class R>
                 "tf::minimum: the operands' element types differ; convert one "
                 "with tf::cast<T>(...)");
   static_assert(A::rank == B::rank, "tf::minimum: the operands' ranks differ");
-  static_assert(detail::static_extents_agree<A, B>(),
+  static_assert(detail::extents_agree_v<detail::static_extents_t<A>,
+                                         detail::static_extents_t<B>>,
                 "tf::minimum: the operands' extents differ");
   return detail::zip_with(
       lhs, rhs, "tf::minimum: the extents of mode {} differ ({} vs {})",
