@@ -188,10 +188,12 @@ double dot_bound(double ref, double magnitude, std::int64_t K,
                  Epilogue e = Epilogue::none, double alpha = 1.0,
                  double added_magnitude = 0.0) {
   const double scaled = std::fabs(alpha) * magnitude;
+  const bool operands = alpha != 1.0 || added_magnitude > 0.0;
   return (1.0 + evaluation_ulps(e)) *
              std::ldexp(std::fabs(ref), ulp_exponent<T>) +
-         lipschitz(e) * (static_cast<double>(K) * std::ldexp(scaled, -23) +
-                         std::ldexp(scaled + added_magnitude, -22));
+         lipschitz(e) *
+             (static_cast<double>(K) * std::ldexp(scaled, -23) +
+              (operands ? std::ldexp(scaled + added_magnitude, -22) : 0.0));
 }
 
 /// What an epilogue adds to alpha times the product before its activation:
