@@ -276,27 +276,6 @@ const Expr *strip(const Expr *E) {
   return E;
 }
 
-/// The op \p FD's tf.op.NAME annotation names (its template pattern's, its
-/// member template's).
-std::optional<hir::OpKind> opKindOf(const FunctionDecl *FD) {
-  for (int Depth = 0; FD && Depth < 4; ++Depth) {
-    for (const AnnotateAttr *A : FD->specific_attrs<AnnotateAttr>())
-      if (std::optional<hir::OpKind> K =
-              hir::opKindFromAnnotation(A->getAnnotation()))
-        return K;
-    const FunctionDecl *Next = FD->getTemplateInstantiationPattern();
-    if (!Next)
-      if (const FunctionTemplateDecl *P = FD->getPrimaryTemplate())
-        Next = P->getTemplatedDecl();
-    if (!Next)
-      Next = FD->getInstantiatedFromMemberFunction();
-    if (Next == FD)
-      break;
-    FD = Next;
-  }
-  return std::nullopt;
-}
-
 const FunctionDecl *calleeOf(const CallExpr *CE) {
   return CE ? CE->getDirectCallee() : nullptr;
 }
@@ -304,7 +283,7 @@ const FunctionDecl *calleeOf(const CallExpr *CE) {
 std::optional<hir::OpKind> opKindOf(const CallExpr *CE) {
   if (isa<CXXOperatorCallExpr>(CE))
     return std::nullopt;
-  return opKindOf(calleeOf(CE));
+  return plugin::opKindOf(calleeOf(CE));
 }
 
 /// The explicitly written template arguments of a call's callee.
@@ -471,20 +450,7 @@ private:
 };
 
 hir::SourceRange KernelBuilder::range(clang::SourceRange R) const {
-  hir::SourceRange Out;
-  if (R.isInvalid())
-    return Out;
-  SourceLocation B = SM.getFileLoc(R.getBegin());
-  SourceLocation E = SM.getFileLoc(R.getEnd());
-  Out.Begin = B.getRawEncoding();
-  Out.End = E.getRawEncoding();
-  PresumedLoc P = SM.getPresumedLoc(B);
-  if (P.isValid()) {
-    Out.File = P.getFilename();
-    Out.Line = P.getLine();
-    Out.Column = P.getColumn();
-  }
-  return Out;
+  return hirRange(SM, R);
 }
 
 std::string KernelBuilder::sourceText(clang::SourceRange R) const {
@@ -2151,6 +2117,44 @@ hir::Module buildModule(ASTContext &Ctx, llvm::ArrayRef<Site> Sites) {
       M.Kernels.push_back(std::move(*K));
   }
   return M;
+}
+
+hir::SourceRange hirRange(const SourceManager &SM, clang::SourceRange R) {
+  hir::SourceRange Out;
+  if (R.isInvalid())
+    return Out;
+  SourceLocation B = SM.getFileLoc(R.getBegin());
+  SourceLocation E = SM.getFileLoc(R.getEnd());
+  Out.Begin = B.getRawEncoding();
+  Out.End = E.getRawEncoding();
+  PresumedLoc P = SM.getPresumedLoc(B);
+  if (P.isValid()) {
+    Out.File = P.getFilename();
+    Out.Line = P.getLine();
+    Out.Column = P.getColumn();
+  }
+  return Out;
+}
+
+/// The annotation is on the declaration the header wrote: a function
+/// template's pattern, a class template's member.
+std::optional<hir::OpKind> opKindOf(const FunctionDecl *FD) {
+  for (int Depth = 0; FD && Depth < 4; ++Depth) {
+    for (const AnnotateAttr *A : FD->specific_attrs<AnnotateAttr>())
+      if (std::optional<hir::OpKind> K =
+              hir::opKindFromAnnotation(A->getAnnotation()))
+        return K;
+    const FunctionDecl *Next = FD->getTemplateInstantiationPattern();
+    if (!Next)
+      if (const FunctionTemplateDecl *P = FD->getPrimaryTemplate())
+        Next = P->getTemplatedDecl();
+    if (!Next)
+      Next = FD->getInstantiatedFromMemberFunction();
+    if (Next == FD)
+      break;
+    FD = Next;
+  }
+  return std::nullopt;
 }
 
 } // namespace tf::plugin
