@@ -517,7 +517,8 @@ bool KernelBuilder::isTensorValueRef(const Expr *E) const {
   if (!DRE)
     return false;
   ValueId V = valueOfDecl(DRE->getDecl());
-  return V != None && K.Values[V].Kind != hir::ValueKind::Index;
+  return V != None && K.Values[V].Kind != hir::ValueKind::Index &&
+         K.Values[V].Kind != hir::ValueKind::Scalar;
 }
 
 //===- Kernel --------------------------------------------------------------===//
@@ -587,6 +588,13 @@ std::optional<hir::Kernel> KernelBuilder::build() {
       const QualType T = bare(P->getType());
       V.ScalarType = (T->isUnsignedIntegerType() ? "std::uint" : "std::int") +
                      std::to_string(Ctx.getTypeSize(T)) + "_t";
+    } else if (const QualType T = bare(P->getType());
+               T->isSpecificBuiltinType(BuiltinType::Float) ||
+               T->isSpecificBuiltinType(BuiltinType::Double)) {
+      // A float scalar: an operand of tf::scale in an epilogue.
+      V.Kind = hir::ValueKind::Scalar;
+      V.ScalarType = T->isSpecificBuiltinType(BuiltinType::Float) ? "float"
+                                                                   : "double";
     } else if (isTensorLike(P->getType())) {
       error(P->getLocation(), DiagId::err_tf_hir_unsupported)
           << "this tensor parameter type"
@@ -1605,7 +1613,10 @@ StmtId KernelBuilder::translateOp(const CallExpr *CE, ValueId Result,
   std::optional<hir::OpKind> Kind = opKindOf(CE);
   if (!Kind)
     return None;
-  hir::Stmt Op;
+  // On the heap: a statement is hundreds of kilobytes (its schedule's
+  // layouts), and an epilogue nests one call of this function per op.
+  auto Owned = std::make_unique<hir::Stmt>();
+  hir::Stmt &Op = *Owned;
   Op.Kind = hir::StmtKind::Op;
   Op.Op = *Kind;
   Op.CallRange = range(CE);
@@ -1656,6 +1667,11 @@ StmtId KernelBuilder::translateOp(const CallExpr *CE, ValueId Result,
         TA && TA->size() >= 1 && (*TA)[0].getKind() == TemplateArgument::Type)
       if (std::optional<DType> D = dtypeOf((*TA)[0].getAsType()))
         Op.CastTo = *D;
+  if (*Kind == hir::OpKind::Broadcast)
+    if (const TemplateArgumentList *TA = calleeTemplateArgs(CE);
+        TA && TA->size() >= 1)
+      if (std::optional<std::int64_t> A = integralArg((*TA)[0]))
+        Op.BroadcastAxis = static_cast<int>(*A);
   if (*Kind == hir::OpKind::Schedule)
     buildSchedule(Op, CE);
   OperandRanges = std::move(Ranges);
@@ -1726,7 +1742,8 @@ void KernelBuilder::buildAccess(hir::Stmt &Op, const CallExpr *CE) {
   };
   std::vector<ValueId> Tensors;
   for (ValueId V : Op.Operands)
-    if (K.Values[V].Kind != hir::ValueKind::Index)
+    if (K.Values[V].Kind != hir::ValueKind::Index &&
+        K.Values[V].Kind != hir::ValueKind::Scalar)
       Tensors.push_back(V);
   auto Rank = [&](ValueId V) {
     IntTuple S = K.Values[V].Type.shape();
@@ -1815,6 +1832,18 @@ void KernelBuilder::buildAccess(hir::Stmt &Op, const CallExpr *CE) {
       }
     }
     R.Accesses.push_back(std::move(W));
+    return;
+  }
+  case hir::AccessShape::Broadcast: {
+    // out(d0, d1) = v(d_{1 - Axis}) over the result's shape.
+    const unsigned Axis = static_cast<unsigned>(Op.BroadcastAxis);
+    if (Op.Result == None || Tensors.size() != 1 || Axis > 1)
+      return;
+    setDomain(R, K.Values[Op.Result].Type.shape());
+    R.Accesses.push_back(
+        accessOf(K, Tensors[0], hir::AccessKind::Read, {1 - Axis}));
+    R.Accesses.push_back(
+        accessOf(K, Op.Result, hir::AccessKind::Write, identity(2)));
     return;
   }
   case hir::AccessShape::Reduce: {

@@ -20,6 +20,7 @@
 #include "tf/layout/mesh_literal.hpp"
 #include "tf/layout/text.hpp"
 #include "tf/layout/topology.hpp"
+#include "tf/ops/broadcast.hpp"
 #include "tf/ops/buffer.hpp"
 #include "tf/ops/common.hpp"
 #include "tf/ops/elementwise.hpp"

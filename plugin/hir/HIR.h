@@ -82,6 +82,7 @@ enum class ValueKind : std::uint8_t {
   Tensor, ///< a tensor view: parameter, tile, op result, buffer
   Ring,   ///< tf::Ring<Slot, Stages>: Stages slots of type Type
   Index,  ///< an integer: loop index, extent, tile count
+  Scalar, ///< a floating-point kernel parameter (an epilogue's alpha)
 };
 
 /// Where a value comes from.
@@ -113,7 +114,8 @@ struct Value {
   /// For an Index value defined by a Let: the expression.
   ExprId Init = None;
   /// For an Index parameter: the C++ type it is declared with, as a
-  /// fixed-width spelling (`std::int64_t`, `std::uint32_t`).
+  /// fixed-width spelling (`std::int64_t`, `std::uint32_t`); for a Scalar
+  /// one `float` or `double`.
   std::string ScalarType;
   SourceRange Range;
 
@@ -295,6 +297,9 @@ struct Stmt {
   std::optional<Schedule> Sched;
   /// tf::cast<T>: the element type converted to.
   DType CastTo = DType::f32;
+  /// tf::broadcast<Axis, Extent>: the new mode (0: the vector runs along
+  /// the columns, one value per column; 1: one value per row).
+  int BroadcastAxis = 0;
 };
 
 //===- Kernels -------------------------------------------------------------===//

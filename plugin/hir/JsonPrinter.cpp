@@ -53,6 +53,8 @@ const char *valueKindName(ValueKind K) {
     return "ring";
   case ValueKind::Index:
     return "index";
+  case ValueKind::Scalar:
+    return "scalar";
   }
   return "?";
 }
@@ -414,7 +416,7 @@ private:
       J.attribute("kind", valueKindName(V.Kind));
       J.attribute("origin", originName(V.Origin));
       J.attributeBegin("type");
-      if (V.Kind == ValueKind::Index)
+      if (V.Kind == ValueKind::Index || V.Kind == ValueKind::Scalar)
         J.value(nullptr);
       else
         type(V.Type);

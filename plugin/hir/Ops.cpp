@@ -90,6 +90,7 @@ bool writesInPlace(OpKind K) {
   case AccessShape::RingHandout:
   case AccessShape::Elementwise:
   case AccessShape::Reduce:
+  case AccessShape::Broadcast:
     return false;
   }
   return false;

@@ -49,6 +49,7 @@ enum class OpClass : std::uint8_t {
   Cast,              ///< an element type conversion
   ElementwiseUnary,  ///< neg, exp, relu, gelu_tanh, gelu_erf, silu
   ElementwiseBinary, ///< add, sub, mul, maximum, minimum
+  Broadcast,         ///< a vector repeated along a new mode
   Matmul,            ///< C += A * B
   Reduce,            ///< a reduction along one mode
   InsertSlice,       ///< out(o + c) = tile(c)
@@ -78,6 +79,8 @@ enum class AccessShape : std::uint8_t {
   Elementwise, ///< every operand read and the result written, identity
   Reduce,      ///< the operand read; the result without the reduced mode
   InsertSlice, ///< out(o + d) = tile(d) over the tile's shape
+  Broadcast,   ///< the result written over its shape; the vector read along
+               ///< the mode that is not the new one
 };
 
 /// The Arity of an op that takes any number of tensor operands.

@@ -140,6 +140,7 @@ private:
   std::string valueType(const Value &V) const {
     switch (V.Kind) {
     case ValueKind::Index: return "index";
+    case ValueKind::Scalar: return V.ScalarType;
     case ValueKind::Ring:
       return "ring<" + std::to_string(V.Stages) + " x " + typeText(V.Type) +
              ">";

@@ -102,6 +102,9 @@ LoweringResult lowerWith(const hir::Kernel &K,
     if (V.Kind == hir::ValueKind::Index) {
       Out.What = Parameter::Kind::Integer;
       Out.ScalarType = V.ScalarType;
+    } else if (V.Kind == hir::ValueKind::Scalar) {
+      Out.What = Parameter::Kind::Float;
+      Out.ScalarType = V.ScalarType;
     } else {
       Out.Element = V.Type.Element;
       const IntTuple Shape = V.Type.shape();

@@ -96,8 +96,10 @@ TEST(Ops, ColumnsAgree) {
   for (OpKind K : allOps()) {
     const OpInfo &I = opInfo(K);
     bool Binary = I.Class == OpClass::ElementwiseBinary;
+    // tf::broadcast too: a store applies it as the index of what it reads.
     bool Elementwise = Binary || I.Class == OpClass::ElementwiseUnary ||
-                       I.Class == OpClass::Cast;
+                       I.Class == OpClass::Cast ||
+                       I.Class == OpClass::Broadcast;
     // Binary element-wise ops, and only they, name a BinaryOp value.
     EXPECT_EQ(!I.BinaryOp.empty(), Binary) << I.Name.str();
     // What works on register fragments fuses into its producer.
@@ -143,7 +145,7 @@ TEST(Ops, ContractKindsImplementOpClasses) {
                                  OpKind::Mul, OpKind::Maximum, OpKind::Minimum,
                                  OpKind::Neg, OpKind::Exp, OpKind::Relu,
                                  OpKind::GeluTanh, OpKind::GeluErf,
-                                 OpKind::Silu}));
+                                 OpKind::Silu, OpKind::Scale}));
   EXPECT_TRUE(Implemented(AtomKind::config).empty());
   // A tiled MMA performs a matmul, a TMA or plain copy a copy.
   EXPECT_EQ(scheduledOp(AtomKind::mma), OpKind::Matmul);

@@ -14,6 +14,7 @@
 #include "tf/ops/common.hpp"
 
 #include <cmath>
+#include <concepts>
 #include <cstdint>
 #include <type_traits>
 
@@ -89,7 +90,8 @@ template <class L, class R>
                 "tf::add: the operands' element types differ; convert one "
                 "with tf::cast<T>(...)");
   static_assert(A::rank == B::rank, "tf::add: the operands' ranks differ");
-  static_assert(detail::static_extents_agree<A, B>(),
+  static_assert(detail::extents_agree_v<detail::static_extents_t<A>,
+                                         detail::static_extents_t<B>>,
                 "tf::add: the operands' extents differ");
   return detail::zip_with(
       lhs, rhs, "tf::add: the extents of mode {} differ ({} vs {})",
@@ -106,7 +108,8 @@ template <class L, class R>
                 "tf::sub: the operands' element types differ; convert one "
                 "with tf::cast<T>(...)");
   static_assert(A::rank == B::rank, "tf::sub: the operands' ranks differ");
-  static_assert(detail::static_extents_agree<A, B>(),
+  static_assert(detail::extents_agree_v<detail::static_extents_t<A>,
+                                         detail::static_extents_t<B>>,
                 "tf::sub: the operands' extents differ");
   return detail::zip_with(
       lhs, rhs, "tf::sub: the extents of mode {} differ ({} vs {})",
@@ -123,7 +126,8 @@ template <class L, class R>
                 "tf::mul: the operands' element types differ; convert one "
                 "with tf::cast<T>(...)");
   static_assert(A::rank == B::rank, "tf::mul: the operands' ranks differ");
-  static_assert(detail::static_extents_agree<A, B>(),
+  static_assert(detail::extents_agree_v<detail::static_extents_t<A>,
+                                         detail::static_extents_t<B>>,
                 "tf::mul: the operands' extents differ");
   return detail::zip_with(
       lhs, rhs, "tf::mul: the extents of mode {} differ ({} vs {})",
@@ -140,7 +144,8 @@ template <class L, class R>
                 "tf::maximum: the operands' element types differ; convert one "
                 "with tf::cast<T>(...)");
   static_assert(A::rank == B::rank, "tf::maximum: the operands' ranks differ");
-  static_assert(detail::static_extents_agree<A, B>(),
+  static_assert(detail::extents_agree_v<detail::static_extents_t<A>,
+                                         detail::static_extents_t<B>>,
                 "tf::maximum: the operands' extents differ");
   return detail::zip_with(
       lhs, rhs, "tf::maximum: the extents of mode {} differ ({} vs {})",
@@ -157,7 +162,8 @@ template <class L, class R>
                 "tf::minimum: the operands' element types differ; convert one "
                 "with tf::cast<T>(...)");
   static_assert(A::rank == B::rank, "tf::minimum: the operands' ranks differ");
-  static_assert(detail::static_extents_agree<A, B>(),
+  static_assert(detail::extents_agree_v<detail::static_extents_t<A>,
+                                         detail::static_extents_t<B>>,
                 "tf::minimum: the operands' extents differ");
   return detail::zip_with(
       lhs, rhs, "tf::minimum: the extents of mode {} differ ({} vs {})",
@@ -193,6 +199,25 @@ template <class V>
   detail::for_each_coord(detail::extents_of(x), [&](const auto &c) {
     compute_type<T> a = widen(x.at(c).get());
     o.at(c) = convert<T>(std::exp(a));
+  });
+  return out;
+}
+
+/// Element by element, `a * s` for a floating-point scalar `s` (a kernel
+/// parameter such as a GEMM's alpha), in the compute type, rounded once.
+template <class V, std::floating_point S>
+[[clang::annotate("tf.op.scale")]] auto scale(const V &t, S s) {
+  using A = detail::view_t<V>;
+  using T = typename A::element_type;
+  static_assert(is_floating_element<T>,
+                "tf::scale: needs a floating-point element type; convert "
+                "integers first: tf::scale(tf::cast<float>(t), s)");
+  const A &x = detail::view_of(t);
+  auto out = detail::result_like<T>(x);
+  const auto &o = out.view();
+  detail::for_each_coord(detail::extents_of(x), [&](const auto &c) {
+    compute_type<T> a = widen(x.at(c).get());
+    o.at(c) = convert<T>(a * static_cast<compute_type<T>>(s));
   });
   return out;
 }
