@@ -285,27 +285,6 @@ const Expr *strip(const Expr *E) {
   return E;
 }
 
-/// The op \p FD's tf.op.NAME annotation names (its template pattern's, its
-/// member template's).
-std::optional<hir::OpKind> opKindOf(const FunctionDecl *FD) {
-  for (int Depth = 0; FD && Depth < 4; ++Depth) {
-    for (const AnnotateAttr *A : FD->specific_attrs<AnnotateAttr>())
-      if (std::optional<hir::OpKind> K =
-              hir::opKindFromAnnotation(A->getAnnotation()))
-        return K;
-    const FunctionDecl *Next = FD->getTemplateInstantiationPattern();
-    if (!Next)
-      if (const FunctionTemplateDecl *P = FD->getPrimaryTemplate())
-        Next = P->getTemplatedDecl();
-    if (!Next)
-      Next = FD->getInstantiatedFromMemberFunction();
-    if (Next == FD)
-      break;
-    FD = Next;
-  }
-  return std::nullopt;
-}
-
 const FunctionDecl *calleeOf(const CallExpr *CE) {
   return CE ? CE->getDirectCallee() : nullptr;
 }
@@ -313,7 +292,7 @@ const FunctionDecl *calleeOf(const CallExpr *CE) {
 std::optional<hir::OpKind> opKindOf(const CallExpr *CE) {
   if (isa<CXXOperatorCallExpr>(CE))
     return std::nullopt;
-  return opKindOf(calleeOf(CE));
+  return plugin::opKindOf(calleeOf(CE));
 }
 
 /// The explicitly written template arguments of a call's callee.
@@ -333,6 +312,17 @@ llvm::ArrayRef<TemplateArgumentLoc> writtenTemplateArgs(const CallExpr *CE) {
 const TemplateArgumentList *calleeTemplateArgs(const CallExpr *CE) {
   const FunctionDecl *FD = calleeOf(CE);
   return FD ? FD->getTemplateSpecializationArgs() : nullptr;
+}
+
+/// The mode a reduction or broadcast names: its first template argument
+/// (0 when it cannot be read; a mode outside the operand stops the compile
+/// in the header).
+unsigned modeArgument(const CallExpr *CE) {
+  if (const TemplateArgumentList *TA = calleeTemplateArgs(CE);
+      TA && TA->size() >= 1)
+    if (std::optional<std::int64_t> M = integralArg((*TA)[0]))
+      return *M >= 0 ? static_cast<unsigned>(*M) : 0;
+  return 0;
 }
 
 std::string qualifiedName(const NamedDecl &D) {
@@ -483,20 +473,7 @@ private:
 };
 
 hir::SourceRange KernelBuilder::range(clang::SourceRange R) const {
-  hir::SourceRange Out;
-  if (R.isInvalid())
-    return Out;
-  SourceLocation B = SM.getFileLoc(R.getBegin());
-  SourceLocation E = SM.getFileLoc(R.getEnd());
-  Out.Begin = B.getRawEncoding();
-  Out.End = E.getRawEncoding();
-  PresumedLoc P = SM.getPresumedLoc(B);
-  if (P.isValid()) {
-    Out.File = P.getFilename();
-    Out.Line = P.getLine();
-    Out.Column = P.getColumn();
-  }
-  return Out;
+  return hirRange(SM, R);
 }
 
 std::string KernelBuilder::sourceText(clang::SourceRange R) const {
@@ -563,7 +540,8 @@ bool KernelBuilder::isTensorValueRef(const Expr *E) const {
   if (!DRE)
     return false;
   ValueId V = valueOfDecl(DRE->getDecl());
-  return V != None && K.Values[V].Kind != hir::ValueKind::Index;
+  return V != None && K.Values[V].Kind != hir::ValueKind::Index &&
+         K.Values[V].Kind != hir::ValueKind::Scalar;
 }
 
 //===- Kernel --------------------------------------------------------------===//
@@ -1671,8 +1649,9 @@ StmtId KernelBuilder::translateOp(const CallExpr *CE, ValueId Result,
   if (!Kind)
     return None;
   // On the heap: a statement is large (its schedule's match report), and
-  // nested ops (tf::exp2(tf::mul(tf::sub(x, tf::broadcast<1>(m, x)), c)))
-  // translate recursively, one statement per level.
+  // nested ops -- an epilogue's chain, a row kernel's
+  // tf::exp2(tf::mul(tf::sub(x, tf::broadcast<1>(m, x)), c)) -- translate
+  // recursively, one statement per level.
   auto Owned = std::make_unique<hir::Stmt>();
   hir::Stmt &Op = *Owned;
   Op.Kind = hir::StmtKind::Op;
@@ -1725,6 +1704,8 @@ StmtId KernelBuilder::translateOp(const CallExpr *CE, ValueId Result,
         TA && TA->size() >= 1 && (*TA)[0].getKind() == TemplateArgument::Type)
       if (std::optional<DType> D = dtypeOf((*TA)[0].getAsType()))
         Op.CastTo = *D;
+  if (*Kind == hir::OpKind::Broadcast)
+    Op.BroadcastMode = modeArgument(CE);
   if (*Kind == hir::OpKind::Schedule)
     buildSchedule(Op, CE);
   OperandRanges = std::move(Ranges);
@@ -1785,17 +1766,6 @@ void setDomain(hir::AccessRelation &R, const IntTuple &Shape,
                              ? Names[I]
                              : "d" + std::to_string(I));
   }
-}
-
-/// The mode a reduction or broadcast names: its first template argument
-/// (0 when it cannot be read; a mode outside the operand stops the compile
-/// in the header).
-unsigned modeArgument(const CallExpr *CE) {
-  if (const TemplateArgumentList *TA = calleeTemplateArgs(CE);
-      TA && TA->size() >= 1)
-    if (std::optional<std::int64_t> M = integralArg((*TA)[0]))
-      return *M >= 0 ? static_cast<unsigned>(*M) : 0;
-  return 0;
 }
 
 void KernelBuilder::buildAccess(hir::Stmt &Op, const CallExpr *CE) {
@@ -1901,9 +1871,9 @@ void KernelBuilder::buildAccess(hir::Stmt &Op, const CallExpr *CE) {
   case hir::AccessShape::Broadcast: {
     // result(d) = t(d without Mode) over the result's (`like`'s) shape;
     // `like` lends its shape, no element of it is read.
-    if (Op.Result == None)
+    if (Op.Result == None || Tensors.empty())
       return;
-    unsigned Mode = modeArgument(CE);
+    const unsigned Mode = Op.BroadcastMode;
     setDomain(R, K.Values[Op.Result].Type.shape());
     unsigned D = R.DimNames.size();
     std::vector<unsigned> Kept;
@@ -2183,6 +2153,44 @@ hir::Module buildModule(ASTContext &Ctx, llvm::ArrayRef<Site> Sites) {
       M.Kernels.push_back(std::move(*K));
   }
   return M;
+}
+
+hir::SourceRange hirRange(const SourceManager &SM, clang::SourceRange R) {
+  hir::SourceRange Out;
+  if (R.isInvalid())
+    return Out;
+  SourceLocation B = SM.getFileLoc(R.getBegin());
+  SourceLocation E = SM.getFileLoc(R.getEnd());
+  Out.Begin = B.getRawEncoding();
+  Out.End = E.getRawEncoding();
+  PresumedLoc P = SM.getPresumedLoc(B);
+  if (P.isValid()) {
+    Out.File = P.getFilename();
+    Out.Line = P.getLine();
+    Out.Column = P.getColumn();
+  }
+  return Out;
+}
+
+/// The annotation is on the declaration the header wrote: a function
+/// template's pattern, a class template's member.
+std::optional<hir::OpKind> opKindOf(const FunctionDecl *FD) {
+  for (int Depth = 0; FD && Depth < 4; ++Depth) {
+    for (const AnnotateAttr *A : FD->specific_attrs<AnnotateAttr>())
+      if (std::optional<hir::OpKind> K =
+              hir::opKindFromAnnotation(A->getAnnotation()))
+        return K;
+    const FunctionDecl *Next = FD->getTemplateInstantiationPattern();
+    if (!Next)
+      if (const FunctionTemplateDecl *P = FD->getPrimaryTemplate())
+        Next = P->getTemplatedDecl();
+    if (!Next)
+      Next = FD->getInstantiatedFromMemberFunction();
+    if (Next == FD)
+      break;
+    FD = Next;
+  }
+  return std::nullopt;
 }
 
 } // namespace tf::plugin

@@ -16,8 +16,13 @@
 
 #include "llvm/ADT/ArrayRef.h"
 
+#include <optional>
+
 namespace clang {
 class ASTContext;
+class FunctionDecl;
+class SourceManager;
+class SourceRange;
 } // namespace clang
 
 namespace tf::plugin {
@@ -26,6 +31,14 @@ namespace tf::plugin {
 /// order of their sites. Problems are reported through \p Ctx's
 /// DiagnosticsEngine.
 hir::Module buildModule(clang::ASTContext &Ctx, llvm::ArrayRef<Site> Sites);
+
+/// \p R as the HIR keeps source ranges: file locations (macro expansions
+/// resolved), the presumed file, line and column of its start.
+hir::SourceRange hirRange(const clang::SourceManager &SM, clang::SourceRange R);
+
+/// The op whose tf.op.NAME annotation \p FD carries (or its template
+/// pattern, its member template); none for a function that is no tf op.
+std::optional<hir::OpKind> opKindOf(const clang::FunctionDecl *FD);
 
 } // namespace tf::plugin
 

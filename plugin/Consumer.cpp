@@ -110,9 +110,16 @@ public:
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     DiagnosticsEngine &Diags = Ctx.getDiagnostics();
-    std::vector<Site> Sites = collectSites(Ctx, Opts.SkipPrecompiled);
+    SiteScan Scan = collectSites(Ctx, Opts.SkipPrecompiled);
+    const std::vector<Site> &Sites = Scan.Sites;
     if (Opts.Report)
       printReport(Ctx, Sites, Out);
+    for (SourceRange Call : Scan.SchedulesOutsideKernels) {
+      analysis::Finding F;
+      F.Id = DiagId::warn_tf_schedule_outside_kernel;
+      F.Range = hirRange(Ctx.getSourceManager(), Call);
+      reportFinding(Diags, Opts, F);
+    }
     // A malformed layout literal leaves a default layout behind it; the
     // kernels built from it would only repeat the error.
     checkLayoutLiterals(Ctx, Diags);

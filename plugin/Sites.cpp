@@ -4,19 +4,23 @@
 // template patterns are skipped: their arguments may be dependent, and every
 // instantiation carries its own substituted copy, checked here with the same
 // checkArgument that Attributes.cpp runs at parse time (for a valid site that
-// check is a no-op, so nothing is reported twice).
+// check is a no-op, so nothing is reported twice). The same walk finds the
+// tf::schedule calls outside every [[tf::kernel]] (SiteScan).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Sites.h"
+#include "BuildHIR.h"
 #include "Diagnostics.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ASTLambda.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <algorithm>
 #include <numeric>
@@ -87,9 +91,49 @@ public:
     return true;
   }
 
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (!Callee || opKindOf(Callee) != hir::OpKind::Schedule ||
+        insideKernel())
+      return true;
+    const SourceManager &SM = Ctx.getSourceManager();
+    SourceLocation At = SM.getFileLoc(CE->getBeginLoc());
+    if (SM.isInSystemHeader(At) || !Reported.insert(At).second)
+      return true;
+    SchedulesOutsideKernels.push_back(
+        {At, SM.getFileLoc(CE->getEndLoc())});
+    return true;
+  }
+
   std::vector<Site> takeSites() { return std::move(Sites); }
+  std::vector<SourceRange> takeSchedulesOutsideKernels() {
+    return std::move(SchedulesOutsideKernels);
+  }
 
 private:
+  /// Whether the function being walked, or the one a lambda being walked is
+  /// written in, is a [[tf::kernel]] (a template's instantiation by its
+  /// pattern's attribute).
+  bool insideKernel() const {
+    const DeclContext *DC = Current;
+    while (DC) {
+      const auto *FD = dyn_cast<FunctionDecl>(DC);
+      if (FD && !isLambdaCallOperator(FD)) {
+        const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern();
+        return isKernel(*FD) || (Pattern && isKernel(*Pattern));
+      }
+      DC = DC->getParent();
+    }
+    return false;
+  }
+
+  static bool isKernel(const FunctionDecl &FD) {
+    return llvm::any_of(FD.specific_attrs<AnnotateAttr>(),
+                        [](const AnnotateAttr *A) {
+                          return classifyAnnotation(*A) == TfAttr::Kernel;
+                        });
+  }
+
   bool inInstantiation() const {
     return Current && Current->isTemplateInstantiation();
   }
@@ -135,11 +179,13 @@ private:
   DiagnosticsEngine &Diags;
   const FunctionDecl *Current = nullptr;
   std::vector<Site> Sites;
+  std::vector<SourceRange> SchedulesOutsideKernels;
+  llvm::DenseSet<SourceLocation> Reported;
 };
 
 } // namespace
 
-std::vector<Site> collectSites(ASTContext &Ctx, bool SkipPrecompiled) {
+SiteScan collectSites(ASTContext &Ctx, bool SkipPrecompiled) {
   SiteFinder Finder(Ctx);
   if (!SkipPrecompiled) {
     Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
@@ -188,11 +234,12 @@ std::vector<Site> collectSites(ASTContext &Ctx, bool SkipPrecompiled) {
     }
     return Before(Found[A].Attr->getLocation(), Found[B].Attr->getLocation());
   });
-  std::vector<Site> Sorted;
-  Sorted.reserve(Found.size());
+  SiteScan Scan;
+  Scan.Sites.reserve(Found.size());
   for (unsigned I : Order)
-    Sorted.push_back(std::move(Found[I]));
-  return Sorted;
+    Scan.Sites.push_back(std::move(Found[I]));
+  Scan.SchedulesOutsideKernels = Finder.takeSchedulesOutsideKernels();
+  return Scan;
 }
 
 } // namespace tf::plugin

@@ -51,16 +51,29 @@ struct Site {
   llvm::SmallVector<SiteArgument, 2> Args;
 };
 
-/// Collects the tf attribute sites of \p Ctx's translation unit in source
-/// order (sites of one function together, instantiations after one another),
-/// checking what Sema could not check when the attribute was parsed:
-/// arguments substituted by template instantiation, statement attributes
-/// written twice, a tf::mesh on a declaration without initializer. Problems
-/// are reported through \p Ctx's DiagnosticsEngine; such sites are left out.
-/// With \p SkipPrecompiled, declarations read from a precompiled header are
-/// not searched (nor deserialized).
+/// What collectSites finds in a translation unit.
+struct SiteScan {
+  /// The tf attribute sites in source order (sites of one function together,
+  /// instantiations after one another).
+  std::vector<Site> Sites;
+  /// Every call of tf::schedule outside a system header and outside every
+  /// [[tf::kernel]] function (lambdas count as their enclosing function),
+  /// once each, in the order found. With the plugin loaded the header leaves
+  /// tf::schedule's contract checks to the plugin, which checks kernels: no
+  /// one checks these.
+  std::vector<clang::SourceRange> SchedulesOutsideKernels;
+};
+
+/// Collects the tf attribute sites of \p Ctx's translation unit and the
+/// tf::schedule calls outside kernels, checking what Sema could not check
+/// when an attribute was parsed: arguments substituted by template
+/// instantiation, statement attributes written twice, a tf::mesh on a
+/// declaration without initializer. Problems are reported through \p Ctx's
+/// DiagnosticsEngine; such sites are left out. With \p SkipPrecompiled,
+/// declarations read from a precompiled header are not searched (nor
+/// deserialized).
 /// @pre Sema has finished the translation unit (HandleTranslationUnit).
-std::vector<Site> collectSites(clang::ASTContext &Ctx, bool SkipPrecompiled);
+SiteScan collectSites(clang::ASTContext &Ctx, bool SkipPrecompiled);
 
 } // namespace tf::plugin
 

@@ -65,7 +65,7 @@ if config.tf_sanitizer_runtime:
 include_dir = os.path.join(config.tf_src_root, "include")
 config.substitutions.append(("%tf_plugin", config.tf_plugin))
 config.substitutions.append(("%tf_include", include_dir))
-config.substitutions.append(("%host_cxx", config.host_cxx))
+config.substitutions.append(("%gxx", config.gxx))
 
 
 def cc1_system_includes():

@@ -1,22 +1,31 @@
 #!/usr/bin/env bash
 # The sanitized suite (docs/testing.md): build-asan/, clang 22 with
 # -fsanitize=address,undefined (undefined behaviour stops the program) and
-# the libFuzzer targets of test/fuzz; there, a fuzzing pass of
+# the libFuzzer targets of test/fuzz. There, a fuzzing pass of
 # $TF_FUZZ_SECONDS (default 60) per fuzzer (label fuzz) and the lit suites
 # that run clean sanitized so far (label sanitized: the malformed-kernel
 # corpus through the plugin, `tf layout`). Run after .ci/setup.sh
 # (test/run.sh does both).
 #
-# TF_SANITIZE_LABELS=REGEX runs those labels too, e.g.
-# 'plugin|cli|layout|targets|hir|analysis|lower|emit|interp|capacity'
-# (building their targets first: `cmake --build build-asan`).
+# TF_SANITIZE_SUITE=all builds the whole tree and runs the whole suite that
+# runs tf's own code: every label but adoption (CMake and Make projects using
+# the installed package), docs (the text of docs/), editor (clangd and
+# clang-tidy, not instrumented, load tf.so without the ASan runtime), gpu
+# (nvcc and ptxas on generated CUDA) and mutation (the tests' strength, by
+# rebuilding planted bugs); within the labels, the tests of other compilers (g++, nvcc, clang
+# without the plugin) and clang loading tf.so without the ASan runtime
+# preloaded are left out (lit runs clang through wrappers that preload it).
+# TF_SANITIZE_LABELS=REGEX adds those labels to the default pass instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-labels='fuzz|sanitized'
+select=(-L '^(fuzz|sanitized)$')
 targets=(tf tf_plugin layout_fuzzer targets_fuzzer cli_fuzzer kernel_fuzzer)
-if [[ -n ${TF_SANITIZE_LABELS:-} ]]; then
-  labels+="|$TF_SANITIZE_LABELS"
+if [[ ${TF_SANITIZE_SUITE:-} == all ]]; then
+  select=(-LE '^(adoption|docs|editor|gpu|mutation)$')
+  targets=(all)
+elif [[ -n ${TF_SANITIZE_LABELS:-} ]]; then
+  select=(-L "^(fuzz|sanitized|$TF_SANITIZE_LABELS)$")
   targets=(all)
 fi
 
@@ -27,7 +36,5 @@ if [[ ! -f build-asan/build.ninja ]]; then
 fi
 cmake --build build-asan --target "${targets[@]}"
 cd build-asan
-# Tests of other compilers and clang loading tf.so without the runtime
-# preloaded are not tf's code under the sanitizers.
-ctest --output-on-failure -j"$(nproc)" -L "^($labels)$" \
+ctest --output-on-failure -j"$(nproc)" "${select[@]}" \
   -E '(-nvcc|-gxx|-clang|-plugin)$|^layout-static-clang$'

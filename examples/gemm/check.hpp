@@ -3,7 +3,8 @@
 // The host side of the examples: M, N, K from the command line, random bf16,
 // f16 or fp8 inputs (each operand K- or MN-major), an output poisoned before
 // the kernel runs, and an element-wise check of the kernel's output (after
-// its epilogue: none or relu) against a double-precision reference:
+// its epilogue: alpha, added terms, an activation) against a
+// double-precision reference:
 // every element within the bound `dot_bound` derives, or the run fails.
 // Not part of tf.
 //
@@ -177,13 +178,32 @@ inline double evaluation_ulps(Epilogue e) {
 /// the epilogue's value of the exact sum; one that is 1-Lipschitz (relu)
 /// moves no error up, another multiplies the accumulation term by its
 /// `lipschitz` bound and adds `evaluation_ulps` of its f32 evaluation.
+///
+/// With an Addend the accumulation term is scaled by |alpha|, and the f32
+/// products and sums of the epilogue (alpha acc, beta C, each addition)
+/// round once each: at most 2^-24 of their operands' magnitudes apiece,
+/// allowed as 2^-22 (|alpha| magnitude + the added terms' magnitude).
 template <Half T>
 double dot_bound(double ref, double magnitude, std::int64_t K,
-                 Epilogue e = Epilogue::none) {
+                 Epilogue e = Epilogue::none, double alpha = 1.0,
+                 double added_magnitude = 0.0) {
+  const double scaled = std::fabs(alpha) * magnitude;
+  const bool operands = alpha != 1.0 || added_magnitude > 0.0;
   return (1.0 + evaluation_ulps(e)) *
              std::ldexp(std::fabs(ref), ulp_exponent<T>) +
-         lipschitz(e) * static_cast<double>(K) * std::ldexp(magnitude, -23);
+         lipschitz(e) *
+             (static_cast<double>(K) * std::ldexp(scaled, -23) +
+              (operands ? std::ldexp(scaled + added_magnitude, -22) : 0.0));
 }
+
+/// What an epilogue adds to alpha times the product before its activation:
+/// alpha, and per output element (m, n) the exact value of the added terms
+/// (beta C(m, n), a bias broadcast, a residual) and the sum of their
+/// magnitudes, M x N row-major (empty: nothing added).
+struct Addend {
+  double alpha = 1.0;
+  std::vector<double> value, magnitude;
+};
 
 /// The element-wise verdict on an M x N output.
 struct Verdict {
@@ -205,7 +225,8 @@ struct Verdict {
 template <Input In, Half T>
 Verdict check_gemm(const Shape &s, const std::vector<In> &a,
                    const std::vector<In> &b, const std::vector<T> &out,
-                   Epilogue e = Epilogue::none, Majors majors = {}) {
+                   Epilogue e = Epilogue::none, Majors majors = {},
+                   const Addend &added = {}) {
   Verdict v;
   v.elements = s.M * s.N;
   std::vector<double> ref(static_cast<std::size_t>(s.N)),
@@ -223,9 +244,14 @@ Verdict check_gemm(const Shape &s, const std::vector<In> &a,
     }
     for (std::int64_t n = 0; n < s.N; ++n) {
       const T o = out[static_cast<std::size_t>(m * s.N + n)];
-      const double r = apply(e, ref[static_cast<std::size_t>(n)]);
+      const std::size_t at = static_cast<std::size_t>(m * s.N + n);
+      const bool adds = !added.value.empty();
+      const double r =
+          apply(e, added.alpha * ref[static_cast<std::size_t>(n)] +
+                       (adds ? added.value[at] : 0.0));
       const double bound =
-          dot_bound<T>(r, magnitude[static_cast<std::size_t>(n)], s.K, e);
+          dot_bound<T>(r, magnitude[static_cast<std::size_t>(n)], s.K, e,
+                       added.alpha, adds ? added.magnitude[at] : 0.0);
       const double value = float(o);
       double ratio;
       if (o.bits == poison_bits_of<T>) {
@@ -256,8 +282,9 @@ Verdict check_gemm(const Shape &s, const std::vector<In> &a,
 template <Input In, Half T>
 int report(const char *name, const Shape &s, const std::vector<In> &a,
            const std::vector<In> &b, const std::vector<T> &out,
-           Epilogue e = Epilogue::none, Majors majors = {}) {
-  const Verdict v = check_gemm(s, a, b, out, e, majors);
+           Epilogue e = Epilogue::none, Majors majors = {},
+           const Addend &added = {}) {
+  const Verdict v = check_gemm(s, a, b, out, e, majors, added);
   std::printf("%s M=%lld N=%lld K=%lld: %lld of %lld elements off by more "
               "than 2^%d |ref| + K 2^-23 sum|a b|",
               name, static_cast<long long>(s.M), static_cast<long long>(s.N),

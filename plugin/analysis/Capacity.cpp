@@ -732,6 +732,9 @@ std::string targetName(const targets::MergedTarget &T) {
   return T.Doc ? T.Doc->Id : std::string("the target");
 }
 
+/// The total is a sum, so no one allocation is "the" mistake; the warning
+/// stands at the largest (what shrinking helps most, and where a stage count
+/// raised too far sits), the others in notes.
 void checkSharedMemory(const hir::Kernel &K, const targets::MergedTarget &T,
                        std::vector<Finding> &Out) {
   std::optional<std::int64_t> Max = intFact(T, "cta.shared_memory.max");
@@ -739,19 +742,24 @@ void checkSharedMemory(const hir::Kernel &K, const targets::MergedTarget &T,
     return;
   std::int64_t Total = 0;
   std::vector<Finding> Notes;
+  std::optional<std::size_t> Largest;
+  std::int64_t LargestBytes = 0;
   for (const SharedAllocation &A : sharedAllocations(K)) {
     Finding Note;
     Note.Id = plugin::DiagId::note_tf_derived;
     Note.Range = definitionRange(K, A.V);
     if (!A.SlotBytes) {
       Note.Args = {A.Name + ": extents known at run time only, not counted"};
-    } else if (A.Stages > 0) {
-      Total += *A.bytes();
-      Note.Args = {A.Name + ": " + std::to_string(A.Stages) + " x " +
-                   formatBytes(*A.SlotBytes) + " = " + formatBytes(*A.bytes())};
     } else {
-      Total += *A.SlotBytes;
-      Note.Args = {A.Name + ": " + formatBytes(*A.SlotBytes)};
+      Total += *A.bytes();
+      Note.Args = {A.Stages > 0 ? A.Name + ": " + std::to_string(A.Stages) +
+                                      " x " + formatBytes(*A.SlotBytes) +
+                                      " = " + formatBytes(*A.bytes())
+                                : A.Name + ": " + formatBytes(*A.SlotBytes)};
+      if (*A.bytes() > LargestBytes) {
+        LargestBytes = *A.bytes();
+        Largest = Notes.size();
+      }
     }
     Notes.push_back(std::move(Note));
   }
@@ -759,8 +767,10 @@ void checkSharedMemory(const hir::Kernel &K, const targets::MergedTarget &T,
     return;
   Finding F;
   F.Id = plugin::DiagId::warn_tf_capacity_smem;
-  F.Range = K.Range;
-  F.Args = {K.Name, formatBytes(Total), formatBytes(*Max), targetName(T)};
+  F.Range = Notes[*Largest].Range;
+  F.Args = {K.Name, formatBytes(Total), formatBytes(*Max), targetName(T),
+            Notes[*Largest].Args[0]};
+  Notes.erase(Notes.begin() + *Largest);
   F.Notes = std::move(Notes);
   Out.push_back(std::move(F));
 }

@@ -5,16 +5,14 @@
 // tf::broadcast<Mode>(t, like): t's modes are like's without Mode, so a row
 // statistic broadcast over the wrong mode -- tf::broadcast<0>(rowmax, x)
 // for tf::broadcast<1> -- is reported here at the call, with both extents
-// and the mode that would fit, where the header can only stop at run time
-// (a static_assert prints a fixed text, not the extents). Element-wise ops
+// and the mode that would fit, where the header stops only at run time (a
+// static_assert there would stop the compile before this finding). Element-wise ops
 // of one rank and reductions are checked by the headers' static_asserts;
 // dynamic extents are checked when the kernel runs.
 //
 //===----------------------------------------------------------------------===//
 
 #include "analysis/Analysis.h"
-
-#include "llvm/ADT/STLExtras.h"
 
 #include <string>
 
@@ -68,14 +66,9 @@ bool agree(const std::vector<std::int64_t> &A, const std::vector<std::int64_t> &
 
 void checkBroadcast(const Kernel &K, const Stmt &Op,
                     std::vector<Finding> &Findings) {
-  // Access 0 reads t through the result's dimensions without Mode.
-  if (Op.Operands.size() < 2 || Op.Access.Accesses.empty() || Op.Result == None)
+  if (Op.Operands.size() < 2 || Op.Result == None)
     return;
-  const hir::Access &Read = Op.Access.Accesses[0];
-  const unsigned Rank = Op.Access.DimNames.size();
-  unsigned Mode = 0;
-  while (Mode < Rank && llvm::is_contained(Read.Map, Mode))
-    ++Mode;
+  const unsigned Mode = Op.BroadcastMode;
   const Value &T = K.Values[Op.Operands[0]];
   const Value &Like = K.Values[Op.Operands[1]];
   const std::vector<std::int64_t> Have = extentsOf(T);

@@ -300,6 +300,10 @@ struct Stmt {
   std::optional<Schedule> Sched;
   /// tf::cast<T>: the element type converted to.
   DType CastTo = DType::f32;
+  /// tf::broadcast<Mode>(t, like): the mode of `like` along which t is
+  /// repeated (of a matrix: 0, one value per column, repeated down the rows;
+  /// 1, one value per row, repeated along the columns).
+  unsigned BroadcastMode = 0;
 };
 
 //===- Kernels -------------------------------------------------------------===//

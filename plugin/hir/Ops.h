@@ -47,7 +47,7 @@ enum class OpClass : std::uint8_t {
   RingHandout,       ///< a slot of a ring: Ring::next, Ring::slot
   Copy,              ///< dst = src
   Cast,              ///< an element type conversion
-  ElementwiseUnary,  ///< neg, exp, exp2, rsqrt, relu, gelu_tanh, ...
+  ElementwiseUnary,  ///< neg, exp, exp2, rsqrt, relu, scale, ...
   ElementwiseBinary, ///< add, sub, mul, div, maximum, minimum
   Select,            ///< mask ? a : b, element by element
   Mask,              ///< which elements of a bounded tile lie in its tensor

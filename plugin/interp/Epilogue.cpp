@@ -183,13 +183,85 @@ llvm::Expected<const StorePlan *> Run::storePlan(const Stmt &S,
   return &Plans.emplace(&S, std::move(Plan)).first->second;
 }
 
-/// \p X after the fused elementwise ops of a fragment store, in order, in
-/// f32 (a cast rounds to its type and continues with the rounded value).
-/// The activations are the header-only ops' own formulas, so the two agree
-/// bit for bit.
-static float applyEpilogue(llvm::ArrayRef<lower::FragmentOp> Ops, float X) {
+float EpilogueInputs::load(const lower::EpilogueLoad &L, std::int64_t Row,
+                           std::int64_t Col) const {
+  const Load &At = Loads.at(&L);
+  llvm::SmallVector<std::int64_t, 2> Coord;
+  for (std::size_t D = 0; D < L.Dims.size(); ++D) {
+    const std::int64_t C = At.Origin[D] + (L.Dims[D] == 0 ? Row : Col);
+    if (C < 0 || C >= At.Arg->Extents[D])
+      return 0.0f;
+    Coord.push_back(C);
+  }
+  return loadAsFloat(At.Arg->at(Coord), L.Element);
+}
+
+llvm::Expected<EpilogueInputs>
+Run::epilogueInputs(const Walker &W, llvm::ArrayRef<lower::FragmentOp> Ops) {
+  EpilogueInputs In;
+  for (std::size_t P = 0; P < K.Parameters.size(); ++P)
+    if (K.Parameters[P].What == lower::Parameter::Kind::Float)
+      In.Scalars[K.Parameters[P].Name] = static_cast<float>(Args[P].Float);
+  for (const lower::FragmentOp &F : Ops)
+    if (F.Op == lower::ElementwiseOp::Scale && !In.Scalars.count(F.Scalar))
+      return fail("scales by '" + F.Scalar + "', which is no float parameter");
+  llvm::Error Err = llvm::Error::success();
+  lower::forEachLoad(Ops, [&](const lower::EpilogueLoad &L) {
+    if (Err)
+      return;
+    auto It = llvm::find_if(K.Parameters, [&](const lower::Parameter &P) {
+      return P.Name == L.Tensor && P.What == lower::Parameter::Kind::Tensor;
+    });
+    if (It == K.Parameters.end()) {
+      Err = fail("reads '" + L.Tensor + "', which is no tensor parameter");
+      return;
+    }
+    const TensorArg &Arg = Args[static_cast<std::size_t>(It - K.Parameters.begin())];
+    if (Arg.Element != L.Element || !isModeledFloat(L.Element) ||
+        Arg.Extents.size() != L.Dims.size() ||
+        L.Origin.size() != L.Dims.size()) {
+      Err = fail("reads '" + L.Tensor + "' as a rank-" +
+                 llvm::Twine(L.Dims.size()) + " tensor of " +
+                 name(L.Element).data());
+      return;
+    }
+    EpilogueInputs::Load At;
+    At.Arg = &Arg;
+    for (ExprId E : L.Origin) {
+      llvm::Expected<std::int64_t> V = eval(&W, E);
+      if (!V) {
+        Err = V.takeError();
+        return;
+      }
+      At.Origin.push_back(*V);
+    }
+    In.Loads[&L] = std::move(At);
+  });
+  if (Err)
+    return std::move(Err);
+  return In;
+}
+
+/// \p X, the element at tile position (Row, Col), after the fused
+/// elementwise ops of a fragment store, in order, in f32 (a cast rounds to
+/// its type and continues with the rounded value; an add adds its
+/// operand's element after that operand's own ops). The activations are
+/// the header-only ops' own formulas and every op is one f32 operation in
+/// the header-only op's order, so the two agree bit for bit.
+static float applyEpilogue(llvm::ArrayRef<lower::FragmentOp> Ops, float X,
+                           std::int64_t Row, std::int64_t Col,
+                           const EpilogueInputs &In) {
   for (const lower::FragmentOp &F : Ops)
     switch (F.Op) {
+    case lower::ElementwiseOp::Scale:
+      X = X * In.Scalars.at(F.Scalar);
+      break;
+    case lower::ElementwiseOp::Add: {
+      const lower::FragmentOperand &Added = F.Operand.front();
+      X = X + applyEpilogue(Added.Ops, In.load(Added.Load, Row, Col), Row,
+                            Col, In);
+      break;
+    }
     case lower::ElementwiseOp::Relu:
       X = X > 0.0f ? X : 0.0f;
       break;
@@ -240,6 +312,9 @@ llvm::Error Run::storeFragment(Walker &W, const Stmt &S) {
     if (F.Op == lower::ElementwiseOp::Cast && !isModeledFloat(F.To))
       return fail("an epilogue cast to " + llvm::Twine(name(F.To).data()) +
                   " is not modeled");
+  llvm::Expected<EpilogueInputs> In = epilogueInputs(W, I.Epilogue);
+  if (!In)
+    return In.takeError();
   auto It = AccRegs.find({I.Acc, W.Group, 0});
   const std::int64_t N = (*Plan)->N, M = Accs.at(I.Acc).Op.M;
   const std::vector<float> Poison(static_cast<std::size_t>(M * N),
@@ -258,7 +333,8 @@ llvm::Error Run::storeFragment(Walker &W, const Stmt &S) {
                     llvm::Twine(Col) + ") lands outside " + View.Name);
       storeFromFloat(&Smem[static_cast<std::size_t>(Address)], View.Element,
                      applyEpilogue(I.Epilogue,
-                                   D[static_cast<std::size_t>(Row * N + Col)]));
+                                   D[static_cast<std::size_t>(Row * N + Col)],
+                                   M * W.Group + Row, Col, *In));
     }
   }
   W.Fenced = false; // a register access: the next WGMMA needs a fence

@@ -90,6 +90,8 @@ llvm::Error Run::checkArguments() {
                   Name + "'");
     if (K.Parameters[I].What == lower::Parameter::Kind::Integer)
       continue; // its value is Args[I].Integer
+    if (K.Parameters[I].What == lower::Parameter::Kind::Float)
+      continue; // its value is Args[I].Float
     if (Args[I].Element != Type)
       return fail("argument '" + Name + "' holds " +
                   std::string(name(Args[I].Element)) + "; the parameter is " +

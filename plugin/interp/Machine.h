@@ -57,6 +57,9 @@ struct TensorArg {
   llvm::SmallVector<std::int64_t, 4> Strides;
   /// For an integer parameter: its value (Data, Extents and Strides unused).
   std::int64_t Integer = 0;
+  /// For a float parameter: its value, as the kernel declares it (float or
+  /// double; the epilogue computes with it as f32).
+  double Float = 0;
 
   /// The host address of the element at \p Coord (one per dimension).
   /// @pre Coord is inside the extents

@@ -140,6 +140,22 @@ struct StorePlan {
   std::vector<std::int64_t> Offset;
 };
 
+/// What the fused ops of one store read beside the accumulator: the float
+/// parameters by name, and per load its tensor and the tile's origin in it.
+struct EpilogueInputs {
+  struct Load {
+    const TensorArg *Arg = nullptr;
+    llvm::SmallVector<std::int64_t, 2> Origin;
+  };
+  std::map<std::string, float> Scalars;
+  std::map<const lower::EpilogueLoad *, Load> Loads;
+
+  /// The element of \p L at tile position (Row, Col) as f32; 0 outside the
+  /// tensor's extents (as a window reads past its tensor's edge).
+  float load(const lower::EpilogueLoad &L, std::int64_t Row,
+             std::int64_t Col) const;
+};
+
 class Run {
 public:
   Run(const Kernel &K, llvm::ArrayRef<TensorArg> Args,
@@ -230,6 +246,8 @@ private:
   llvm::Error wgmmaCommit(Walker &W);
   llvm::Error wgmmaWait(Walker &W, const ext::WgmmaWait &I);
   llvm::Error storeFragment(Walker &W, const Stmt &S);
+  llvm::Expected<EpilogueInputs>
+  epilogueInputs(const Walker &W, llvm::ArrayRef<lower::FragmentOp> Ops);
   llvm::Error namedBarrier(Walker &W, const ext::NamedBarrier &I);
 
   // What the instructions share.

@@ -24,6 +24,8 @@
 #include "lower/HandoffProtocol.h"
 #include "lower/LIR.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <map>
 #include <memory>
 #include <set>
@@ -57,13 +59,36 @@ struct LoopClock {
   ExprId Iterations = None;
 };
 
+/// What an add in a fused chain adds: a tile of a global tensor parameter
+/// (Tile), the ops applied to it in order (Ops, no add among them), and the
+/// broadcast on the way with the mode it repeats along (None and -1: none; the
+/// tile is a matrix).
+struct FusedOperand {
+  hir::ValueId Tile = hir::None;
+  std::vector<hir::StmtId> Ops;
+  hir::StmtId Broadcast = hir::None;
+  int BroadcastMode = -1;
+};
+
 /// What a staging copy stores: the register value it reads (the
 /// accumulator), the elementwise ops applied to it in order, and the
-/// element type stored.
+/// element type stored; per add among the ops, what it adds.
 struct FusedChain {
   hir::ValueId Source = hir::None;
   std::vector<hir::StmtId> Ops;
+  std::map<hir::StmtId, FusedOperand> Added;
   DType StoredAs = DType::f32;
+
+  /// Whether op \p Op is applied by the store (on the accumulator or on
+  /// what an add adds).
+  bool fuses(hir::StmtId Op) const {
+    if (llvm::is_contained(Ops, Op))
+      return true;
+    for (const auto &[Add, X] : Added)
+      if (X.Broadcast == Op || llvm::is_contained(X.Ops, Op))
+        return true;
+    return false;
+  }
 };
 
 class LoweringContext {

@@ -39,9 +39,8 @@ void selectInstructions(LoweringContext &Ctx, hir::StmtId Op, int R,
     }
     // An elementwise op the store that reads it applies (fusion).
     for (const auto &[Store, Chain] : Ctx.Fused)
-      for (hir::StmtId F : Chain.Ops)
-        if (F == Op)
-          return;
+      if (Chain.fuses(Op))
+        return;
     Ctx.refuse(DiagId::err_tf_lower_op, LoweringContext::at(S),
                {Ctx.opText(S), std::string(Ctx.Backend.name()),
                 "it has no instruction and is fused into no store"});

@@ -86,10 +86,37 @@ const char *elementwiseName(ElementwiseOp Op) {
     return "gelu_tanh";
   case ElementwiseOp::GeluErf:
     return "gelu_erf";
+  case ElementwiseOp::Scale:
+    return "scale";
+  case ElementwiseOp::Add:
+    return "add";
   case ElementwiseOp::Silu:
     return "silu";
   }
   return "?";
+}
+
+void forEachLoad(llvm::ArrayRef<FragmentOp> Ops,
+                 llvm::function_ref<void(const EpilogueLoad &)> F) {
+  for (const FragmentOp &Op : Ops)
+    for (const FragmentOperand &X : Op.Operand) {
+      F(X.Load);
+      forEachLoad(X.Ops, F);
+    }
+}
+
+std::array<bool, 2> loadAxes(const StoreFragmentStmt &S) {
+  std::array<bool, 2> Axes{false, false};
+  forEachLoad(S.Epilogue, [&](const EpilogueLoad &L) {
+    for (int D : L.Dims)
+      Axes[static_cast<std::size_t>(D)] = true;
+  });
+  return Axes;
+}
+
+bool readsGlobal(const StoreFragmentStmt &S) {
+  const std::array<bool, 2> Axes = loadAxes(S);
+  return Axes[0] || Axes[1];
 }
 
 llvm::Error problemAt(const hir::SourceRange &R, const llvm::Twine &Message) {

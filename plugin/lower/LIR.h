@@ -32,12 +32,15 @@
 #include "tf/dtype.hpp"
 #include "tf/layout/swizzle.hpp"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -172,7 +175,9 @@ struct MmaAtom {
 
 /// Elementwise math on a register fragment's f32 elements, applied on the
 /// way into a store (fusion): x -> op(x). Cast rounds x to To and keeps it
-/// as f32 (a later op sees the rounded value).
+/// as f32 (a later op sees the rounded value); Scale multiplies x by a
+/// float kernel parameter; Add adds the element of another operand at the
+/// same position (a tensor read from global memory, with its own ops).
 enum class ElementwiseOp : std::uint8_t {
   Cast,
   Relu,
@@ -180,17 +185,53 @@ enum class ElementwiseOp : std::uint8_t {
   Exp,
   GeluTanh,
   GeluErf,
-  Silu
+  Silu,
+  Scale,
+  Add,
 };
+
+/// A global tensor an epilogue reads where the accumulator tile meets it:
+/// tile element (row, column) reads Tensor at Origin[d] + (row, column)[Dims[d]]
+/// in each of its dimensions d, as f32, and 0 outside the tensor's extents
+/// (a tile past the edge). A matrix has Dims {0, 1}; a vector broadcast
+/// along the rows (one value per column) {1}, along the columns {0}.
+struct EpilogueLoad {
+  /// The kernel parameter.
+  std::string Tensor;
+  DType Element = DType::f32;
+  std::vector<ExprId> Origin;
+  std::vector<int> Dims;
+  friend bool operator==(const EpilogueLoad &, const EpilogueLoad &) = default;
+};
+
+struct FragmentOperand;
 
 struct FragmentOp {
   ElementwiseOp Op = ElementwiseOp::Cast;
   DType To = DType::f32;
+  /// Scale: the float kernel parameter.
+  std::string Scalar;
+  /// Add: the added operand (exactly one).
+  std::vector<FragmentOperand> Operand;
   friend bool operator==(const FragmentOp &, const FragmentOp &) = default;
 };
 
-/// The name of \p Op: cast, relu, neg, exp, gelu_tanh, gelu_erf, silu.
+/// The operand an Add adds: a load and the ops applied to it in order
+/// (no Add among them).
+struct FragmentOperand {
+  EpilogueLoad Load;
+  std::vector<FragmentOp> Ops;
+  friend bool operator==(const FragmentOperand &,
+                         const FragmentOperand &) = default;
+};
+
+/// The name of \p Op: cast, relu, neg, exp, gelu_tanh, gelu_erf, silu,
+/// scale, add.
 const char *elementwiseName(ElementwiseOp Op);
+
+/// Calls \p F on each load of \p Ops' adds, in order.
+void forEachLoad(llvm::ArrayRef<FragmentOp> Ops,
+                 llvm::function_ref<void(const EpilogueLoad &)> F);
 
 //===- Extensions ----------------------------------------------------------===//
 
@@ -287,6 +328,12 @@ struct StoreFragmentStmt {
   std::vector<FragmentOp> Epilogue;
   RegionId View = None;
 };
+
+/// Which axes of the tile (rows, columns) the loads of \p S's epilogue
+/// index.
+std::array<bool, 2> loadAxes(const StoreFragmentStmt &S);
+/// Whether \p S's epilogue reads a tensor from global memory.
+bool readsGlobal(const StoreFragmentStmt &S);
 
 /// Where one operand of an atom call is.
 enum class OperandPlace : std::uint8_t {
@@ -416,16 +463,17 @@ public:
 //===- Kernels -------------------------------------------------------------===//
 
 /// A kernel parameter as the launcher receives it: a tensor (a type-erased
-/// view of Element with Rank extents) or an integer scalar, which the
-/// launcher reads as the C++ type the kernel declares (ScalarType) and
-/// passes to the device code as the variable Name.
+/// view of Element with Rank extents), an integer or a floating-point
+/// scalar, which the launcher reads as the C++ type the kernel declares
+/// (ScalarType) and passes to the device code as the variable Name (a
+/// float: as f32, what an epilogue computes in).
 struct Parameter {
-  enum class Kind : std::uint8_t { Tensor, Integer };
+  enum class Kind : std::uint8_t { Tensor, Integer, Float };
   std::string Name;
   Kind What = Kind::Tensor;
   DType Element = DType::f32;
   int Rank = 0;
-  /// Integers: `std::int64_t`, `int`, ...
+  /// Integers: `std::int64_t`, `int`, ...; floats: `float`, `double`.
   std::string ScalarType;
 };
 

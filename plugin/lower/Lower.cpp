@@ -103,11 +103,8 @@ LoweringResult lowerWith(const hir::Kernel &K,
       Out.What = Parameter::Kind::Integer;
       Out.ScalarType = V.ScalarType;
     } else if (V.Kind == hir::ValueKind::Scalar) {
-      // The LIR's parameters are tensors and integers.
-      Ctx.refuse(DiagId::err_tf_lower_statement, V.Range,
-                 {"parameter '" + V.Name + "'",
-                  "floating-point scalar parameters are not lowered yet"});
-      continue;
+      Out.What = Parameter::Kind::Float;
+      Out.ScalarType = V.Type.Element == DType::f64 ? "double" : "float";
     } else {
       Out.Element = V.Type.Element;
       const IntTuple Shape = V.Type.shape();

@@ -105,6 +105,39 @@ std::string position(const hir::SourceRange &R) {
          std::to_string(R.Column);
 }
 
+/// The fused ops of a fragment store, each after a space: ` relu`,
+/// ` cast.bf16`, ` scale(alpha)`, ` add(ld.global.bf16 c[(m * 128) + row,
+/// (n * 256) + col] scale(beta))`.
+void printFragmentOps(const Kernel &K, llvm::ArrayRef<FragmentOp> Ops,
+                      llvm::raw_ostream &OS) {
+  static const char *const Coord[] = {"row", "col"};
+  for (const FragmentOp &Op : Ops) {
+    OS << " " << elementwiseName(Op.Op);
+    switch (Op.Op) {
+    case ElementwiseOp::Cast:
+      OS << "." << name(Op.To);
+      break;
+    case ElementwiseOp::Scale:
+      OS << "(" << Op.Scalar << ")";
+      break;
+    case ElementwiseOp::Add: {
+      const FragmentOperand &X = Op.Operand.front();
+      OS << "(ld.global." << name(X.Load.Element) << " " << X.Load.Tensor
+         << "[";
+      for (std::size_t D = 0; D < X.Load.Origin.size(); ++D)
+        OS << (D ? ", " : "") << text(K, X.Load.Origin[D]) << " + "
+           << Coord[X.Load.Dims[D]];
+      OS << "]";
+      printFragmentOps(K, X.Ops, OS);
+      OS << ")";
+      break;
+    }
+    default:
+      break;
+    }
+  }
+}
+
 class Printer {
 public:
   Printer(const Kernel &K, llvm::raw_ostream &OS) : K(K), OS(OS) {}
@@ -171,11 +204,7 @@ void Printer::stmt(InstId Id, unsigned Indent) {
   case StmtKind::StoreFragment: {
     const auto &F = S.get<StoreFragmentStmt>();
     OS << "st.shared";
-    for (const FragmentOp &Op : F.Epilogue) {
-      OS << " " << elementwiseName(Op.Op);
-      if (Op.Op == ElementwiseOp::Cast)
-        OS << "." << name(Op.To);
-    }
+    printFragmentOps(K, F.Epilogue, OS);
     OS << " cvt." << name(F.CastTo) << " acc -> " << K.Regions[F.View].Name
        << "  # per thread as " << F.Shard << "\n";
     return;
@@ -203,8 +232,8 @@ void Printer::run() {
   OS << "  params";
   for (const Parameter &P : K.Parameters)
     OS << " " << P.Name << ":"
-       << (P.What == Parameter::Kind::Integer ? P.ScalarType
-                                               : std::string(name(P.Element)));
+       << (P.What == Parameter::Kind::Tensor ? std::string(name(P.Element))
+                                             : P.ScalarType);
   OS << "\n";
   OS << "  launch grid=(" << e(K.Grid) << ")"
      << (K.Persistent ? " persistent" : "") << " block=(" << K.BlockThreads

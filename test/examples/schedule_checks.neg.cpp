@@ -6,53 +6,53 @@
 // -fplugin: no header-level diagnostic).
 //
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=1 %s 2>&1 | FileCheck %s --check-prefix=REPEAT
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=1 %s 2>&1 | FileCheck %s --check-prefix=REPEAT-GXX
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=1 %s 2>&1 | FileCheck %s --check-prefix=REPEAT-GXX
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=2 %s 2>&1 | FileCheck %s --check-prefix=REPRANK
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=2 %s 2>&1 | FileCheck %s --check-prefix=REPRANK
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=2 %s 2>&1 | FileCheck %s --check-prefix=REPRANK
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=3 %s 2>&1 | FileCheck %s --check-prefix=DECOMP
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=3 %s 2>&1 | FileCheck %s --check-prefix=DECOMP-GXX
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=3 %s 2>&1 | FileCheck %s --check-prefix=DECOMP-GXX
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=4 %s 2>&1 | FileCheck %s --check-prefix=DECOMPN
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=4 %s 2>&1 | FileCheck %s --check-prefix=DECOMPN-GXX
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=4 %s 2>&1 | FileCheck %s --check-prefix=DECOMPN-GXX
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=5 %s 2>&1 | FileCheck %s --check-prefix=LHSRMEM
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=5 %s 2>&1 | FileCheck %s --check-prefix=LHSRMEM-GXX
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=5 %s 2>&1 | FileCheck %s --check-prefix=LHSRMEM-GXX
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=6 %s 2>&1 | FileCheck %s --check-prefix=RHSRMEM
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=6 %s 2>&1 | FileCheck %s --check-prefix=RHSRMEM-GXX
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=6 %s 2>&1 | FileCheck %s --check-prefix=RHSRMEM-GXX
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=7 %s 2>&1 | FileCheck %s --check-prefix=DTYPE
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=7 %s 2>&1 | FileCheck %s --check-prefix=DTYPE-GXX
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=7 %s 2>&1 | FileCheck %s --check-prefix=DTYPE-GXX
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=8 %s 2>&1 | FileCheck %s --check-prefix=ACCF32
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=8 %s 2>&1 | FileCheck %s --check-prefix=ACCF32-GXX
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=8 %s 2>&1 | FileCheck %s --check-prefix=ACCF32-GXX
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=9 %s 2>&1 | FileCheck %s --check-prefix=ACCSMEM
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=9 %s 2>&1 | FileCheck %s --check-prefix=ACCSMEM-GXX
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=9 %s 2>&1 | FileCheck %s --check-prefix=ACCSMEM-GXX
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=10 %s 2>&1 | FileCheck %s --check-prefix=DYNTILE
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=10 %s 2>&1 | FileCheck %s --check-prefix=DYNTILE
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=10 %s 2>&1 | FileCheck %s --check-prefix=DYNTILE
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=11 %s 2>&1 | FileCheck %s --check-prefix=NRANGE
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=11 %s 2>&1 | FileCheck %s --check-prefix=NRANGE-GXX
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=11 %s 2>&1 | FileCheck %s --check-prefix=NRANGE-GXX
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=12 %s 2>&1 | FileCheck %s --check-prefix=NBIG
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=12 %s 2>&1 | FileCheck %s --check-prefix=NBIG-GXX
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=12 %s 2>&1 | FileCheck %s --check-prefix=NBIG-GXX
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=13 %s 2>&1 | FileCheck %s --check-prefix=AMAJOR
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=13 %s 2>&1 | FileCheck %s --check-prefix=AMAJOR-GXX
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=13 %s 2>&1 | FileCheck %s --check-prefix=AMAJOR-GXX
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=14 %s 2>&1 | FileCheck %s --check-prefix=BMAJOR
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=14 %s 2>&1 | FileCheck %s --check-prefix=BMAJOR-GXX
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=14 %s 2>&1 | FileCheck %s --check-prefix=BMAJOR-GXX
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=15 %s 2>&1 | FileCheck %s --check-prefix=WDTYPE
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=15 %s 2>&1 | FileCheck %s --check-prefix=WDTYPE-GXX
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=15 %s 2>&1 | FileCheck %s --check-prefix=WDTYPE-GXX
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=16 %s 2>&1 | FileCheck %s --check-prefix=TMADIR
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=16 %s 2>&1 | FileCheck %s --check-prefix=TMADIR-GXX
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=16 %s 2>&1 | FileCheck %s --check-prefix=TMADIR-GXX
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=17 %s 2>&1 | FileCheck %s --check-prefix=TMATYPE
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=17 %s 2>&1 | FileCheck %s --check-prefix=TMATYPE
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=17 %s 2>&1 | FileCheck %s --check-prefix=TMATYPE
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=18 %s 2>&1 | FileCheck %s --check-prefix=TMAEXT
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=18 %s 2>&1 | FileCheck %s --check-prefix=TMAEXT
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=18 %s 2>&1 | FileCheck %s --check-prefix=TMAEXT
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=19 %s 2>&1 | FileCheck %s --check-prefix=TMARANK
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=19 %s 2>&1 | FileCheck %s --check-prefix=TMARANK-GXX
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=19 %s 2>&1 | FileCheck %s --check-prefix=TMARANK-GXX
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=20 %s 2>&1 | FileCheck %s --check-prefix=COPYTYPE
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=20 %s 2>&1 | FileCheck %s --check-prefix=COPYTYPE
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=20 %s 2>&1 | FileCheck %s --check-prefix=COPYTYPE
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=21 %s 2>&1 | FileCheck %s --check-prefix=COPYEXT
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=21 %s 2>&1 | FileCheck %s --check-prefix=COPYEXT
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=21 %s 2>&1 | FileCheck %s --check-prefix=COPYEXT
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=22 %s 2>&1 | FileCheck %s --check-prefix=COPYREP
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=22 %s 2>&1 | FileCheck %s --check-prefix=COPYREP
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=22 %s 2>&1 | FileCheck %s --check-prefix=COPYREP
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=23 %s 2>&1 | FileCheck %s --check-prefix=NOTATOM
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=23 %s 2>&1 | FileCheck %s --check-prefix=NOTATOM
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=23 %s 2>&1 | FileCheck %s --check-prefix=NOTATOM
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=24 %s 2>&1 | FileCheck %s --check-prefix=MMAARGS
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=24 %s 2>&1 | FileCheck %s --check-prefix=MMAARGS
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=24 %s 2>&1 | FileCheck %s --check-prefix=MMAARGS
 // RUN: %clangxx -std=c++20 -fsyntax-only -I %tf_include -fplugin=%tf_plugin -DCASE=1 %s > %t.plugin 2>&1 || true
 // RUN: FileCheck %s --check-prefix=PLUGIN --allow-empty --input-file=%t.plugin
 

@@ -154,7 +154,7 @@ TEST(Ops, ContractKindsImplementOpClasses) {
                                  OpKind::Minimum, OpKind::Neg, OpKind::Exp,
                                  OpKind::Exp2, OpKind::Rsqrt, OpKind::Relu,
                                  OpKind::GeluTanh, OpKind::GeluErf,
-                                 OpKind::Silu}));
+                                 OpKind::Silu, OpKind::Scale}));
   EXPECT_EQ(Implemented(AtomKind::reduce),
             (std::vector<OpKind>{OpKind::ReduceSum, OpKind::ReduceMax}));
   EXPECT_TRUE(Implemented(AtomKind::config).empty());

@@ -68,14 +68,29 @@ constexpr std::string_view Example = TF_GEMM_EXAMPLE;
 constexpr bool F16 = Example == "f16";
 /// relu.cpp: out = relu(a b) rounded (the fragment store's epilogue).
 constexpr bool Relu = Example == "relu";
-/// gelu.cpp: out = gelu_tanh(a b) rounded (an activation epilogue: the
-/// interpreter and the header-only ops evaluate the same f32 formula, so
-/// their results must agree bit for bit).
-constexpr bool Gelu = Example == "gelu";
+/// bias_gelu.cpp: out = gelu_tanh(a b + bias(n)) rounded, the bias read
+/// from global memory.
+constexpr bool BiasGelu = Example == "bias_gelu";
+/// gelu.cpp, bias_gelu.cpp: an activation epilogue (the interpreter and the
+/// header-only ops evaluate the same f32 formula, so their results must
+/// agree bit for bit).
+constexpr bool Gelu = Example == "gelu" || BiasGelu;
+/// alpha_beta.cpp: out = alpha a b + beta c rounded.
+constexpr bool AlphaBeta = Example == "alpha_beta";
+/// residual.cpp: out = a b + residual rounded.
+constexpr bool Residual = Example == "residual";
+/// The examples whose epilogue reads a tensor (and floats): each element is
+/// one f32 expression in the header-only ops' order, so the interpreter
+/// must agree with them bit for bit.
+constexpr bool Reads = BiasGelu || AlphaBeta || Residual;
 /// nt.cpp: B stored N x K (K-major; the tensor map's box order {1, 0}).
 constexpr bool BKMajor = Example == "nt";
-static_assert(Example == "optimal" || F16 || Relu || Gelu || BKMajor,
-              "TF_GEMM_EXAMPLE names optimal, relu, gelu, f16 or nt");
+static_assert(Example == "optimal" || F16 || Relu || Gelu || BKMajor ||
+                  AlphaBeta || Residual,
+              "TF_GEMM_EXAMPLE names optimal, relu, gelu, f16, nt, "
+              "bias_gelu, alpha_beta or residual");
+/// alpha_beta.cpp's parameters in these runs.
+constexpr float Alpha = AlphaBeta ? 0.75f : 1.0f, Beta = -1.5f;
 
 /// Where B's element (k, n) of a K x N problem is stored.
 std::int64_t bAt(std::int64_t L, std::int64_t J, std::int64_t K,
@@ -160,8 +175,12 @@ const Element Poison = Element::from_bits(0xFFFF);
 struct Gemm {
   std::int64_t M = 0, N = 0, K = 0;
   std::vector<Element> A, B, HeaderOnly;
+  /// What the epilogue reads (bias_gelu, alpha_beta, residual).
+  tf_interp_test::EpilogueInputs<Element> In;
   std::vector<float> Naive;
   std::vector<double> AbsSum;
+  /// |the epilogue's added term| per element (0 without one).
+  std::vector<double> AddedAbs;
   std::int64_t NegativeSums = 0;
 };
 
@@ -174,8 +193,13 @@ Gemm makeGemm(std::int64_t M, std::int64_t N, std::int64_t K,
   G.A = randomElements(M * K, Seed);
   G.B = randomElements(K * N, Seed + 1000);
   G.HeaderOnly.assign(static_cast<std::size_t>(M * N), Poison);
+  if (Reads)
+    G.In.Tensor = randomElements(BiasGelu ? N : M * N, Seed + 2000);
+  G.In.Alpha = Alpha;
+  G.In.Beta = Beta;
   std::vector<Element> A = G.A, B = G.B;
-  tf_interp_test::gemmHeaderOnly(A, B, G.HeaderOnly, M, N, K);
+  tf_interp_test::EpilogueInputs<Element> In = G.In;
+  tf_interp_test::gemmHeaderOnly(A, B, G.HeaderOnly, M, N, K, In);
   G.Naive.resize(static_cast<std::size_t>(M * N));
   G.AbsSum.resize(static_cast<std::size_t>(M * N));
   for (std::int64_t I = 0; I < M; ++I)
@@ -187,8 +211,15 @@ Gemm makeGemm(std::int64_t M, std::int64_t N, std::int64_t K,
         Sum += X * Y;
         Abs += std::fabs(double(X) * double(Y));
       }
-      G.Naive[I * N + J] = float(epilogue(Sum));
+      // The epilogue's added term: bias(n), beta c(m, n), residual(m, n).
+      const double Added =
+          !Reads     ? 0.0
+          : BiasGelu ? float(G.In.Tensor[J])
+          : AlphaBeta ? double(Beta) * float(G.In.Tensor[I * N + J])
+                      : float(G.In.Tensor[I * N + J]);
+      G.Naive[I * N + J] = float(epilogue(Alpha * Sum + Added));
       G.AbsSum[I * N + J] = Abs;
+      G.AddedAbs.push_back(std::fabs(Added));
       G.NegativeSums += Sum < 0;
     }
   return G;
@@ -261,13 +292,29 @@ Outcome runGemm(const Kernel &K, const Gemm &G, SchedulePolicy Policy,
   Outcome O;
   std::vector<Element> A = G.A, B = G.B;
   std::vector<Element> Out(static_cast<std::size_t>(G.M * G.N), Poison);
-  const std::vector<interp::TensorArg> Args = {
+  std::vector<Element> Read = G.In.Tensor;
+  std::vector<interp::TensorArg> Args = {
       {"a", A.data(), ElementType, {G.M, G.K}, {G.K, 1}},
       {"b", B.data(), ElementType, {G.K, G.N},
        BKMajor ? llvm::SmallVector<std::int64_t, 4>{1, G.K}
                : llvm::SmallVector<std::int64_t, 4>{G.N, 1}},
       {"out", Out.data(), ElementType, {G.M, G.N}, {G.N, 1}},
   };
+  if (BiasGelu)
+    Args.insert(Args.begin() + 2,
+                {"bias", Read.data(), ElementType, {G.N}, {1}});
+  if (AlphaBeta || Residual)
+    Args.insert(Args.begin() + 2, {AlphaBeta ? "c" : "residual", Read.data(),
+                                   ElementType, {G.M, G.N}, {G.N, 1}});
+  if (AlphaBeta) {
+    interp::TensorArg A, B;
+    A.Name = "alpha";
+    A.Float = Alpha;
+    B.Name = "beta";
+    B.Float = Beta;
+    Args.push_back(A);
+    Args.push_back(B);
+  }
   interp::InterpOptions Opts;
   Opts.Policy = Policy;
   Opts.Seed = Seed;
@@ -280,11 +327,18 @@ Outcome runGemm(const Kernel &K, const Gemm &G, SchedulePolicy Policy,
   O.Elements = G.M * G.N;
   for (std::int64_t I = 0; I < O.Elements; ++I) {
     const double Got = float(Out[I]), Want = float(G.HeaderOnly[I]);
-    const double Orders = 2 * Gamma * G.AbsSum[I] * Lipschitz;
+    // alpha scales the sums' error; the epilogue's f32 products and sums
+    // round once each (at most 2^-24 of their operands apiece).
+    const double Orders =
+        (2 * Gamma * std::fabs(Alpha) * G.AbsSum[I] +
+         (Reads ? std::ldexp(std::fabs(Alpha) * G.AbsSum[I] + G.AddedAbs[I],
+                             -22)
+                : 0.0)) *
+        Lipschitz;
     const bool Same = Out[I].bits == G.HeaderOnly[I].bits;
     O.Identical += Same;
     const bool Near =
-        Gelu ? Same
+        Gelu || Reads ? Same
              : std::isfinite(Got) && std::isfinite(Want) &&
                    std::fabs(Got - Want) <=
                        Orders +
@@ -292,7 +346,7 @@ Outcome runGemm(const Kernel &K, const Gemm &G, SchedulePolicy Policy,
     const bool NearNaive =
         std::isfinite(Got) &&
         std::fabs(Got - G.Naive[I]) <=
-            Orders + ulpElement(Got) * (Gelu ? 1.0 : 0.5);
+            Orders + ulpElement(Got) * (Gelu || Reads ? 1.0 : 0.5);
     if (!Near && O.First.empty())
       O.First = "(" + std::to_string(I / G.N) + ", " + std::to_string(I % G.N) +
                 ") = " + std::to_string(Got) + ", header-only " +
@@ -757,6 +811,42 @@ const Mutant Mutants[] = {
                                 lower::ElementwiseOp::GeluErf);
      },
      Small, "gelu"},
+    // bias_gelu.cpp: the bias read along the other axis (one value per row
+    // instead of one per column).
+    {"BiasAlongColumns", "mismatch",
+     [](Kernel &K) {
+       bool Changed = false;
+       for (InstId Id : find<lower::StoreFragmentStmt>(K))
+         for (lower::FragmentOp &F :
+              at<lower::StoreFragmentStmt>(K, Id).Epilogue)
+           for (lower::FragmentOperand &X : F.Operand)
+             if (X.Load.Dims == std::vector<int>{1}) {
+               X.Load.Dims = {0};
+               Changed = true;
+             }
+       return Changed;
+     },
+     Small, "bias_gelu"},
+    // alpha_beta.cpp: beta dropped (c added unscaled).
+    {"BetaDropped", "mismatch",
+     [](Kernel &K) {
+       bool Changed = false;
+       for (InstId Id : find<lower::StoreFragmentStmt>(K))
+         for (lower::FragmentOp &F :
+              at<lower::StoreFragmentStmt>(K, Id).Epilogue)
+           for (lower::FragmentOperand &X : F.Operand) {
+             Changed |= !X.Ops.empty();
+             X.Ops.clear();
+           }
+       return Changed;
+     },
+     Small, "alpha_beta"},
+    // residual.cpp: the add dropped.
+    {"ResidualDropped", "mismatch",
+     [](Kernel &K) {
+       return replaceEpilogueOp(K, lower::ElementwiseOp::Add, std::nullopt);
+     },
+     Small, "residual"},
     // f16.cpp: the WGMMA atom reading its f16 operands as bf16
     // (m64n256k16.f32.bf16.bf16 where the rings hold f16).
     {"AtomInputsBf16", "mismatch/error",

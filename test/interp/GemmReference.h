@@ -21,15 +21,25 @@
 
 namespace tf_interp_test {
 
+/// What an epilogue with operands reads beside the product (bias_gelu.cpp,
+/// alpha_beta.cpp, residual.cpp): the tensor its kernel takes after B (a
+/// bias of N elements, C or a residual M x N, row-major) and the float
+/// parameters after the output (alpha, beta), if the kernel has them.
+template <class T> struct EpilogueInputs {
+  std::vector<T> Tensor;
+  float Alpha = 1.0f, Beta = 1.0f;
+};
+
 /// Out (M x N) = A (M x K) * B (K x N), A and Out row-major, B as the
 /// example's kernel declares it (row-major, or stored N x K), by the example's
-/// kernel (with its epilogue, if any) run header-only with its own grid.
+/// kernel (with its epilogue, if any, reading \p In) run header-only with its
+/// own grid.
 void gemmHeaderOnly(std::vector<tf::bf16> &A, std::vector<tf::bf16> &B,
                     std::vector<tf::bf16> &Out, std::int64_t M, std::int64_t N,
-                    std::int64_t K);
+                    std::int64_t K, EpilogueInputs<tf::bf16> &In);
 void gemmHeaderOnly(std::vector<tf::f16> &A, std::vector<tf::f16> &B,
                     std::vector<tf::f16> &Out, std::int64_t M, std::int64_t N,
-                    std::int64_t K);
+                    std::int64_t K, EpilogueInputs<tf::f16> &In);
 
 } // namespace tf_interp_test
 

@@ -10,7 +10,8 @@ using Acc = tf::Tensor<float, "((2@group,4@warp,2,8@lane8),(32,4@lane4,2)):((163
 using Staged = tf::Tensor<tf::bf16, "(128,(4,64)):(64,(8192,1)) | Swizzle(3,4,3)", tf::smem>;
 
 void tile(tf::Tensor<tf::bf16, "(?,?)"> a, tf::Tensor<tf::bf16, "(?,?)"> b,
-          tf::Tensor<tf::bf16, "(?,?)"> out, int m, int n) {
+          tf::Tensor<tf::bf16, "(?,?)"> out, tf::Tensor<tf::bf16, "(?)"> bias,
+          float alpha, int m, int n) {
   tf::Ring<LhsSlot, 3> lhs_ring;
   tf::Ring<RhsSlot, 3> rhs_ring;
   auto acc = tf::zeros<Acc>();
@@ -30,5 +31,9 @@ void tile(tf::Tensor<tf::bf16, "(?,?)"> a, tf::Tensor<tf::bf16, "(?,?)"> b,
   auto sum = tf::reduce_sum<1>(r);
   auto mx = tf::reduce_max<0>(sum);
   (void)mx;
+  auto biased = tf::add(
+      tf::scale(acc, alpha),
+      tf::broadcast<0>(tf::cast<float>(bias.tile<256>(n * 256)), acc));
+  (void)biased;
 }
 } // namespace check

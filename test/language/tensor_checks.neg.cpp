@@ -2,31 +2,31 @@
 // compile with a message that names the fix, with clang and with g++.
 //
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=1 %s 2>&1 | FileCheck %s --check-prefix=ELEMENT
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=1 %s 2>&1 | FileCheck %s --check-prefix=ELEMENT
+// RUN: not %gxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=1 %s 2>&1 | FileCheck %s --check-prefix=ELEMENT
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=2 %s 2>&1 | FileCheck %s --check-prefix=SWIZZLE
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=2 %s 2>&1 | FileCheck %s --check-prefix=SWIZZLE
+// RUN: not %gxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=2 %s 2>&1 | FileCheck %s --check-prefix=SWIZZLE
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=3 %s 2>&1 | FileCheck %s --check-prefix=OFFSET
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=3 %s 2>&1 | FileCheck %s --check-prefix=OFFSET
+// RUN: not %gxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=3 %s 2>&1 | FileCheck %s --check-prefix=OFFSET
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=4 %s 2>&1 | FileCheck %s --check-prefix=EXTENTS
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=4 %s 2>&1 | FileCheck %s --check-prefix=EXTENTS
+// RUN: not %gxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=4 %s 2>&1 | FileCheck %s --check-prefix=EXTENTS
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=5 %s 2>&1 | FileCheck %s --check-prefix=NODYN
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=5 %s 2>&1 | FileCheck %s --check-prefix=NODYN
+// RUN: not %gxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=5 %s 2>&1 | FileCheck %s --check-prefix=NODYN
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=6 %s 2>&1 | FileCheck %s --check-prefix=STRIDES
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=6 %s 2>&1 | FileCheck %s --check-prefix=STRIDES
+// RUN: not %gxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=6 %s 2>&1 | FileCheck %s --check-prefix=STRIDES
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=7 %s 2>&1 | FileCheck %s --check-prefix=COORDS
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=7 %s 2>&1 | FileCheck %s --check-prefix=COORDS
+// RUN: not %gxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=7 %s 2>&1 | FileCheck %s --check-prefix=COORDS
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=8 %s 2>&1 | FileCheck %s --check-prefix=TILE
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=8 %s 2>&1 | FileCheck %s --check-prefix=TILE
+// RUN: not %gxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=8 %s 2>&1 | FileCheck %s --check-prefix=TILE
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=9 %s 2>&1 | FileCheck %s --check-prefix=ORIGIN
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=9 %s 2>&1 | FileCheck %s --check-prefix=ORIGIN
+// RUN: not %gxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=9 %s 2>&1 | FileCheck %s --check-prefix=ORIGIN
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=10 %s 2>&1 | FileCheck %s --check-prefix=GMEMBUF
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=10 %s 2>&1 | FileCheck %s --check-prefix=GMEMBUF
+// RUN: not %gxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=10 %s 2>&1 | FileCheck %s --check-prefix=GMEMBUF
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=11 %s 2>&1 | FileCheck %s --check-prefix=ZEROSDYN
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=11 %s 2>&1 | FileCheck %s --check-prefix=ZEROSDYN
+// RUN: not %gxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=11 %s 2>&1 | FileCheck %s --check-prefix=ZEROSDYN
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=12 %s 2>&1 | FileCheck %s --check-prefix=RING
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=12 %s 2>&1 | FileCheck %s --check-prefix=RING
+// RUN: not %gxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=12 %s 2>&1 | FileCheck %s --check-prefix=RING
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=13 %s 2>&1 | FileCheck %s --check-prefix=MALFORMED
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=13 %s 2>&1 | FileCheck %s --check-prefix=MALFORMED
+// RUN: not %gxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=13 %s 2>&1 | FileCheck %s --check-prefix=MALFORMED
 
 #include "tf/ops/buffer.hpp"
 

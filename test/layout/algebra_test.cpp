@@ -143,6 +143,24 @@ TEST(AlgebraComposition, GuideExamples) {
             L({2, 6}, {24, 1}));
 }
 
+// Found by layout_fuzzer: past A's domain, the point evaluation extended
+// A's outermost mode even when it was the empty mode `()` (A(3) = 0), while
+// composition extends the outermost leaf (R(3) = 3). Both extend the leaf.
+TEST(AlgebraComposition, AnEmptyOutermostModeIsNotExtended) {
+  struct Case {
+    const char *text;
+    std::int64_t past_end, offset;
+  };
+  for (const Case &c : {Case{"((),3):((),1)", 3, 3},
+                        Case{"((),(),(2,3)):((),(),(3,1))", 7, 7},
+                        Case{"(((),()),4):(((),()),2)", 4, 8}}) {
+    Layout a = *tf::parse_layout(c.text);
+    EXPECT_EQ(*tf::evaluate(a, c.past_end), c.offset) << c.text;
+    EXPECT_TRUE(composition_ok(a, C(92, 1))) << c.text;
+    EXPECT_TRUE(composition_ok(a, C({4, 5}, {1, 7}))) << c.text;
+  }
+}
+
 TEST(AlgebraComposition, KeepsStaticness) {
   Layout r = *tf::composition(L({128, 64}, {64, 1}), L({8, 4}, {64, 1}));
   for (int i = 0; i < r.shape.leaf_count(); ++i) {

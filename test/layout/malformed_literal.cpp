@@ -5,7 +5,7 @@
 // the message and the text from the failing byte on, in a note.
 //
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include %s 2>&1 | FileCheck %s --check-prefix=CLANG --implicit-check-not=error:
-// RUN: not %host_cxx -std=c++20 -fsyntax-only -I %tf_include %s 2>&1 | FileCheck %s --check-prefix=GCC
+// RUN: not %gxx -std=c++20 -fsyntax-only -I %tf_include %s 2>&1 | FileCheck %s --check-prefix=GCC
 
 #include "tf/layout/text.hpp"
 

@@ -48,6 +48,9 @@ struct Recorded {
   int calls = 0;
   std::int64_t grid = 0;
   tf::runtime::KernelArg args[4];
+  /// The value behind args[2]: an erased by-value argument points at the
+  /// converted copy launch makes, which lives only for the call.
+  std::int64_t k = 0;
 };
 Recorded recorded;
 
@@ -56,6 +59,9 @@ void record(const tf::runtime::LaunchRequest &request) {
   recorded.grid = request.grid;
   for (std::size_t i = 0; i < request.args.size(); ++i)
     recorded.args[i] = request.args[i];
+  if (request.args.size() > 2 &&
+      request.args[2].kind == tf::runtime::KernelArg::Kind::value)
+    recorded.k = *static_cast<const std::int64_t *>(request.args[2].value);
 }
 
 TEST(LaunchRegistry, WithoutALauncherTheKernelRunsOnTheCpu) {
@@ -130,7 +136,7 @@ TEST(LaunchRegistry, TensorsCrossAsLeavesOutermostFirst) {
   EXPECT_EQ(tb.size(), 48);
 
   ASSERT_EQ(recorded.args[2].kind, tf::runtime::KernelArg::Kind::value);
-  EXPECT_EQ(*static_cast<const std::int64_t *>(recorded.args[2].value), 4);
+  EXPECT_EQ(recorded.k, 4);
   // A reference parameter passes the caller's object itself.
   EXPECT_EQ(recorded.args[3].value, &out);
 }

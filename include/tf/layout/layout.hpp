@@ -82,11 +82,17 @@ constexpr Result<std::int64_t> size(const IntTuple &shape) {
 }
 
 /// The coordinate of linear index `idx` in `shape`, lexicographically: the
-/// last mode varies fastest and the first mode takes what remains, so
-/// idx2crd(7, (2,4)) = (1,3). The result is congruent to `shape`.
+/// last mode varies fastest and the first mode with a leaf takes what
+/// remains, so idx2crd(7, (2,4)) = (1,3) and, past the domain,
+/// idx2crd(3, ((),3)) = ((),3). An empty mode `()` has no leaf to extend: it
+/// holds one coordinate, the empty one (composition extends the same leaf).
+/// The result is congruent to `shape`.
 constexpr Result<IntTuple> idx2crd(std::int64_t idx, const IntTuple &shape) {
   if (shape.is_leaf())
     return IntTuple(idx);
+  int outermost = 0;
+  while (outermost < shape.rank() - 1 && shape.mode(outermost).leaf_count() == 0)
+    ++outermost;
   // after[i]: how many indices one step of mode i spans.
   std::int64_t after[max_int_tuple_nodes] = {};
   std::int64_t span = 1;
@@ -101,7 +107,7 @@ constexpr Result<IntTuple> idx2crd(std::int64_t idx, const IntTuple &shape) {
   for (int i = 0; i < shape.rank(); ++i) {
     IntTuple m = shape.mode(i);
     std::int64_t here = idx / after[i];
-    if (i > 0)
+    if (i > outermost)
       here %= *product(m);
     Result<IntTuple> c = idx2crd(here, m);
     if (!c)

@@ -59,6 +59,28 @@ template <class A, class B> constexpr bool static_extents_agree() {
   }
 }
 
+/// The static extents of view type `V` (-1 where dynamic) as a type: a
+/// static_assert on extents_agree_v of two of them prints both when they
+/// differ (`extents_agree_v<std::integer_sequence<long, 128, 256>,
+/// std::integer_sequence<long, 256, 128>>`).
+template <class V, class I = std::make_index_sequence<V::rank>>
+struct static_extents_seq;
+template <class V, std::size_t... I>
+struct static_extents_seq<V, std::index_sequence<I...>> {
+  using type = std::integer_sequence<std::int64_t, V::static_extent(I)...>;
+};
+template <class V> using static_extents_t = typename static_extents_seq<V>::type;
+
+/// Whether two static_extents_t agree mode by mode (a dynamic extent agrees
+/// with any); true for different ranks, which the rank check reports.
+template <class X, class Y> inline constexpr bool extents_agree_v = true;
+template <std::int64_t... X, std::int64_t... Y>
+  requires(sizeof...(X) == sizeof...(Y))
+inline constexpr bool
+    extents_agree_v<std::integer_sequence<std::int64_t, X...>,
+                    std::integer_sequence<std::int64_t, Y...>> =
+        ((X < 0 || Y < 0 || X == Y) && ...);
+
 /// Stops with `what` ("... mode {} ... ({} vs {})") unless the extents agree.
 template <class A, class B>
 void check_extents(const char *what, const A &a, const B &b) {

@@ -85,12 +85,17 @@ template <class L, class R> constexpr bool same_ranks() {
   else
     return view_t<L>::rank == view_t<R>::rank;
 }
-template <class L, class R> constexpr bool same_static_extents() {
-  if constexpr (scalar_operand<L> || scalar_operand<R>)
-    return true;
-  else
-    return static_extents_agree<view_t<L>, view_t<R>>();
-}
+/// The static extents of a binary op's operand as a type (static_extents_t;
+/// none for a scalar, which agrees with any tensor in extents_agree_v).
+template <class T> struct operand_extents {
+  using type = std::integer_sequence<std::int64_t>;
+};
+template <class T>
+  requires(!scalar_operand<T>)
+struct operand_extents<T> {
+  using type = static_extents_t<view_t<T>>;
+};
+template <class T> using operand_extents_t = typename operand_extents<T>::type;
 /// A scalar operand meets a floating-point tensor only (integer tensors
 /// would round it away silently).
 template <class L, class R> constexpr bool scalar_meets_floating() {
@@ -159,7 +164,8 @@ template <class L, class R>
   static_assert(detail::same_ranks<L, R>(),
                 "tf::add: the operands' ranks differ; repeat the smaller "
                 "one with tf::broadcast<Mode>(t, like)");
-  static_assert(detail::same_static_extents<L, R>(),
+  static_assert(detail::extents_agree_v<detail::operand_extents_t<L>,
+                                         detail::operand_extents_t<R>>,
                 "tf::add: the operands' extents differ");
   static_assert(detail::scalar_meets_floating<L, R>(),
                 "tf::add: a scalar operand needs a floating-point tensor");
@@ -179,7 +185,8 @@ template <class L, class R>
   static_assert(detail::same_ranks<L, R>(),
                 "tf::sub: the operands' ranks differ; repeat the smaller "
                 "one with tf::broadcast<Mode>(t, like)");
-  static_assert(detail::same_static_extents<L, R>(),
+  static_assert(detail::extents_agree_v<detail::operand_extents_t<L>,
+                                         detail::operand_extents_t<R>>,
                 "tf::sub: the operands' extents differ");
   static_assert(detail::scalar_meets_floating<L, R>(),
                 "tf::sub: a scalar operand needs a floating-point tensor");
@@ -199,7 +206,8 @@ template <class L, class R>
   static_assert(detail::same_ranks<L, R>(),
                 "tf::mul: the operands' ranks differ; repeat the smaller "
                 "one with tf::broadcast<Mode>(t, like)");
-  static_assert(detail::same_static_extents<L, R>(),
+  static_assert(detail::extents_agree_v<detail::operand_extents_t<L>,
+                                         detail::operand_extents_t<R>>,
                 "tf::mul: the operands' extents differ");
   static_assert(detail::scalar_meets_floating<L, R>(),
                 "tf::mul: a scalar operand needs a floating-point tensor");
@@ -219,7 +227,8 @@ template <class L, class R>
   static_assert(detail::same_ranks<L, R>(),
                 "tf::div: the operands' ranks differ; repeat the smaller "
                 "one with tf::broadcast<Mode>(t, like)");
-  static_assert(detail::same_static_extents<L, R>(),
+  static_assert(detail::extents_agree_v<detail::operand_extents_t<L>,
+                                         detail::operand_extents_t<R>>,
                 "tf::div: the operands' extents differ");
   static_assert(detail::scalar_meets_floating<L, R>(),
                 "tf::div: a scalar operand needs a floating-point tensor");
@@ -239,7 +248,8 @@ template <class L, class R>
   static_assert(detail::same_ranks<L, R>(),
                 "tf::maximum: the operands' ranks differ; repeat the smaller "
                 "one with tf::broadcast<Mode>(t, like)");
-  static_assert(detail::same_static_extents<L, R>(),
+  static_assert(detail::extents_agree_v<detail::operand_extents_t<L>,
+                                         detail::operand_extents_t<R>>,
                 "tf::maximum: the operands' extents differ");
   static_assert(detail::scalar_meets_floating<L, R>(),
                 "tf::maximum: a scalar operand needs a floating-point tensor");
@@ -259,7 +269,8 @@ template <class L, class R>
   static_assert(detail::same_ranks<L, R>(),
                 "tf::minimum: the operands' ranks differ; repeat the smaller "
                 "one with tf::broadcast<Mode>(t, like)");
-  static_assert(detail::same_static_extents<L, R>(),
+  static_assert(detail::extents_agree_v<detail::operand_extents_t<L>,
+                                         detail::operand_extents_t<R>>,
                 "tf::minimum: the operands' extents differ");
   static_assert(detail::scalar_meets_floating<L, R>(),
                 "tf::minimum: a scalar operand needs a floating-point tensor");
@@ -297,6 +308,25 @@ template <class V>
   detail::for_each_coord(detail::extents_of(x), [&](const auto &c) {
     compute_type<T> a = widen(x.at(c).get());
     o.at(c) = convert<T>(std::exp(a));
+  });
+  return out;
+}
+
+/// Element by element, `a * s` for a floating-point scalar `s` (a kernel
+/// parameter such as a GEMM's alpha), in the compute type, rounded once.
+template <class V, std::floating_point S>
+[[clang::annotate("tf.op.scale")]] auto scale(const V &t, S s) {
+  using A = detail::view_t<V>;
+  using T = typename A::element_type;
+  static_assert(is_floating_element<T>,
+                "tf::scale: needs a floating-point element type; convert "
+                "integers first: tf::scale(tf::cast<float>(t), s)");
+  const A &x = detail::view_of(t);
+  auto out = detail::result_like<T>(x);
+  const auto &o = out.view();
+  detail::for_each_coord(detail::extents_of(x), [&](const auto &c) {
+    compute_type<T> a = widen(x.at(c).get());
+    o.at(c) = convert<T>(a * static_cast<compute_type<T>>(s));
   });
   return out;
 }
@@ -413,9 +443,12 @@ template <class M, class A, class B>
   static_assert(detail::same_ranks<A, B>() && detail::same_ranks<M, A>() &&
                     detail::same_ranks<M, B>(),
                 "tf::where: the mask's and the values' ranks differ");
-  static_assert(detail::same_static_extents<A, B>() &&
-                    detail::same_static_extents<M, A>() &&
-                    detail::same_static_extents<M, B>(),
+  static_assert(detail::extents_agree_v<detail::operand_extents_t<A>,
+                                         detail::operand_extents_t<B>> &&
+                    detail::extents_agree_v<detail::operand_extents_t<M>,
+                                            detail::operand_extents_t<A>> &&
+                    detail::extents_agree_v<detail::operand_extents_t<M>,
+                                            detail::operand_extents_t<B>>,
                 "tf::where: the mask's and the values' extents differ");
   static_assert(detail::scalar_meets_floating<A, B>(),
                 "tf::where: a scalar value needs a floating-point tensor");

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 namespace tf {
@@ -40,22 +41,42 @@ struct Error {
   /// Byte offset into the parsed text for `Errc::parse`; -1 otherwise.
   int position = -1;
 
-  /// The message with its placeholders filled in.
-  std::string message() const {
-    std::string out;
+  /// Writes the message into `out` (anything taking `<<` of std::string_view
+  /// and std::int64_t): `{}` takes the next value ("?" past the third),
+  /// `{name}` the name. Usable in constant evaluation (detail::Message).
+  template <class Sink> constexpr void write_message(Sink &out) const {
     int next = 0;
     for (const char *p = what; *p; ++p) {
       if (p[0] == '{' && p[1] == '}') {
-        out += next < 3 ? std::to_string(values[next++]) : std::string("?");
+        if (next < 3)
+          out << values[next++];
+        else
+          out << std::string_view("?");
         ++p;
       } else if (std::string_view(p).starts_with("{name}")) {
-        out += name.view();
+        out << name.view();
         p += 5;
       } else {
-        out += *p;
+        out << std::string_view(p, 1);
       }
     }
-    return out;
+  }
+
+  /// The message with its placeholders filled in.
+  std::string message() const {
+    struct Text {
+      std::string out;
+      Text &operator<<(std::string_view s) {
+        out += s;
+        return *this;
+      }
+      Text &operator<<(std::int64_t v) {
+        out += std::to_string(v);
+        return *this;
+      }
+    } text;
+    write_message(text);
+    return text.out;
   }
 };
 

@@ -69,6 +69,19 @@ accumulatorStore(const lower::Region &View, const lower::RegisterFragment &Acc,
   const std::int64_t Pairs = Acc.registers() / 2;
   for (std::int64_t P = 0; P < Pairs; ++P)
     S.PairBytes.push_back(Of(0, 2 * P));
+  // The same decomposition of the elements' (row, column).
+  auto Delta = [&](std::int64_t T) {
+    const lower::FragmentCoord A = Acc.coord(T, 0), B = Acc.coord(0, 0);
+    return AccumulatorStore::Coord{A.Row - B.Row, A.Col - B.Col};
+  };
+  S.Group = {M, 0};
+  S.Warp = Delta(32);
+  S.Lane8 = Delta(4);
+  S.Lane4 = Delta(1);
+  for (std::int64_t P = 0; P < Pairs; ++P) {
+    const lower::FragmentCoord C = Acc.coord(0, 2 * P);
+    S.Pair.push_back({C.Row, C.Col});
+  }
   if (Bad || At(0, 0) != 0)
     return fail(View, "its layout does not map the tile from offset 0");
 
@@ -89,6 +102,13 @@ accumulatorStore(const lower::Region &View, const lower::RegisterFragment &Acc,
                                     llvm::Twine(2 * P + 1) +
                                     " are not adjacent columns");
             const std::int64_t Row = M * G + C.Row, Col = C.Col;
+            if (Row != G * S.Group.Row + W * S.Warp.Row + R * S.Lane8.Row +
+                           Q * S.Lane4.Row + S.Pair[P].Row ||
+                Col != W * S.Warp.Col + R * S.Lane8.Col + Q * S.Lane4.Col +
+                           S.Pair[P].Col)
+              return fail(View, "the accumulator's elements are not at a "
+                                "thread base plus a constant per register "
+                                "pair");
             const std::int64_t Bytes = Base + S.PairBytes[P];
             if (At(Row, Col) != Bytes || At(Row, Col + 1) != Bytes + Element)
               return fail(View, "its layout is not a thread base plus a "

@@ -36,6 +36,16 @@ struct AccumulatorStore {
   std::vector<std::int64_t> PairBytes;
   /// The view's swizzle on byte offsets (identity: none).
   Swizzle Sw;
+
+  /// Where a thread's elements are in the tile (what a fused epilogue
+  /// reads other tensors at): row and column per unit of each thread
+  /// coordinate, as for the bytes above, and of each register pair's first
+  /// register (the second is the next column).
+  struct Coord {
+    std::int64_t Row = 0, Col = 0;
+  };
+  Coord Group, Warp, Lane8, Lane4;
+  std::vector<Coord> Pair;
 };
 
 /// The store of accumulators whose registers \p Acc places (an M x N atom

@@ -44,6 +44,12 @@ void KernelEmitter::launcher() {
          << P << ", \"" << X.Name << "\", check);\n";
       continue;
     }
+    if (X.What == Parameter::Kind::Float) {
+      OS << "  const float " << identifier(X.Name)
+         << " = tf::runtime::float_arg<" << X.ScalarType << ">(request, " << P
+         << ", \"" << X.Name << "\", check);\n";
+      continue;
+    }
     const bool Mapped = llvm::any_of(
         K.Maps, [&](const TensorMap &T) { return T.Tensor == X.Name; });
     OS << "  const tf::runtime::TensorArg &" << identifier(X.Name)
@@ -51,6 +57,9 @@ void KernelEmitter::launcher() {
        << "(request, " << P << ", \"" << X.Name << "\", "
        << dtypeEnum(X.Element) << ", " << X.Rank << ", check);\n";
   }
+  for (unsigned P : LoadedTensors)
+    OS << "  tf::runtime::int32_offsets(" << identifier(K.Parameters[P].Name)
+       << ", \"" << K.Parameters[P].Name << "\", check);\n";
   for (auto [P, Dim] : Extents) {
     const std::string Name = identifier(K.Parameters[P].Name);
     OS << "  const int " << Name << "_extent" << Dim << " = static_cast<int>("
@@ -103,8 +112,17 @@ void KernelEmitter::launcher() {
   for (auto [P, Dim] : Extents)
     Args.push_back(identifier(K.Parameters[P].Name) + "_extent" +
                    std::to_string(Dim));
+  for (unsigned P : LoadedTensors) {
+    const Parameter &X = K.Parameters[P];
+    const std::string Name = identifier(X.Name);
+    Args.push_back("static_cast<const " + std::string(loadedType(X.Element)) +
+                   " *>(" + Name + ".data)");
+    for (int D = 0; D < X.Rank; ++D)
+      Args.push_back("static_cast<int>(" + Name + ".strides[" +
+                     std::to_string(D) + "])");
+  }
   for (const Parameter &P : K.Parameters)
-    if (P.What == Parameter::Kind::Integer)
+    if (P.What != Parameter::Kind::Tensor)
       Args.push_back(identifier(P.Name));
   OS << "  " << Id << "<<<grid, block_threads, shared_bytes>>>("
      << llvm::join(Args, ", ") << ");\n";
@@ -213,6 +231,13 @@ llvm::Error emitCuda(llvm::ArrayRef<Kernel> Kernels, const CudaOptions &Opts,
           "in CUDA's f32 math).\n";
   for (ElementwiseOp Op : Activations)
     OS << activationFunction(Op);
+  if (llvm::any_of(Kernels, [](const Kernel &K) {
+        return llvm::any_of(K.Insts, [](const Stmt &S) {
+          const auto *Store = S.getIf<StoreFragmentStmt>();
+          return Store && readsGlobal(*Store);
+        });
+      }))
+    OS << epilogueLoadFunctions();
   OS << "} // namespace tf_generated\n\n";
   llvm::Error Err = llvm::Error::success();
   for (const Kernel &K : Kernels)

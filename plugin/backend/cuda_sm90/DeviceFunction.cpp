@@ -74,6 +74,23 @@ void KernelEmitter::constants() {
     }
   for (const auto &[Id, S] : Stores) {
     const auto &I = K.Insts[Id].get<StoreFragmentStmt>();
+    if (readsGlobal(I)) {
+      OS << "// Tile row or column of register pair p's first element in "
+         << K.Regions[I.View].Name << ",\n// added to each thread's.\n";
+      using Coord = AccumulatorStore::Coord;
+      const std::pair<const char *, std::int64_t Coord::*> Parts[] = {
+          {"rows", &Coord::Row}, {"cols", &Coord::Col}};
+      for (std::size_t Axis = 0; Axis < 2; ++Axis) {
+        if (!loadAxes(I)[Axis])
+          continue;
+        const auto &[Which, Part] = Parts[Axis];
+        OS << "__device__ constexpr int " << identifier(K.Regions[I.View].Name)
+           << "_pair_" << Which << "[" << S.Pair.size() << "] = {";
+        for (std::size_t P = 0; P < S.Pair.size(); ++P)
+          OS << (P % 16 ? " " : "\n    ") << S.Pair[P].*Part << ",";
+        OS << "\n};\n";
+      }
+    }
     OS << "// Pre-swizzle byte offsets of accumulator register pairs "
           "(2p, 2p + 1) in\n// "
        << K.Regions[I.View].Name
@@ -98,9 +115,19 @@ void KernelEmitter::deviceFunction() {
   for (auto [P, Dim] : Extents)
     Params.push_back("int " + identifier(K.Parameters[P].Name) + "_extent" +
                      std::to_string(Dim));
+  for (unsigned P : LoadedTensors) {
+    const Parameter &X = K.Parameters[P];
+    Params.push_back("const " + std::string(loadedType(X.Element)) +
+                     " *__restrict__ " + identifier(X.Name) + "_data");
+    for (int D = 0; D < X.Rank; ++D)
+      Params.push_back("int " + identifier(X.Name) + "_stride" +
+                       std::to_string(D));
+  }
   for (const Parameter &P : K.Parameters)
     if (P.What == Parameter::Kind::Integer)
       Params.push_back("int " + identifier(P.Name));
+    else if (P.What == Parameter::Kind::Float)
+      Params.push_back("float " + identifier(P.Name));
   OS << llvm::join(Params, ",\n" + std::string(Id.size() + 1, ' ')) << ") {\n";
   OS << "  extern __shared__ __align__(shared_align) std::uint8_t smem[];\n";
   Used = usedVariables(K.Body);

@@ -34,6 +34,10 @@ std::string applyOp(const FragmentOp &F, const std::string &X) {
     // A device function of the generated file (activationFunction): x is
     // used more than once.
     return std::string(elementwiseName(F.Op)) + "(" + X + ")";
+  case ElementwiseOp::Scale:
+    return "(" + X + " * " + identifier(F.Scalar) + ")";
+  case ElementwiseOp::Add:
+    break; // KernelEmitter::fragmentValue: it reads global memory
   case ElementwiseOp::Cast:
     switch (F.To) {
     case DType::bf16:
@@ -74,9 +78,39 @@ const char *activationFunction(ElementwiseOp Op) {
   case ElementwiseOp::Relu:
   case ElementwiseOp::Neg:
   case ElementwiseOp::Exp:
+  case ElementwiseOp::Scale:
+  case ElementwiseOp::Add:
     return nullptr;
   }
   return nullptr;
+}
+
+const char *epilogueLoadFunctions() {
+  // Each thread reads the elements its accumulator registers meet, straight
+  // from global memory; a tile past the tensor's edge reads 0 there (its
+  // results are not stored: the TMA store clips them).
+  return "\n// The fused epilogues' reads of global memory: element (i) or (i, "
+         "j) as f32, 0\n// outside the tensor's extents.\n"
+         "__device__ __forceinline__ float epilogue_f32(float x) { return x; "
+         "}\n"
+         "__device__ __forceinline__ float epilogue_f32(__nv_bfloat16 x) { "
+         "return __bfloat162float(x); }\n"
+         "__device__ __forceinline__ float epilogue_f32(__half x) { return "
+         "__half2float(x); }\n"
+         "template <class T>\n"
+         "__device__ __forceinline__ float epilogue_load(const T *data, int i, "
+         "int extent, int stride) {\n"
+         "  return i < extent ? epilogue_f32(data[i * stride]) : 0.0f;\n"
+         "}\n"
+         "template <class T>\n"
+         "__device__ __forceinline__ float epilogue_load(const T *data, int i, "
+         "int j, int extent_i, int extent_j,\n"
+         "                                               int stride_i, "
+         "int stride_j) {\n"
+         "  return i < extent_i && j < extent_j\n"
+         "             ? epilogue_f32(data[i * stride_i + j * stride_j])\n"
+         "             : 0.0f;\n"
+         "}\n";
 }
 
 /// A run of Wgmma instructions (one HIR mma site's unrolled sequence): the
@@ -132,6 +166,35 @@ void KernelEmitter::wgmmaRun(const std::vector<InstId> &Body, std::size_t &At,
   At = End - 1;
 }
 
+std::string KernelEmitter::loadValue(const EpilogueLoad &L,
+                                     const std::string &Row,
+                                     const std::string &Col) const {
+  const std::string Name = identifier(L.Tensor);
+  std::string Out = "epilogue_load(" + Name + "_data";
+  for (std::size_t D = 0; D < L.Dims.size(); ++D)
+    Out += ", " + expr(L.Origin[D]) + " + " + (L.Dims[D] == 0 ? Row : Col);
+  for (std::size_t D = 0; D < L.Dims.size(); ++D)
+    Out += ", " + Name + "_extent" + std::to_string(D);
+  for (std::size_t D = 0; D < L.Dims.size(); ++D)
+    Out += ", " + Name + "_stride" + std::to_string(D);
+  return Out + ")";
+}
+
+std::string KernelEmitter::fragmentValue(llvm::ArrayRef<FragmentOp> Ops,
+                                         std::string X, const std::string &Row,
+                                         const std::string &Col) const {
+  for (const FragmentOp &F : Ops)
+    if (F.Op == ElementwiseOp::Add) {
+      const FragmentOperand &Added = F.Operand.front();
+      X = "(" + X + " + " +
+          fragmentValue(Added.Ops, loadValue(Added.Load, Row, Col), Row, Col) +
+          ")";
+    } else {
+      X = applyOp(F, X);
+    }
+  return X;
+}
+
 void KernelEmitter::storeFragment(InstId Id, unsigned Indent) {
   const auto &I = K.Insts[Id].get<StoreFragmentStmt>();
   const AccumulatorStore &S = Stores.at(Id);
@@ -145,7 +208,10 @@ void KernelEmitter::storeFragment(InstId Id, unsigned Indent) {
   OS.indent(Indent + 2) << "// ";
   for (const FragmentOp &F : I.Epilogue)
     OS << elementwiseName(F.Op)
-       << (F.Op == ElementwiseOp::Cast ? "." + std::string(name(F.To)) : "")
+       << (F.Op == ElementwiseOp::Cast ? "." + std::string(name(F.To))
+           : F.Op == ElementwiseOp::Scale ? " by " + F.Scalar
+           : F.Op == ElementwiseOp::Add   ? " " + F.Operand.front().Load.Tensor
+                                          : "")
        << ", then ";
   OS << "cast to " << name(View.Element)
                         << ", stored as the accumulator's shard " << I.Shard
@@ -154,9 +220,38 @@ void KernelEmitter::storeFragment(InstId Id, unsigned Indent) {
                         << S.GroupBytes << " + warp * " << S.WarpBytes
                         << " + lane8 * " << S.RowBytes << " + lane4 * "
                         << S.QuadBytes << ";\n";
+  // The tile's rows and columns the epilogue's loads read at.
+  const std::array<bool, 2> Reads = loadAxes(I);
+  {
+    // The thread's first element in the tile, as the base above.
+    auto Linear = [&](auto Part) {
+      std::vector<std::string> Terms;
+      const std::pair<std::string, AccumulatorStore::Coord> Units[] = {
+          {Axis, S.Group}, {"warp", S.Warp}, {"lane8", S.Lane8},
+          {"lane4", S.Lane4}};
+      for (const auto &[Name, C] : Units)
+        if (const std::int64_t Step = Part(C))
+          Terms.push_back(Name + (Step == 1 ? "" : " * " + std::to_string(Step)));
+      return Terms.empty() ? std::string("0") : llvm::join(Terms, " + ");
+    };
+    if (Reads[0])
+      OS.indent(Indent + 2) << "const int row0 = " << Linear([](auto C) {
+        return C.Row;
+      }) << ";\n";
+    if (Reads[1])
+      OS.indent(Indent + 2) << "const int col0 = " << Linear([](auto C) {
+        return C.Col;
+      }) << ";\n";
+  }
   OS.indent(Indent + 2) << "#pragma unroll\n";
   OS.indent(Indent + 2) << "for (int p = 0; p < " << S.PairBytes.size()
                         << "; ++p) {\n";
+  if (Reads[0])
+    OS.indent(Indent + 4) << "const int row = row0 + " << Name
+                          << "_pair_rows[p];\n";
+  if (Reads[1])
+    OS.indent(Indent + 4) << "const int col = col0 + " << Name
+                          << "_pair_cols[p];\n";
   std::string At = "base + " + Name + "_pairs[p]";
   if (!S.Sw.is_identity())
     At = "sm90::swizzle<" + std::to_string(S.Sw.bits) + ", " +
@@ -164,20 +259,18 @@ void KernelEmitter::storeFragment(InstId Id, unsigned Indent) {
          At + ")";
   OS.indent(Indent + 4) << "*reinterpret_cast<" << Word << " *>(smem + " << Name
                         << "_offset + " << At << ") =\n";
-  auto Element = [&](const char *Index) {
-    std::string X = accName(I.Acc) + "[0][" + Index + "]";
-    for (const FragmentOp &F : I.Epilogue)
-      X = applyOp(F, X);
-    return X;
+  auto Element = [&](const char *Index, const char *Col) {
+    return fragmentValue(I.Epilogue, accName(I.Acc) + "[0][" + Index + "]",
+                         "row", Col);
   };
-  OS.indent(Indent + 8) << Convert << "(" << Element("2 * p") << ",";
+  OS.indent(Indent + 8) << Convert << "(" << Element("2 * p", "col") << ",";
   if (I.Epilogue.empty()) {
     OS << " ";
   } else {
     OS << "\n";
     OS.indent(Indent + 8 + std::strlen(Convert) + 1);
   }
-  OS << Element("2 * p + 1") << ");\n";
+  OS << Element("2 * p + 1", "(col + 1)") << ");\n";
   OS.indent(Indent + 2) << "}\n";
   OS.indent(Indent) << "}\n";
 }

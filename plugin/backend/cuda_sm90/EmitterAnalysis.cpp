@@ -183,6 +183,28 @@ llvm::Error KernelEmitter::collect() {
           return problem(St.Range, "cannot round f32 to " +
                                       llvm::Twine(name(F.To)) +
                                       " in an epilogue");
+      // The tensors the epilogue reads: their data, strides and extents
+      // are kernel parameters.
+      llvm::Error LoadErr = llvm::Error::success();
+      forEachLoad(I.Epilogue, [&](const EpilogueLoad &L) {
+        auto It = llvm::find_if(K.Parameters, [&](const Parameter &P) {
+          return P.Name == L.Tensor && P.What == Parameter::Kind::Tensor;
+        });
+        if (It == K.Parameters.end() || !loadedType(L.Element) ||
+            It->Element != L.Element ||
+            It->Rank != static_cast<int>(L.Dims.size())) {
+          if (!LoadErr)
+            LoadErr = problem(St.Range, "cannot read '" + L.Tensor +
+                                            "' in an epilogue");
+          return;
+        }
+        const unsigned P = unsigned(It - K.Parameters.begin());
+        LoadedTensors.insert(P);
+        for (unsigned D = 0; D < L.Dims.size(); ++D)
+          Extents.insert({P, D});
+      });
+      if (LoadErr)
+        return LoadErr;
       Stores.emplace(InstId(&St - K.Insts.data()), *S);
     }
   return llvm::Error::success();
@@ -235,6 +257,11 @@ KernelEmitter::usedVariables(const std::vector<InstId> &Body) const {
       Read(W->Phase);
     if (const auto *T = as<ext::Tma>(S))
       Read(T->Slot);
+    if (const auto *F = S.getIf<StoreFragmentStmt>())
+      forEachLoad(F->Epilogue, [&](const EpilogueLoad &L) {
+        for (ExprId E : L.Origin)
+          Read(E);
+      });
   }
   return Vars;
 }

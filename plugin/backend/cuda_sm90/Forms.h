@@ -53,6 +53,22 @@ pairConversion(DType T) {
   }
 }
 
+/// The CUDA type of an element of \p T a fused epilogue reads from global
+/// memory (it converts it to f32, see epilogueLoads): the types the store
+/// writes; none for any other type.
+inline const char *loadedType(DType T) {
+  switch (T) {
+  case DType::bf16:
+    return "__nv_bfloat16";
+  case DType::f16:
+    return "__half";
+  case DType::f32:
+    return "float";
+  default:
+    return nullptr;
+  }
+}
+
 } // namespace tf::backend::sm90
 
 #endif // TF_PLUGIN_BACKEND_CUDA_SM90_FORMS_H

@@ -13,6 +13,7 @@
 
 #include "backend/cuda_sm90/AccumulatorStore.h"
 #include "backend/cuda_sm90/CudaEmitter.h"
+#include "backend/cuda_sm90/Forms.h"
 
 #include "lower/LIR.h"
 #include "lower/sm90/Sm90.h"
@@ -45,6 +46,8 @@ std::string dtypeEnum(DType T);
 /// The device function, named as elementwiseName(\p Op), that a fused
 /// epilogue calls for \p Op; null for the ops written as an expression.
 const char *activationFunction(lower::ElementwiseOp Op);
+/// The device functions through which fused epilogues read global memory.
+const char *epilogueLoadFunctions();
 
 /// One kernel's device function and launcher.
 class KernelEmitter {
@@ -87,6 +90,14 @@ private:
   void wgmmaRun(const std::vector<lower::InstId> &Body, std::size_t &At,
                 unsigned Indent);
   void storeFragment(lower::InstId Id, unsigned Indent);
+  /// The f32 expression of \p X after \p Ops for the element at tile
+  /// position (\p Row, \p Col).
+  std::string fragmentValue(llvm::ArrayRef<lower::FragmentOp> Ops,
+                            std::string X, const std::string &Row,
+                            const std::string &Col) const;
+  /// The read of \p L at tile position (\p Row, \p Col).
+  std::string loadValue(const lower::EpilogueLoad &L, const std::string &Row,
+                        const std::string &Col) const;
   void origin(const lower::Stmt &S, unsigned Indent);
 
   // Names and expressions (EmitterNames.cpp).
@@ -119,6 +130,9 @@ private:
   std::vector<std::string> MapNames;
   /// The run-time extents the device code reads: (parameter index, dim).
   std::set<std::pair<unsigned, unsigned>> Extents;
+  /// The tensor parameters fused epilogues read from global memory (their
+  /// data and strides are kernel parameters).
+  std::set<unsigned> LoadedTensors;
   /// Ring value -> bytes between stages.
   std::map<hir::ValueId, std::int64_t> StageBytes;
   /// Accumulator value -> (N, blocks per issuing warpgroup, warpgroups).

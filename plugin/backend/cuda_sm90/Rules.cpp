@@ -87,16 +87,25 @@ const hir::Stmt *accumulatingWgmma(const hir::Kernel &K, ValueId Acc) {
 }
 
 /// The value a staging copy's source \p V is computed from: \p V after
-/// the elementwise temporaries the store applies (fusion, lower/Fusion.h).
+/// the elementwise temporaries the store applies (fusion, lower/Fusion.h);
+/// through an add, the operand that leads to a register tensor (the other
+/// is what it adds, read from global memory).
 ValueId stagedSource(const hir::Kernel &K, ValueId V) {
-  while (V != hir::None && K.Values[V].Def != hir::None &&
-         K.Values[V].Origin == hir::ValueOrigin::Temporary) {
-    const hir::Stmt &Def = K.Stmts[K.Values[V].Def];
-    if (Def.Kind != hir::StmtKind::Op || Def.Sched || Def.Operands.empty())
-      break;
-    V = Def.Operands[0];
+  if (V == hir::None || K.Values[V].Def == hir::None ||
+      K.Values[V].Origin != hir::ValueOrigin::Temporary)
+    return V;
+  const hir::Stmt &Def = K.Stmts[K.Values[V].Def];
+  if (Def.Kind != hir::StmtKind::Op || Def.Sched || Def.Operands.empty())
+    return V;
+  for (ValueId Operand : Def.Operands) {
+    if (K.Values[Operand].Kind != hir::ValueKind::Tensor)
+      continue;
+    const ValueId Source = stagedSource(K, Operand);
+    const hir::Value &X = K.Values[Source];
+    if (X.Type.Where == Storage::rmem && X.TileOf == hir::None)
+      return Source;
   }
-  return V;
+  return stagedSource(K, Def.Operands[0]);
 }
 
 /// "a, b or c": the element types for which \p Written is true.
@@ -559,6 +568,29 @@ void lowerStagingCopy(LoweringContext &Ctx, StmtId Op, Selection &Sel) {
                   "it rounds f32 only to " +
                       typesWhere([](DType T) { return bool(pairConversion(T)); }) +
                       " in a fragment, not to " + std::string(name(F.CastTo))});
+  }
+  // What the adds read, each thread from global memory as f32.
+  for (const auto &[Add, X] : Chain->second.Added) {
+    const hir::Value &Tensor = Ctx.H.Values[Ctx.H.Values[X.Tile].TileOf];
+    if (!loadedType(Tensor.Type.Element))
+      Ctx.refuse(DiagId::err_tf_lower_fusion,
+                 LoweringContext::at(Ctx.H.Stmts[Add]),
+                 {Ctx.opText(Ctx.H.Stmts[Add]), BackendName.str(),
+                  "it reads " + Ctx.valueName(Ctx.H.Values[X.Tile].TileOf) +
+                      ", whose elements are " +
+                      std::string(name(Tensor.Type.Element)) +
+                      "; a fragment reads " +
+                      typesWhere([](DType T) { return loadedType(T) != nullptr; }) +
+                      " elements from global memory"});
+    for (hir::StmtId Fused : X.Ops) {
+      const hir::Stmt &F = Ctx.H.Stmts[Fused];
+      if (F.Op == hir::OpKind::Cast && !pairConversion(F.CastTo))
+        Ctx.refuse(DiagId::err_tf_lower_fusion, LoweringContext::at(F),
+                   {Ctx.opText(F), BackendName.str(),
+                    "it rounds f32 only to " +
+                        typesWhere([](DType T) { return bool(pairConversion(T)); }) +
+                        " in a fragment, not to " + std::string(name(F.CastTo))});
+    }
   }
   // Each thread stores its accumulator registers where the view's layout
   // puts them: the layout must be a per-thread base plus a constant per

@@ -28,7 +28,8 @@ import tempfile
 
 DIAG = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): "
                   r"(?P<kind>error|warning|fatal error): (?P<text>.*)$")
-CODE = re.compile(r"\[tf:(?P<code>[a-z0-9-]+)\]$")
+# A warning's code may be followed by Clang's group, [-Wuser-defined-warnings].
+CODE = re.compile(r"\[(?:-Werror,)?tf:(?P<code>[a-z0-9-]+)\](?: \[-W[^]]*\])?$")
 CRASH = ("PLEASE submit a bug report", "Stack dump:", "Assertion", "UNREACHABLE")
 
 

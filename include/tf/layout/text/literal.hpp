@@ -57,24 +57,9 @@ constexpr bool layout_text_error(const char *expected, const char *at,
   return expected < at;
 }
 
-/// `e`'s message with its placeholders filled, as Error::message() does at
-/// run time.
+/// `e`'s message with its placeholders filled (Error::write_message).
 constexpr Message &operator<<(Message &m, const Error &e) {
-  int next = 0;
-  for (const char *p = e.what; *p; ++p) {
-    if (p[0] == '{' && p[1] == '}') {
-      if (next < 3)
-        m << e.values[next++];
-      else
-        m << '?';
-      ++p;
-    } else if (std::string_view(p).starts_with("{name}")) {
-      m << e.name.view();
-      p += 5;
-    } else {
-      m << *p;
-    }
-  }
+  e.write_message(m);
   return m;
 }
 

@@ -8,8 +8,9 @@
 // kernel reads through a tensor map is checked for device memory when its
 // map is encoded (make_tensor_map), which a launch on buffers seen before
 // skips (cached_tensor_map); so the launcher calls tensor_arg for it, and
-// device_tensor for any other tensor. Failures name the kernel, the
-// parameter and what was given.
+// device_tensor for any other tensor. Integer and float scalars are read
+// as the type the kernel declares. Failures name the kernel, the parameter
+// and what was given.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -85,6 +86,41 @@ int integer_arg(const LaunchRequest &request, int index, const char *name,
                "32-bit integers",
                name, static_cast<long long>(v));
   return static_cast<int>(v);
+}
+
+/// `t` (parameter `name`), which the kernel reads element by element with
+/// 32-bit offsets (a fused epilogue's C, bias or residual): every offset
+/// sum_d i_d stride_d fits an int; fails through `check` otherwise.
+inline void int32_offsets(const TensorArg &t, const char *name,
+                          const CudaCheck &check) {
+  long long last = 0;
+  for (int d = 0; d < t.rank; ++d) {
+    if (t.strides[d] < 0)
+      check.fail("launcher: parameter '%s' has stride %lld in dimension %d; "
+                 "the kernel reads it with non-negative strides",
+                 name, static_cast<long long>(t.strides[d]), d);
+    if (t.extents[d] > 0)
+      last += (t.extents[d] - 1) * t.strides[d];
+  }
+  if (last > std::numeric_limits<int>::max())
+    check.fail("launcher: parameter '%s' spans %lld elements; the kernel "
+               "reads it with 32-bit offsets",
+               name, last + 1);
+}
+
+/// The floating-point argument `index` of `request`, which the kernel
+/// declares as `T` (float or double), as the f32 value the generated device
+/// code computes with (an epilogue's alpha).
+template <class T>
+float float_arg(const LaunchRequest &request, int index, const char *name,
+                const CudaCheck &check) {
+  if (index >= static_cast<int>(request.args.size()))
+    check.fail("launcher: %zu arguments given, parameter '%s' is number %d",
+               request.args.size(), name, index + 1);
+  const KernelArg &arg = request.args[index];
+  if (arg.kind != KernelArg::Kind::value || !arg.value)
+    check.fail("launcher: parameter '%s' is a float, a tensor was given", name);
+  return static_cast<float>(*static_cast<const T *>(arg.value));
 }
 
 } // namespace tf::runtime
