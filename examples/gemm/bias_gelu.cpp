@@ -83,7 +83,7 @@ void gemm(Matrix a, Matrix b, Vector bias, Matrix out) { // bias: N
     // this tile's columns, broadcast along its BM rows.
     [[tf::mesh(compute)]] auto staged = tf::schedule<tf::Copy>(
         tf::cast<tf::bf16>(tf::gelu_tanh(tf::add(
-            acc, tf::broadcast<0>(tf::cast<float>(bias.tile<BN>(n * BN)), acc))))),
+            acc, tf::broadcast<0>(tf::cast<float>(bias.tile<BN>(n * BN)), acc)))),
         staged_tile);
     [[tf::mesh(loader)]] tf::schedule<tf::nv::CopyAsyncTensor>(
         staged, out.tile<BM, BN>(m * BM, n * BN));
