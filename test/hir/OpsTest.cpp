@@ -96,8 +96,10 @@ TEST(Ops, ColumnsAgree) {
   for (OpKind K : allOps()) {
     const OpInfo &I = opInfo(K);
     bool Binary = I.Class == OpClass::ElementwiseBinary;
+    // tf::broadcast too: a store applies it as the index of what it reads.
     bool Elementwise = Binary || I.Class == OpClass::ElementwiseUnary ||
-                       I.Class == OpClass::Cast;
+                       I.Class == OpClass::Cast ||
+                       I.Class == OpClass::Broadcast;
     // Binary element-wise ops name a BinaryOp value; besides them only
     // unary element-wise ops and reductions name a value of their
     // contracts' op choice (UnaryOp, ReduceOp).
