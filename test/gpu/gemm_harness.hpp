@@ -1,9 +1,10 @@
 //===- test/gpu/gemm_harness.hpp - The generated GEMMs against cuBLAS -----===//
 //
-// What the GPU tests of examples/gemm/{optimal,relu,gelu,f16,nt}.cpp share (the
-// folders gemm_optimal/, gemm_relu/, gemm_gelu/, gemm_f16/, gemm_nt/): each user.cpp includes its
-// example with the example's main renamed and hands `gemm_test::main` a
-// function that runs the kernel through tf::launch. Per shape:
+// What the GPU tests of examples/gemm/*.cpp share (the folders gemm_*/ but
+// launch_gemm/): each user.cpp includes its example with the example's main
+// renamed and hands `gemm_test::main` a function that runs the kernel
+// through tf::launch, and, for an epilogue with operands, what they are
+// (Fused: alpha, beta with an M x N input C, a bias of N values). Per shape:
 //
 // - random operands of the kernel's type T (bf16 or f16; never zeros) in
 //   device memory, drawn afresh for every shape, stored as the kernel's
@@ -11,14 +12,16 @@
 //   its transpose flags);
 // - the output poisoned (a NaN payload of T) before every run;
 // - the reference: cuBLAS with T in, f32 compute and f32 out, the
-//   epilogue (relu, gelu) applied on the host; and |A| |B| by cuBLAS too, the
-//   accumulation bound's scale;
+//   epilogue (alpha, beta C, the bias, relu, gelu) applied on the host in
+//   double; and |A| |B| by cuBLAS too, the accumulation bound's scale;
 // - every element within dot_bound<T> (one output ulp, 2^-7 |ref| for bf16,
 //   2^-10 |ref| for f16, plus K 2^-23 sum|a b|) + K 2^-23 sum|a b| of the
 //   reference, or the shape fails (unwritten and non-finite counted apart);
 // - timing, in the same process: ours against the baseline, cuBLAS with T
-//   out (for relu and gelu cuBLASLt's RELU and GELU epilogues), each run paused by the poisoning
-//   copy (the median of N), and with `--sustained`, back to back.
+//   out computing the same function (cuBLASLt with its RELU, GELU, BIAS,
+//   GELU_BIAS epilogues, alpha and beta C where the test has them), each
+//   run paused by the poisoning copy (the median of N), and with
+//   `--sustained`, back to back.
 //
 // `TEST [--small | --sustained [M N K]]`: all shapes; --small: 328 x 760 x
 // 200 once (compute-sanitizer, bounded waits); --sustained: the anchor shape
@@ -97,11 +100,27 @@ std::vector<T> random_elements(std::size_t n, std::uint32_t seed) {
   return out;
 }
 
-/// Runs the kernel under test: out (M x N) = epilogue(a (M x K) b (K x N)),
-/// device pointers, out row-major, a and b stored as the test's Majors say.
-template <Half T>
-using Launch = std::function<void(T *a, T *b, T *out, std::int64_t M,
-                                  std::int64_t N, std::int64_t K)>;
+/// The operands of a fused epilogue besides A and B:
+///   out = epilogue(alpha A B + beta C + bias)
+/// with C an M x N input of T (`c`) and the bias N values of T, one per
+/// column, broadcast along the rows (`bias`). A residual add is C with
+/// beta = 1.
+struct Fused {
+  float alpha = 1, beta = 0;
+  bool c = false, bias = false;
+};
+
+/// What the kernel under test runs on: device pointers (out row-major
+/// M x N, a and b stored as the test's Majors say, c and bias as Fused
+/// says, else null) and the float parameters.
+template <Half T> struct Operands {
+  T *a, *b, *out, *c, *bias;
+  std::int64_t M, N, K;
+  float alpha, beta;
+};
+
+/// Runs the kernel under test on \p operands.
+template <Half T> using Launch = std::function<void(const Operands<T> &)>;
 
 /// cuBLAS's view of B (its first operand of C^T = B^T A^T, column-major):
 /// B stored K x N row-major is B^T (N x K) as is; stored N x K (K-major) it
@@ -136,38 +155,46 @@ void cublas_gemm(cublasHandle_t handle, const T *a, const T *b, void *c,
                "cublasGemmEx");
 }
 
-/// cuBLASLt's fused epilogue that computes \p e, with its name (GELU is
-/// the tanh form, as tf::gelu_tanh); none for Epilogue::none.
+/// cuBLASLt's epilogue that computes \p e after adding a bias or not, with
+/// its name (GELU is the tanh form, as tf::gelu_tanh).
 struct LtEpilogue {
   cublasLtEpilogue_t value;
   const char *name;
 };
-inline std::optional<LtEpilogue> lt_epilogue(Epilogue e) {
+inline LtEpilogue lt_epilogue(Epilogue e, bool bias) {
   switch (e) {
   case Epilogue::none:
-    return std::nullopt;
+    break;
   case Epilogue::relu:
-    return LtEpilogue{CUBLASLT_EPILOGUE_RELU, "RELU"};
+    return bias ? LtEpilogue{CUBLASLT_EPILOGUE_RELU_BIAS, "RELU_BIAS"}
+                : LtEpilogue{CUBLASLT_EPILOGUE_RELU, "RELU"};
   case Epilogue::gelu_tanh:
-    return LtEpilogue{CUBLASLT_EPILOGUE_GELU, "GELU"};
+    return bias ? LtEpilogue{CUBLASLT_EPILOGUE_GELU_BIAS, "GELU_BIAS"}
+                : LtEpilogue{CUBLASLT_EPILOGUE_GELU, "GELU"};
   }
-  return std::nullopt;
+  return bias ? LtEpilogue{CUBLASLT_EPILOGUE_BIAS, "BIAS"}
+              : LtEpilogue{CUBLASLT_EPILOGUE_DEFAULT, "no"};
 }
 
 /// What ours is timed against: cuBLAS computing the same function with T
-/// out. Without an epilogue cublasGemmEx; with relu or gelu cuBLASLt's
-/// CUBLASLT_EPILOGUE_RELU or _GELU (the fused equivalent), or, if cuBLASLt
-/// finds no algorithm for it, plain cublasGemmEx without the epilogue,
-/// labelled so.
+/// out. Without an epilogue cublasGemmEx; otherwise cuBLASLt with the
+/// fused equivalent (its RELU, GELU, BIAS or GELU_BIAS epilogue, alpha, and
+/// beta with C), or, if cuBLASLt finds no algorithm for it, plain
+/// cublasGemmEx without the epilogue, labelled so.
 template <Half T> class Baseline {
 public:
   Baseline(cublasHandle_t handle, cublasLtHandle_t lt, Epilogue e,
-           std::int64_t M, std::int64_t N, std::int64_t K, Majors majors)
-      : handle_(handle), lt_(lt), M_(M), N_(N), K_(K), majors_(majors) {
+           Fused fused_ops, std::int64_t M, std::int64_t N, std::int64_t K,
+           Majors majors)
+      : handle_(handle), lt_(lt), M_(M), N_(N), K_(K), majors_(majors),
+        alpha_(fused_ops.alpha), beta_(fused_ops.c ? fused_ops.beta : 0.0f) {
     label_ = std::string("cuBLAS GemmEx ") + type_name<T> + " out";
-    const std::optional<LtEpilogue> fused = lt_epilogue(e);
-    if (!fused)
+    if (e == Epilogue::none && !fused_ops.bias && !fused_ops.c &&
+        alpha_ == 1.0f) {
+      same_function_ = true;
       return;
+    }
+    const std::optional<LtEpilogue> fused = lt_epilogue(e, fused_ops.bias);
     cublas_check(cublasLtMatmulDescCreate(&op_, CUBLAS_COMPUTE_32F, CUDA_R_32F),
                  "cublasLtMatmulDescCreate");
     const cublasOperation_t tb = b_operation(majors), ta = a_operation(majors);
@@ -181,6 +208,16 @@ public:
                      op_, CUBLASLT_MATMUL_DESC_EPILOGUE, &fused->value,
                      sizeof fused->value),
                  "cublasLtMatmulDescSetAttribute (EPILOGUE)");
+    if (fused_ops.bias) {
+      // One value per row of the column-major D^T (N x M): per column n of
+      // the row-major out, as the bias is broadcast along out's rows.
+      const cudaDataType bias_type = cuda_type<T>;
+      cublas_check(cublasLtMatmulDescSetAttribute(
+                       op_, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bias_type,
+                       sizeof bias_type),
+                   "cublasLtMatmulDescSetAttribute (BIAS_DATA_TYPE)");
+      lt_bias_ = true;
+    }
     // Column-major: B^T is N x K, A^T is K x M, C^T is N x M (B and A as
     // stored: transposed when their majors say so).
     const bool bn = majors.b == Major::MN, ak = majors.a == Major::K;
@@ -204,14 +241,17 @@ public:
     const cublasStatus_t status = cublasLtMatmulAlgoGetHeuristic(
         lt_, op_, lb_, la_, lc_, lc_, pref, 1, &heuristic_, &found);
     cublasLtMatmulPreferenceDestroy(pref);
+    std::string what = std::string(fused->name) + " epilogue";
+    if (alpha_ != 1.0f)
+      what += ", alpha";
+    if (fused_ops.c)
+      what += ", beta C";
     if (status == CUBLAS_STATUS_SUCCESS && found > 0) {
-      lt_fused_ = true;
-      label_ = std::string("cuBLASLt ") + type_name<T> + " out, " +
-               fused->name + " epilogue";
+      lt_fused_ = same_function_ = true;
+      label_ = std::string("cuBLASLt ") + type_name<T> + " out, " + what;
     } else {
       label_ = std::string("cuBLAS GemmEx ") + type_name<T> + " out WITHOUT " +
-               fused->name + " (cuBLASLt found no " + fused->name +
-               " algorithm)";
+               what + " (cuBLASLt found no algorithm for it)";
     }
   }
   ~Baseline() {
@@ -227,17 +267,25 @@ public:
   Baseline &operator=(const Baseline &) = delete;
 
   const std::string &label() const { return label_; }
-  bool applies_epilogue() const { return lt_fused_; }
+  /// Whether it computes what ours does (else it is plain A B).
+  bool same_function() const { return same_function_; }
 
-  void operator()(const T *a, const T *b, T *c) const {
+  /// out = epilogue(alpha a b + beta c + bias) (c and bias as the test's
+  /// Fused says; null otherwise).
+  void operator()(const T *a, const T *b, const T *c, const T *bias,
+                  T *out) const {
     if (!lt_fused_) {
-      cublas_gemm<T>(handle_, a, b, c, cuda_type<T>, M_, N_, K_, majors_);
+      cublas_gemm<T>(handle_, a, b, out, cuda_type<T>, M_, N_, K_, majors_);
       return;
     }
-    const float one = 1, zero = 0;
-    cublas_check(cublasLtMatmul(lt_, op_, &one, b, lb_, a, la_, &zero, c, lc_,
-                                c, lc_, &heuristic_.algo, workspace_,
-                                workspace_bytes, 0),
+    if (lt_bias_)
+      cublas_check(cublasLtMatmulDescSetAttribute(
+                       op_, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias,
+                       sizeof bias),
+                   "cublasLtMatmulDescSetAttribute (BIAS_POINTER)");
+    cublas_check(cublasLtMatmul(lt_, op_, &alpha_, b, lb_, a, la_, &beta_,
+                                c ? c : out, lc_, out, lc_, &heuristic_.algo,
+                                workspace_, workspace_bytes, 0),
                  "cublasLtMatmul");
   }
 
@@ -247,8 +295,9 @@ private:
   cublasLtHandle_t lt_;
   std::int64_t M_, N_, K_;
   Majors majors_;
+  float alpha_, beta_;
   std::string label_;
-  bool lt_fused_ = false;
+  bool lt_fused_ = false, lt_bias_ = false, same_function_ = false;
   cublasLtMatmulDesc_t op_ = nullptr;
   cublasLtMatrixLayout_t la_ = nullptr, lb_ = nullptr, lc_ = nullptr;
   cublasLtMatmulHeuristicResult_t heuristic_{};
@@ -300,20 +349,28 @@ struct Comparison {
 /// (gemm_example::lipschitz, 1.13) and adds one output ulp for its f32
 /// evaluation (gemm_example::evaluation_ulps: __expf and __fdividef on the
 /// GPU are a few f32 ulps off the exact GELU, which may cross a rounding
-/// boundary).
+/// boundary). With epilogue operands the reference is
+/// epilogue(alpha ref + added) and the accumulation terms scale by |alpha|;
+/// the f32 products and sums of the epilogue are dot_bound's operand term
+/// (examples/gemm/check.hpp).
 template <Half T>
 Comparison compare(const std::vector<T> &out, const std::vector<float> &ref,
-                   const std::vector<float> &mag, std::int64_t K, Epilogue e) {
+                   const std::vector<float> &mag, std::int64_t K, Epilogue e,
+                   float alpha, const std::vector<float> &added,
+                   const std::vector<float> &added_mag) {
   std::vector<Comparison> parts(64);
   parallel_chunks(
       ref.size(), [&](std::size_t begin, std::size_t end, std::size_t chunk) {
         Comparison &c = parts[chunk];
         c.elements = static_cast<std::int64_t>(end - begin);
         for (std::size_t i = begin; i < end; ++i) {
-          const double r = gemm_example::apply(e, ref[i]);
+          const bool adds = !added.empty();
+          const double r = gemm_example::apply(
+              e, double(alpha) * ref[i] + (adds ? added[i] : 0.0));
           const double bound =
-              gemm_example::dot_bound<T>(r, mag[i], K, e) +
-              gemm_example::lipschitz(e) *
+              gemm_example::dot_bound<T>(r, mag[i], K, e, alpha,
+                                         adds ? added_mag[i] : 0.0) +
+              gemm_example::lipschitz(e) * std::fabs(alpha) *
                   gpu_test::f32_dot_bound(mag[i], int(K));
           const double o = float(out[i]);
           double ratio;
@@ -354,24 +411,52 @@ Comparison compare(const std::vector<T> &out, const std::vector<float> &ref,
 }
 
 /// One shape's data on the device: random operands (seeded by the shape and
-/// the test), ours' and the baseline's outputs, the poison they are reset
-/// to, and the reference.
+/// the test; C and the bias too when the test has them), ours' and the
+/// baseline's outputs, the poison they are reset to, and the reference.
 template <Half T> struct Problem {
   std::int64_t M, N, K;
-  std::vector<T> a, b;
-  gpu_test::DeviceBuffer<T> da, db, dout, dbase;
+  Fused fused;
+  std::vector<T> a, b, c, bias;
+  gpu_test::DeviceBuffer<T> da, db, dc, dbias, dout, dbase;
   gpu_test::DeviceBuffer<std::uint16_t> dpoison;
   std::vector<float> ref, mag; ///< cuBLAS's f32 A B and |A| |B|
+  /// beta C + bias and |beta C| + |bias| per element (empty without them).
+  std::vector<float> added, added_mag;
 
   Problem(cublasHandle_t handle, std::int64_t M_, std::int64_t N_,
-          std::int64_t K_, std::uint32_t salt, Majors majors)
-      : M(M_), N(N_), K(K_),
+          std::int64_t K_, std::uint32_t salt, Majors majors, Fused fused_)
+      : M(M_), N(N_), K(K_), fused(fused_),
         a(random_elements<T>(std::size_t(M * K), seed(1, salt))),
         b(random_elements<T>(std::size_t(K * N), seed(2, salt))),
-        da(a.size(), check), db(b.size(), check), dout(M * N, check),
+        c(fused.c ? random_elements<T>(std::size_t(M * N), seed(3, salt))
+                  : std::vector<T>{}),
+        bias(fused.bias ? random_elements<T>(std::size_t(N), seed(4, salt))
+                        : std::vector<T>{}),
+        da(a.size(), check), db(b.size(), check),
+        dc(std::max<std::size_t>(c.size(), 1), check),
+        dbias(std::max<std::size_t>(bias.size(), 1), check), dout(M * N, check),
         dbase(M * N, check), dpoison(M * N, check) {
     da.upload(a);
     db.upload(b);
+    if (fused.c || fused.bias) {
+      if (fused.c)
+        dc.upload(c);
+      if (fused.bias)
+        dbias.upload(bias);
+      added.resize(std::size_t(M * N));
+      added_mag.resize(std::size_t(M * N));
+      parallel_chunks(added.size(), [&](std::size_t begin, std::size_t end,
+                                        std::size_t) {
+        for (std::size_t i = begin; i < end; ++i) {
+          const double from_c =
+              fused.c ? double(fused.beta) * float(c[i]) : 0.0;
+          const double from_bias =
+              fused.bias ? double(float(bias[i % std::size_t(N)])) : 0.0;
+          added[i] = float(from_c + from_bias);
+          added_mag[i] = float(std::fabs(from_c) + std::fabs(from_bias));
+        }
+      });
+    }
     dpoison.upload(std::vector<std::uint16_t>(static_cast<std::size_t>(M * N),
                                               gemm_example::poison_bits_of<T>));
     // The reference and the bound's scale, in f32 from cuBLAS.
@@ -394,6 +479,13 @@ template <Half T> struct Problem {
     }
     ref = dref.download();
     mag = dmag.download();
+  }
+
+  T *c_or_null() { return fused.c ? dc.get() : nullptr; }
+  T *bias_or_null() { return fused.bias ? dbias.get() : nullptr; }
+  /// The baseline's run on this problem's operands.
+  void run_base(const Baseline<T> &base) {
+    base(da.get(), db.get(), c_or_null(), bias_or_null(), dbase.get());
   }
 
   std::uint32_t seed(std::uint32_t operand, std::uint32_t salt) const {
@@ -447,7 +539,14 @@ template <Half T> struct Test {
   cublasLtHandle_t lt;
 
   void run_ours(Problem<T> &p) const {
-    ours(p.da.get(), p.db.get(), p.dout.get(), p.M, p.N, p.K);
+    ours(Operands<T>{p.da.get(), p.db.get(), p.dout.get(), p.c_or_null(),
+                     p.bias_or_null(), p.M, p.N, p.K, p.fused.alpha,
+                     p.fused.beta});
+  }
+  Comparison compare_with_reference(Problem<T> &p,
+                                    const std::vector<T> &out) const {
+    return compare<T>(out, p.ref, p.mag, p.K, epilogue, p.fused.alpha,
+                      p.added, p.added_mag);
   }
 
   /// One poisoned run of ours, checked element by element; and (INFO) the
@@ -459,17 +558,16 @@ template <Half T> struct Test {
     check(cudaGetLastError(), "launch (ours)");
     check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (ours)");
     const int ulp = gemm_example::ulp_exponent<T>;
-    const bool pass = print_comparison(
-        nullptr, name, "", p.M, p.N, p.K, ulp,
-        compare<T>(p.dout.download(), p.ref, p.mag, p.K, epilogue));
-    if (epilogue == Epilogue::none || base.applies_epilogue()) {
+    const bool pass =
+        print_comparison(nullptr, name, "", p.M, p.N, p.K, ulp,
+                         compare_with_reference(p, p.dout.download()));
+    if (base.same_function()) {
       p.poison_base();
-      base(p.da.get(), p.db.get(), p.dbase.get());
+      p.run_base(base);
       check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (baseline)");
       const std::string what = " baseline (" + base.label() + ")";
-      print_comparison(
-          "INFO", name, what.c_str(), p.M, p.N, p.K, ulp,
-          compare<T>(p.dbase.download(), p.ref, p.mag, p.K, epilogue));
+      print_comparison("INFO", name, what.c_str(), p.M, p.N, p.K, ulp,
+                       compare_with_reference(p, p.dbase.download()));
     }
     return pass;
   }
@@ -481,7 +579,7 @@ template <Half T> struct Test {
         runs, [&] { p.poison_out(); }, [&] { run_ours(p); });
     const float base_ms = median_ms(
         runs, [&] { p.poison_base(); },
-        [&] { base(p.da.get(), p.db.get(), p.dbase.get()); });
+        [&] { p.run_base(base); });
     const double ours_tf = p.tflop() / (ours_ms * 1e-3),
                  base_tf = p.tflop() / (base_ms * 1e-3);
     std::printf("PERF %" PRId64 ",%" PRId64 ",%" PRId64 " %.1f\n", p.M, p.N,
@@ -518,8 +616,7 @@ template <Half T> struct Test {
     std::vector<float> ours_ms, base_ms;
     for (int r = 0; r < rounds; ++r) {
       ours_ms.push_back(round([&] { run_ours(p); }));
-      base_ms.push_back(
-          round([&] { base(p.da.get(), p.db.get(), p.dbase.get()); }));
+      base_ms.push_back(round([&] { p.run_base(base); }));
     }
     check(cudaEventDestroy(start), "cudaEventDestroy");
     check(cudaEventDestroy(stop), "cudaEventDestroy");
@@ -563,7 +660,7 @@ struct Shape {
 /// back to back ($TF_SUSTAINED="ROUNDS WARMUP TIMED", default "7 20 50").
 template <Half T>
 int main(int argc, char **argv, const char *name, Epilogue epilogue,
-         Launch<T> ours, Majors majors = {}) {
+         Launch<T> ours, Majors majors = {}, Fused fused = {}) {
   Test<T> test{name, epilogue, std::move(ours), majors, nullptr, nullptr};
   cublas_check(cublasCreate(&test.handle), "cublasCreate");
   cublas_check(cublasLtCreate(&test.lt), "cublasLtCreate");
@@ -581,8 +678,9 @@ int main(int argc, char **argv, const char *name, Epilogue epilogue,
     int rounds = 7, warmup = 20, timed = 50;
     if (const char *env = std::getenv("TF_SUSTAINED"))
       std::sscanf(env, "%d %d %d", &rounds, &warmup, &timed);
-    Problem<T> p(test.handle, s.M, s.N, s.K, salt, majors);
-    Baseline<T> base(test.handle, test.lt, epilogue, s.M, s.N, s.K, majors);
+    Problem<T> p(test.handle, s.M, s.N, s.K, salt, majors, fused);
+    Baseline<T> base(test.handle, test.lt, epilogue, fused, s.M, s.N, s.K,
+                     majors);
     failed += !test.correctness(p, base);
     test.sustained_timing(p, base, rounds, warmup, timed);
   } else {
@@ -598,8 +696,9 @@ int main(int argc, char **argv, const char *name, Epilogue epilogue,
                     {328, 760, 200, 5},      // a partial tile everywhere
                 };
     for (const Shape &s : shapes) {
-      Problem<T> p(test.handle, s.M, s.N, s.K, salt, majors);
-      Baseline<T> base(test.handle, test.lt, epilogue, s.M, s.N, s.K, majors);
+      Problem<T> p(test.handle, s.M, s.N, s.K, salt, majors, fused);
+      Baseline<T> base(test.handle, test.lt, epilogue, fused, s.M, s.N, s.K,
+                       majors);
       failed += !test.correctness(p, base);
       if (s.runs > 0)
         test.paused_timing(p, base, s.runs);
