@@ -1,7 +1,7 @@
 //===- test/interp/GemmExampleTest.cpp - A lowered GEMM on the CPU --------===//
 //
 // End to end, for one GEMM example (TF_GEMM_EXAMPLE: "optimal", "relu" or
-// "f16", "nt", examples/gemm/<name>.cpp): the example lowered in this process as
+// "f16", "nt", "tn", examples/gemm/<name>.cpp): the example lowered in this process as
 // `tf finalize` lowers it (plugin/cli/ToolRunner.h, lower/Lower.h,
 // verified), its LIR interpreted (interp/Interpreter.h) on random inputs at
 // awkward shapes under every schedule policy, outputs poisoned, and the
@@ -85,12 +85,20 @@ constexpr bool Residual = Example == "residual";
 constexpr bool Reads = BiasGelu || AlphaBeta || Residual;
 /// nt.cpp: B stored N x K (K-major; the tensor map's box order {1, 0}).
 constexpr bool BKMajor = Example == "nt";
+/// tn.cpp: A stored K x M (M-major; box order {1, 0}, WGMMA's transposed A).
+constexpr bool AMMajor = Example == "tn";
 static_assert(Example == "optimal" || F16 || Relu || Gelu || BKMajor ||
-                  AlphaBeta || Residual,
-              "TF_GEMM_EXAMPLE names optimal, relu, gelu, f16, nt, "
+                  AMMajor || AlphaBeta || Residual,
+              "TF_GEMM_EXAMPLE names optimal, relu, gelu, f16, nt, tn, "
               "bias_gelu, alpha_beta or residual");
 /// alpha_beta.cpp's parameters in these runs.
 constexpr float Alpha = AlphaBeta ? 0.75f : 1.0f, Beta = -1.5f;
+
+/// Where A's element (m, k) of an M x K problem is stored.
+std::int64_t aAt(std::int64_t I, std::int64_t L, std::int64_t M,
+                 std::int64_t K) {
+  return AMMajor ? L * M + I : I * K + L;
+}
 
 /// Where B's element (k, n) of a K x N problem is stored.
 std::int64_t bAt(std::int64_t L, std::int64_t J, std::int64_t K,
@@ -207,7 +215,7 @@ Gemm makeGemm(std::int64_t M, std::int64_t N, std::int64_t K,
       float Sum = 0;
       double Abs = 0;
       for (std::int64_t L = 0; L < K; ++L) {
-        const float X = float(G.A[I * K + L]), Y = float(G.B[bAt(L, J, K, N)]);
+        const float X = float(G.A[aAt(I, L, M, K)]), Y = float(G.B[bAt(L, J, K, N)]);
         Sum += X * Y;
         Abs += std::fabs(double(X) * double(Y));
       }
@@ -294,7 +302,9 @@ Outcome runGemm(const Kernel &K, const Gemm &G, SchedulePolicy Policy,
   std::vector<Element> Out(static_cast<std::size_t>(G.M * G.N), Poison);
   std::vector<Element> Read = G.In.Tensor;
   std::vector<interp::TensorArg> Args = {
-      {"a", A.data(), ElementType, {G.M, G.K}, {G.K, 1}},
+      {"a", A.data(), ElementType, {G.M, G.K},
+       AMMajor ? llvm::SmallVector<std::int64_t, 4>{1, G.M}
+               : llvm::SmallVector<std::int64_t, 4>{G.K, 1}},
       {"b", B.data(), ElementType, {G.K, G.N},
        BKMajor ? llvm::SmallVector<std::int64_t, 4>{1, G.K}
                : llvm::SmallVector<std::int64_t, 4>{G.N, 1}},
@@ -615,9 +625,10 @@ const Mutant Mutants[] = {
        return Same.size() > 1;
      },
      Small},
-    // nt.cpp: B's map is in box order {1, 0}. Its copies' coordinates
-    // listed in the tensor's order, and the map without its order (TMA
-    // would read B's strided dimension as the contiguous one), must show.
+    // nt.cpp: B's map is in box order {1, 0} (tn.cpp: A's). Its copies'
+    // coordinates listed in the tensor's order, and the map without its
+    // order (TMA would read the strided dimension as the contiguous one),
+    // must show.
     {"CoordinatesInTensorOrder", "mismatch/error",
      [](Kernel &K) {
        bool Changed = false;
@@ -630,7 +641,7 @@ const Mutant Mutants[] = {
        }
        return Changed;
      },
-     Small, "nt"},
+     Small, "nt/tn"},
     {"MapWithoutBoxOrder", "mismatch/error",
      [](Kernel &K) {
        for (lower::TensorMap &M : K.Maps)
@@ -640,7 +651,18 @@ const Mutant Mutants[] = {
          }
        return false;
      },
-     Small, "nt"},
+     Small, "nt/tn"},
+    // tn.cpp: WGMMA reading its M-major A as K-major (the transpose bit
+    // dropped from the instruction): the descriptor's strides then reach
+    // past the slot, or read the wrong elements.
+    {"ATransposeDropped", "mismatch/error",
+     [](Kernel &K) {
+       bool Changed = false;
+       for (InstId Id : find<ext::Wgmma>(K))
+         Changed |= std::exchange(at<ext::Wgmma>(K, Id).TransA, false);
+       return Changed;
+     },
+     Small, "tn"},
     {"DescriptorStrideByteOffset", "mismatch/error",
      [](Kernel &K) {
        std::vector<InstId> W = find<ext::Wgmma>(K);

@@ -30,9 +30,20 @@ template <std::size_t I, class R, class... P>
 struct KernelParameter<I, R(P...)> {
   using type = std::tuple_element_t<I, std::tuple<P...>>;
 };
-/// B as the example declares it: row-major K x N (gemm::Matrix), or
-/// K-major, stored N x K (nt.cpp's "(?,?):(1,?)").
+/// A and B as the example declares them: row-major (gemm::Matrix), or
+/// column-major (tn.cpp's A stored K x M, nt.cpp's B stored N x K:
+/// "(?,?):(1,?)").
+using Lhs = typename KernelParameter<0, decltype(gemm::gemm)>::type;
 using Rhs = typename KernelParameter<1, decltype(gemm::gemm)>::type;
+
+/// \p T over \p Data with extents {Rows, Cols}, as its layout stores it.
+template <class T, class E>
+T matrixOver(E *Data, std::int64_t Rows, std::int64_t Cols) {
+  if constexpr (std::is_same_v<T, gemm::Matrix>)
+    return T(Data, {Rows, Cols});
+  else
+    return T(Data, {Rows, Cols}, {Rows});
+}
 
 /// The number of parameters of the example's kernel: 3 (a, b, out), 4 (a,
 /// b, an epilogue's tensor, out) or 6 (a, b, c, out, alpha, beta).
@@ -47,14 +58,10 @@ void gemmHeaderOnly(std::vector<ExampleElement> &A,
                     std::vector<ExampleElement> &Out, std::int64_t M,
                     std::int64_t N, std::int64_t K,
                     EpilogueInputs<ExampleElement> &In) {
-  Rhs BTensor = [&] {
-    if constexpr (std::is_same_v<Rhs, gemm::Matrix>)
-      return Rhs(B.data(), {K, N});
-    else
-      return Rhs(B.data(), {K, N}, {K});
-  }();
+  Lhs ATensor = matrixOver<Lhs>(A.data(), M, K);
+  Rhs BTensor = matrixOver<Rhs>(B.data(), K, N);
   if constexpr (KernelArity == 3) {
-    tf::launch(gemm::gemm, tf::grid(gemm::CTAS), gemm::Matrix(A.data(), {M, K}),
+    tf::launch(gemm::gemm, tf::grid(gemm::CTAS), ATensor,
                BTensor, gemm::Matrix(Out.data(), {M, N}));
   } else {
     using Extra = typename KernelParameter<2, decltype(gemm::gemm)>::type;
@@ -66,11 +73,11 @@ void gemmHeaderOnly(std::vector<ExampleElement> &A,
     }();
     if constexpr (KernelArity == 4)
       tf::launch(gemm::gemm, tf::grid(gemm::CTAS),
-                 gemm::Matrix(A.data(), {M, K}), BTensor, Tensor,
+                 ATensor, BTensor, Tensor,
                  gemm::Matrix(Out.data(), {M, N}));
     else
       tf::launch(gemm::gemm, tf::grid(gemm::CTAS),
-                 gemm::Matrix(A.data(), {M, K}), BTensor, Tensor,
+                 ATensor, BTensor, Tensor,
                  gemm::Matrix(Out.data(), {M, N}), In.Alpha, In.Beta);
   }
 }
