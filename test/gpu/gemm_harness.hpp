@@ -46,12 +46,14 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace gemm_test {
 
 using gemm_example::Epilogue;
 using gemm_example::Half;
+using gemm_example::Input;
 using gemm_example::Major;
 using gemm_example::Majors;
 
@@ -62,10 +64,16 @@ inline void cublas_check(cublasStatus_t status, const char *call) {
     check.fail("%s failed: cuBLAS status %d", call, static_cast<int>(status));
 }
 
-template <Half T> inline constexpr cudaDataType cuda_type = CUDA_R_16BF;
+template <Input T> inline constexpr cudaDataType cuda_type = CUDA_R_16BF;
 template <> inline constexpr cudaDataType cuda_type<tf::f16> = CUDA_R_16F;
-template <Half T> inline constexpr const char *type_name = "bf16";
+template <>
+inline constexpr cudaDataType cuda_type<tf::fp8e4m3> = CUDA_R_8F_E4M3;
+template <>
+inline constexpr cudaDataType cuda_type<tf::fp8e5m2> = CUDA_R_8F_E5M2;
+template <Input T> inline constexpr const char *type_name = "bf16";
 template <> inline constexpr const char *type_name<tf::f16> = "f16";
+template <> inline constexpr const char *type_name<tf::fp8e4m3> = "e4m3";
+template <> inline constexpr const char *type_name<tf::fp8e5m2> = "e5m2";
 
 /// Calls body(begin, end, chunk) on disjoint chunks covering [0, n), one
 /// thread per chunk (the host work of the 8192 x 17408 x 5120 shape --
@@ -86,7 +94,7 @@ template <class Body> void parallel_chunks(std::size_t n, Body body) {
 /// gemm_example::random_elements draws them), drawn in parallel chunks, each
 /// from its own generator seeded by `seed` and the chunk (the chunking
 /// depends on the machine's threads, so the values do too).
-template <Half T>
+template <Input T>
 std::vector<T> random_elements(std::size_t n, std::uint32_t seed) {
   std::vector<T> out(n);
   parallel_chunks(n, [&](std::size_t begin, std::size_t end, std::size_t c) {
@@ -111,16 +119,19 @@ struct Fused {
 };
 
 /// What the kernel under test runs on: device pointers (out row-major
-/// M x N, a and b stored as the test's Majors say, c and bias as Fused
-/// says, else null) and the float parameters.
-template <Half T> struct Operands {
-  T *a, *b, *out, *c, *bias;
+/// M x N of T, a and b of In stored as the test's Majors say, c and bias of
+/// T as Fused says, else null) and the float parameters (an fp8 GEMM's
+/// scale is alpha).
+template <Half T, Input In = T> struct Operands {
+  In *a, *b;
+  T *out, *c, *bias;
   std::int64_t M, N, K;
   float alpha, beta;
 };
 
 /// Runs the kernel under test on \p operands.
-template <Half T> using Launch = std::function<void(const Operands<T> &)>;
+template <Half T, Input In = T>
+using Launch = std::function<void(const Operands<T, In> &)>;
 
 /// cuBLAS's view of B (its first operand of C^T = B^T A^T, column-major):
 /// B stored K x N row-major is B^T (N x K) as is; stored N x K (K-major) it
@@ -179,9 +190,10 @@ inline LtEpilogue lt_epilogue(Epilogue e, bool bias) {
 /// What ours is timed against: cuBLAS computing the same function with T
 /// out. Without an epilogue cublasGemmEx; otherwise cuBLASLt with the
 /// fused equivalent (its RELU, GELU, BIAS or GELU_BIAS epilogue, alpha, and
-/// beta with C), or, if cuBLASLt finds no algorithm for it, plain
-/// cublasGemmEx without the epilogue, labelled so.
-template <Half T> class Baseline {
+/// beta with C; fp8 operands In), or, if cuBLASLt finds no algorithm for
+/// it, plain cublasGemmEx without the epilogue, labelled so (16-bit
+/// operands only: with fp8 ones that is a failure).
+template <Half T, Input In = T> class Baseline {
 public:
   Baseline(cublasHandle_t handle, cublasLtHandle_t lt, Epilogue e,
            Fused fused_ops, std::int64_t M, std::int64_t N, std::int64_t K,
@@ -189,7 +201,7 @@ public:
       : handle_(handle), lt_(lt), M_(M), N_(N), K_(K), majors_(majors),
         alpha_(fused_ops.alpha), beta_(fused_ops.c ? fused_ops.beta : 0.0f) {
     label_ = std::string("cuBLAS GemmEx ") + type_name<T> + " out";
-    if (e == Epilogue::none && !fused_ops.bias && !fused_ops.c &&
+    if (std::is_same_v<In, T> && e == Epilogue::none && !fused_ops.bias && !fused_ops.c &&
         alpha_ == 1.0f) {
       same_function_ = true;
       return;
@@ -221,10 +233,10 @@ public:
     // Column-major: B^T is N x K, A^T is K x M, C^T is N x M (B and A as
     // stored: transposed when their majors say so).
     const bool bn = majors.b == Major::MN, ak = majors.a == Major::K;
-    cublas_check(cublasLtMatrixLayoutCreate(&lb_, cuda_type<T>, bn ? N : K,
+    cublas_check(cublasLtMatrixLayoutCreate(&lb_, cuda_type<In>, bn ? N : K,
                                             bn ? K : N, b_leading(majors, N, K)),
                  "cublasLtMatrixLayoutCreate (B)");
-    cublas_check(cublasLtMatrixLayoutCreate(&la_, cuda_type<T>, ak ? K : M,
+    cublas_check(cublasLtMatrixLayoutCreate(&la_, cuda_type<In>, ak ? K : M,
                                             ak ? M : K, a_leading(majors, M, K)),
                  "cublasLtMatrixLayoutCreate (A)");
     cublas_check(cublasLtMatrixLayoutCreate(&lc_, cuda_type<T>, N, M, N),
@@ -248,7 +260,12 @@ public:
       what += ", beta C";
     if (status == CUBLAS_STATUS_SUCCESS && found > 0) {
       lt_fused_ = same_function_ = true;
-      label_ = std::string("cuBLASLt ") + type_name<T> + " out, " + what;
+      label_ = std::string("cuBLASLt ") +
+               (std::is_same_v<In, T> ? "" : std::string(type_name<In>) + " in, ") +
+               type_name<T> + " out, " + what;
+    } else if constexpr (!std::is_same_v<In, T>) {
+      check.fail("cuBLASLt found no %s algorithm for the baseline",
+                 type_name<In>);
     } else {
       label_ = std::string("cuBLAS GemmEx ") + type_name<T> + " out WITHOUT " +
                what + " (cuBLASLt found no algorithm for it)";
@@ -272,12 +289,13 @@ public:
 
   /// out = epilogue(alpha a b + beta c + bias) (c and bias as the test's
   /// Fused says; null otherwise).
-  void operator()(const T *a, const T *b, const T *c, const T *bias,
+  void operator()(const In *a, const In *b, const T *c, const T *bias,
                   T *out) const {
-    if (!lt_fused_) {
-      cublas_gemm<T>(handle_, a, b, out, cuda_type<T>, M_, N_, K_, majors_);
-      return;
-    }
+    if constexpr (std::is_same_v<In, T>)
+      if (!lt_fused_) {
+        cublas_gemm<T>(handle_, a, b, out, cuda_type<T>, M_, N_, K_, majors_);
+        return;
+      }
     if (lt_bias_)
       cublas_check(cublasLtMatmulDescSetAttribute(
                        op_, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias,
@@ -410,14 +428,17 @@ Comparison compare(const std::vector<T> &out, const std::vector<float> &ref,
   return all;
 }
 
-/// One shape's data on the device: random operands (seeded by the shape and
-/// the test; C and the bias too when the test has them), ours' and the
-/// baseline's outputs, the poison they are reset to, and the reference.
-template <Half T> struct Problem {
+/// One shape's data on the device: random operands of In (seeded by the
+/// shape and the test; C and the bias of T too when the test has them),
+/// ours' and the baseline's outputs, the poison they are reset to, and the
+/// reference (cuBLAS on T copies of the operands: exact for fp8 in bf16).
+template <Half T, Input In = T> struct Problem {
   std::int64_t M, N, K;
   Fused fused;
-  std::vector<T> a, b, c, bias;
-  gpu_test::DeviceBuffer<T> da, db, dc, dbias, dout, dbase;
+  std::vector<In> a, b;
+  std::vector<T> c, bias;
+  gpu_test::DeviceBuffer<In> da, db;
+  gpu_test::DeviceBuffer<T> dc, dbias, dout, dbase;
   gpu_test::DeviceBuffer<std::uint16_t> dpoison;
   std::vector<float> ref, mag; ///< cuBLAS's f32 A B and |A| |B|
   /// beta C + bias and |beta C| + |bias| per element (empty without them).
@@ -426,8 +447,8 @@ template <Half T> struct Problem {
   Problem(cublasHandle_t handle, std::int64_t M_, std::int64_t N_,
           std::int64_t K_, std::uint32_t salt, Majors majors, Fused fused_)
       : M(M_), N(N_), K(K_), fused(fused_),
-        a(random_elements<T>(std::size_t(M * K), seed(1, salt))),
-        b(random_elements<T>(std::size_t(K * N), seed(2, salt))),
+        a(random_elements<In>(std::size_t(M * K), seed(1, salt))),
+        b(random_elements<In>(std::size_t(K * N), seed(2, salt))),
         c(fused.c ? random_elements<T>(std::size_t(M * N), seed(3, salt))
                   : std::vector<T>{}),
         bias(fused.bias ? random_elements<T>(std::size_t(N), seed(4, salt))
@@ -459,22 +480,29 @@ template <Half T> struct Problem {
     }
     dpoison.upload(std::vector<std::uint16_t>(static_cast<std::size_t>(M * N),
                                               gemm_example::poison_bits_of<T>));
-    // The reference and the bound's scale, in f32 from cuBLAS.
+    // The reference and the bound's scale, in f32 from cuBLAS, on T copies
+    // of the operands (exact) and of their magnitudes.
     gpu_test::DeviceBuffer<float> dref(M * N, check), dmag(M * N, check);
-    cublas_gemm<T>(handle, da.get(), db.get(), dref.get(), CUDA_R_32F, M, N, K,
-                   majors);
     {
-      auto magnitude_of = [](std::vector<T> v) {
-        for (T &x : v)
-          x = T::from_bits(static_cast<std::uint16_t>(x.bits & 0x7fffu));
-        return v;
+      auto as_t = [](const std::vector<In> &v, bool magnitude) {
+        std::vector<T> out(v.size());
+        parallel_chunks(v.size(), [&](std::size_t begin, std::size_t end,
+                                      std::size_t) {
+          for (std::size_t i = begin; i < end; ++i)
+            out[i] = T(magnitude ? std::fabs(float(v[i])) : float(v[i]));
+        });
+        return out;
       };
-      gpu_test::DeviceBuffer<T> dabs_a(a.size(), check),
-          dabs_b(b.size(), check);
-      dabs_a.upload(magnitude_of(a));
-      dabs_b.upload(magnitude_of(b));
-      cublas_gemm<T>(handle, dabs_a.get(), dabs_b.get(), dmag.get(), CUDA_R_32F,
-                     M, N, K, majors);
+      gpu_test::DeviceBuffer<T> dt_a(a.size(), check), dt_b(b.size(), check);
+      dt_a.upload(as_t(a, false));
+      dt_b.upload(as_t(b, false));
+      cublas_gemm<T>(handle, dt_a.get(), dt_b.get(), dref.get(), CUDA_R_32F, M,
+                     N, K, majors);
+      check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (reference)");
+      dt_a.upload(as_t(a, true));
+      dt_b.upload(as_t(b, true));
+      cublas_gemm<T>(handle, dt_a.get(), dt_b.get(), dmag.get(), CUDA_R_32F, M,
+                     N, K, majors);
       check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (reference)");
     }
     ref = dref.download();
@@ -484,7 +512,7 @@ template <Half T> struct Problem {
   T *c_or_null() { return fused.c ? dc.get() : nullptr; }
   T *bias_or_null() { return fused.bias ? dbias.get() : nullptr; }
   /// The baseline's run on this problem's operands.
-  void run_base(const Baseline<T> &base) {
+  void run_base(const Baseline<T, In> &base) {
     base(da.get(), db.get(), c_or_null(), bias_or_null(), dbase.get());
   }
 
@@ -530,20 +558,20 @@ inline bool print_comparison(const char *prefix, const char *test,
 
 /// The test's state: its name, epilogue, the kernel, how it stores A and B
 /// and the cuBLAS handles.
-template <Half T> struct Test {
+template <Half T, Input In = T> struct Test {
   const char *name;
   Epilogue epilogue;
-  Launch<T> ours;
+  Launch<T, In> ours;
   Majors majors;
   cublasHandle_t handle;
   cublasLtHandle_t lt;
 
-  void run_ours(Problem<T> &p) const {
-    ours(Operands<T>{p.da.get(), p.db.get(), p.dout.get(), p.c_or_null(),
+  void run_ours(Problem<T, In> &p) const {
+    ours(Operands<T, In>{p.da.get(), p.db.get(), p.dout.get(), p.c_or_null(),
                      p.bias_or_null(), p.M, p.N, p.K, p.fused.alpha,
                      p.fused.beta});
   }
-  Comparison compare_with_reference(Problem<T> &p,
+  Comparison compare_with_reference(Problem<T, In> &p,
                                     const std::vector<T> &out) const {
     return compare<T>(out, p.ref, p.mag, p.K, epilogue, p.fused.alpha,
                       p.added, p.added_mag);
@@ -552,7 +580,7 @@ template <Half T> struct Test {
   /// One poisoned run of ours, checked element by element; and (INFO) the
   /// baseline's output checked against the same bound, if it computes the
   /// same function.
-  bool correctness(Problem<T> &p, const Baseline<T> &base) const {
+  bool correctness(Problem<T, In> &p, const Baseline<T, In> &base) const {
     p.poison_out();
     run_ours(p);
     check(cudaGetLastError(), "launch (ours)");
@@ -574,7 +602,8 @@ template <Half T> struct Test {
 
   /// Paused timing: the median of `runs` runs of each, the output poisoned
   /// (untimed) before each.
-  void paused_timing(Problem<T> &p, const Baseline<T> &base, int runs) const {
+  void paused_timing(Problem<T, In> &p, const Baseline<T, In> &base,
+                     int runs) const {
     const float ours_ms = median_ms(
         runs, [&] { p.poison_out(); }, [&] { run_ours(p); });
     const float base_ms = median_ms(
@@ -595,7 +624,7 @@ template <Half T> struct Test {
   /// Sustained timing: `rounds` interleaved rounds (ours, baseline, ours,
   /// ...), each `warmup` launches then `timed` launches back to back between
   /// two events, nothing in between; per side the median round.
-  void sustained_timing(Problem<T> &p, const Baseline<T> &base, int rounds,
+  void sustained_timing(Problem<T, In> &p, const Baseline<T, In> &base, int rounds,
                         int warmup, int timed) const {
     cudaEvent_t start, stop;
     check(cudaEventCreate(&start), "cudaEventCreate");
@@ -658,10 +687,11 @@ struct Shape {
 /// and timed paused; `--small`: 328 x 760 x 200 once, checked only;
 /// `--sustained [M N K]`: the anchor (or M N K) checked once, then timed
 /// back to back ($TF_SUSTAINED="ROUNDS WARMUP TIMED", default "7 20 50").
-template <Half T>
+template <Half T, Input In = T>
 int main(int argc, char **argv, const char *name, Epilogue epilogue,
-         Launch<T> ours, Majors majors = {}, Fused fused = {}) {
-  Test<T> test{name, epilogue, std::move(ours), majors, nullptr, nullptr};
+         std::type_identity_t<Launch<T, In>> ours, Majors majors = {},
+         Fused fused = {}) {
+  Test<T, In> test{name, epilogue, std::move(ours), majors, nullptr, nullptr};
   cublas_check(cublasCreate(&test.handle), "cublasCreate");
   cublas_check(cublasLtCreate(&test.lt), "cublasLtCreate");
   const std::uint32_t salt = static_cast<std::uint32_t>(
@@ -678,8 +708,8 @@ int main(int argc, char **argv, const char *name, Epilogue epilogue,
     int rounds = 7, warmup = 20, timed = 50;
     if (const char *env = std::getenv("TF_SUSTAINED"))
       std::sscanf(env, "%d %d %d", &rounds, &warmup, &timed);
-    Problem<T> p(test.handle, s.M, s.N, s.K, salt, majors, fused);
-    Baseline<T> base(test.handle, test.lt, epilogue, fused, s.M, s.N, s.K,
+    Problem<T, In> p(test.handle, s.M, s.N, s.K, salt, majors, fused);
+    Baseline<T, In> base(test.handle, test.lt, epilogue, fused, s.M, s.N, s.K,
                      majors);
     failed += !test.correctness(p, base);
     test.sustained_timing(p, base, rounds, warmup, timed);
@@ -696,8 +726,8 @@ int main(int argc, char **argv, const char *name, Epilogue epilogue,
                     {328, 760, 200, 5},      // a partial tile everywhere
                 };
     for (const Shape &s : shapes) {
-      Problem<T> p(test.handle, s.M, s.N, s.K, salt, majors, fused);
-      Baseline<T> base(test.handle, test.lt, epilogue, fused, s.M, s.N, s.K,
+      Problem<T, In> p(test.handle, s.M, s.N, s.K, salt, majors, fused);
+      Baseline<T, In> base(test.handle, test.lt, epilogue, fused, s.M, s.N, s.K,
                        majors);
       failed += !test.correctness(p, base);
       if (s.runs > 0)

@@ -150,7 +150,8 @@ if command -v compute-sanitizer >/dev/null; then
              "memcheck gemm_gelu --small" \
              "memcheck gemm_f16 --small" "memcheck gemm_nt --small" \
              "memcheck gemm_bias_gelu --small" "memcheck gemm_alpha_beta --small" \
-             "memcheck gemm_residual --small" "memcheck gemm_tn --small"; do
+             "memcheck gemm_residual --small" "memcheck gemm_tn --small" \
+             "memcheck gemm_fp8 --small"; do
     read -r tool test args <<<"$run"
     if [[ -x $BUILD/$test ]]; then
       sanitize "$tool" "$test" $args
@@ -179,7 +180,8 @@ for check in "single_tile HGMMA" "single_tile UTMALDG" "pipeline HGMMA" \
              "gemm_bias_gelu HGMMA.64x256x16.F32.BF16" "gemm_bias_gelu UTMASTG" \
              "gemm_alpha_beta HGMMA.64x256x16.F32.BF16" "gemm_alpha_beta UTMASTG" \
              "gemm_residual HGMMA.64x256x16.F32.BF16" "gemm_residual UTMASTG" \
-             "gemm_tn HGMMA.64x256x16.F32.BF16" "gemm_tn UTMALDG" "gemm_tn UTMASTG"; do
+             "gemm_tn HGMMA.64x256x16.F32.BF16" "gemm_tn UTMALDG" "gemm_tn UTMASTG" \
+             "gemm_fp8 QGMMA.64x256x32.F32.E4M3.E4M3" "gemm_fp8 UTMALDG" "gemm_fp8 UTMASTG"; do
   read -r test pattern <<<"$check"
   [[ -x $BUILD/$test ]] || continue
   n=$(sass_count "$test" "$pattern")
