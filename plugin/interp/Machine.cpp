@@ -40,8 +40,8 @@ std::uint8_t *TensorArg::at(llvm::ArrayRef<std::int64_t> Coord) const {
 //===- Elements -----------------------------------------------------------===//
 
 bool isModeledFloat(DType T) {
-  return T == DType::bf16 || T == DType::f16 || T == DType::tf32 ||
-         T == DType::f32;
+  return T == DType::bf16 || T == DType::f16 || T == DType::fp8e4m3 ||
+         T == DType::fp8e5m2 || T == DType::tf32 || T == DType::f32;
 }
 
 float loadAsFloat(const std::uint8_t *P, DType T) {
@@ -50,6 +50,10 @@ float loadAsFloat(const std::uint8_t *P, DType T) {
     return float(bf16::from_bits(load16(P)));
   case DType::f16:
     return float(f16::from_bits(load16(P)));
+  case DType::fp8e4m3:
+    return float(fp8e4m3::from_bits(*P));
+  case DType::fp8e5m2:
+    return float(fp8e5m2::from_bits(*P));
   case DType::tf32:
   case DType::f32: {
     float V;
@@ -69,6 +73,12 @@ void storeFromFloat(std::uint8_t *P, DType T, float V) {
     return;
   case DType::f16:
     store16(P, f16(V).bits);
+    return;
+  case DType::fp8e4m3:
+    *P = fp8e4m3(V).bits;
+    return;
+  case DType::fp8e5m2:
+    *P = fp8e5m2(V).bits;
     return;
   case DType::tf32: {
     const float W = float(tf32(V));

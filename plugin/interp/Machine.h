@@ -70,11 +70,12 @@ struct TensorArg {
 
 /// The float value of the element of type \p T stored at \p P (exact for
 /// bf16, f16, tf32 and f32).
-/// @pre T is bf16, f16, tf32 or f32
+/// @pre T is bf16, f16, fp8e4m3, fp8e5m2, tf32 or f32
 float loadAsFloat(const std::uint8_t *P, DType T);
 
-/// Stores \p V converted to \p T (round to nearest even) at \p P.
-/// @pre T is bf16, f16, tf32 or f32
+/// Stores \p V converted to \p T (round to nearest even; the fp8 types as
+/// tf::fp8e4m3 and tf::fp8e5m2 convert) at \p P.
+/// @pre T is bf16, f16, fp8e4m3, fp8e5m2, tf32 or f32
 void storeFromFloat(std::uint8_t *P, DType T, float V);
 
 /// Whether loadAsFloat / storeFromFloat handle \p T.

@@ -4,7 +4,7 @@ and every test/gpu/NAME/ through its build.sh, for sm_90a (and with them the
 runtime's device headers); ptxas' resource report must show every entry
 function with 0 spill bytes and no ignored setmaxnreg (warning C7508), and
 the SASS must hold the instructions a source lists in a `// SASS: HGMMA
-UTMALDG` line (gemm_optimal/, gemm_relu/ and gemm_nt/: the CUDA backend's GEMMs, with
+UTMALDG` line (the gemm_*/ folders but gemm_f16/: the CUDA backend's GEMMs, with
 HGMMA.64x256x16.F32.BF16, UTMALDG.2D and UTMASTG.2D; gemm_f16/ with
 HGMMA.64x256x16.F32).
 

@@ -1,9 +1,10 @@
 //===- test/gpu/gemm_harness.hpp - The generated GEMMs against cuBLAS -----===//
 //
-// What the GPU tests of examples/gemm/{optimal,relu,gelu,f16,nt}.cpp share (the
-// folders gemm_optimal/, gemm_relu/, gemm_gelu/, gemm_f16/, gemm_nt/): each user.cpp includes its
-// example with the example's main renamed and hands `gemm_test::main` a
-// function that runs the kernel through tf::launch. Per shape:
+// What the GPU tests of examples/gemm/*.cpp share (the folders gemm_*/ but
+// launch_gemm/): each user.cpp includes its example with the example's main
+// renamed and hands `gemm_test::main` a function that runs the kernel
+// through tf::launch, and, for an epilogue with operands, what they are
+// (Fused: alpha, beta with an M x N input C, a bias of N values). Per shape:
 //
 // - random operands of the kernel's type T (bf16 or f16; never zeros) in
 //   device memory, drawn afresh for every shape, stored as the kernel's
@@ -11,14 +12,16 @@
 //   its transpose flags);
 // - the output poisoned (a NaN payload of T) before every run;
 // - the reference: cuBLAS with T in, f32 compute and f32 out, the
-//   epilogue (relu, gelu) applied on the host; and |A| |B| by cuBLAS too, the
-//   accumulation bound's scale;
+//   epilogue (alpha, beta C, the bias, relu, gelu) applied on the host in
+//   double; and |A| |B| by cuBLAS too, the accumulation bound's scale;
 // - every element within dot_bound<T> (one output ulp, 2^-7 |ref| for bf16,
 //   2^-10 |ref| for f16, plus K 2^-23 sum|a b|) + K 2^-23 sum|a b| of the
 //   reference, or the shape fails (unwritten and non-finite counted apart);
 // - timing, in the same process: ours against the baseline, cuBLAS with T
-//   out (for relu and gelu cuBLASLt's RELU and GELU epilogues), each run paused by the poisoning
-//   copy (the median of N), and with `--sustained`, back to back.
+//   out computing the same function (cuBLASLt with its RELU, GELU, BIAS,
+//   GELU_BIAS epilogues, alpha and beta C where the test has them), each
+//   run paused by the poisoning copy (the median of N), and with
+//   `--sustained`, back to back.
 //
 // `TEST [--small | --sustained [M N K]]`: all shapes; --small: 328 x 760 x
 // 200 once (compute-sanitizer, bounded waits); --sustained: the anchor shape
@@ -43,12 +46,14 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace gemm_test {
 
 using gemm_example::Epilogue;
 using gemm_example::Half;
+using gemm_example::Input;
 using gemm_example::Major;
 using gemm_example::Majors;
 
@@ -59,10 +64,16 @@ inline void cublas_check(cublasStatus_t status, const char *call) {
     check.fail("%s failed: cuBLAS status %d", call, static_cast<int>(status));
 }
 
-template <Half T> inline constexpr cudaDataType cuda_type = CUDA_R_16BF;
+template <Input T> inline constexpr cudaDataType cuda_type = CUDA_R_16BF;
 template <> inline constexpr cudaDataType cuda_type<tf::f16> = CUDA_R_16F;
-template <Half T> inline constexpr const char *type_name = "bf16";
+template <>
+inline constexpr cudaDataType cuda_type<tf::fp8e4m3> = CUDA_R_8F_E4M3;
+template <>
+inline constexpr cudaDataType cuda_type<tf::fp8e5m2> = CUDA_R_8F_E5M2;
+template <Input T> inline constexpr const char *type_name = "bf16";
 template <> inline constexpr const char *type_name<tf::f16> = "f16";
+template <> inline constexpr const char *type_name<tf::fp8e4m3> = "e4m3";
+template <> inline constexpr const char *type_name<tf::fp8e5m2> = "e5m2";
 
 /// Calls body(begin, end, chunk) on disjoint chunks covering [0, n), one
 /// thread per chunk (the host work of the 8192 x 17408 x 5120 shape --
@@ -83,7 +94,7 @@ template <class Body> void parallel_chunks(std::size_t n, Body body) {
 /// gemm_example::random_elements draws them), drawn in parallel chunks, each
 /// from its own generator seeded by `seed` and the chunk (the chunking
 /// depends on the machine's threads, so the values do too).
-template <Half T>
+template <Input T>
 std::vector<T> random_elements(std::size_t n, std::uint32_t seed) {
   std::vector<T> out(n);
   parallel_chunks(n, [&](std::size_t begin, std::size_t end, std::size_t c) {
@@ -97,11 +108,30 @@ std::vector<T> random_elements(std::size_t n, std::uint32_t seed) {
   return out;
 }
 
-/// Runs the kernel under test: out (M x N) = epilogue(a (M x K) b (K x N)),
-/// device pointers, out row-major, a and b stored as the test's Majors say.
-template <Half T>
-using Launch = std::function<void(T *a, T *b, T *out, std::int64_t M,
-                                  std::int64_t N, std::int64_t K)>;
+/// The operands of a fused epilogue besides A and B:
+///   out = epilogue(alpha A B + beta C + bias)
+/// with C an M x N input of T (`c`) and the bias N values of T, one per
+/// column, broadcast along the rows (`bias`). A residual add is C with
+/// beta = 1.
+struct Fused {
+  float alpha = 1, beta = 0;
+  bool c = false, bias = false;
+};
+
+/// What the kernel under test runs on: device pointers (out row-major
+/// M x N of T, a and b of In stored as the test's Majors say, c and bias of
+/// T as Fused says, else null) and the float parameters (an fp8 GEMM's
+/// scale is alpha).
+template <Half T, Input In = T> struct Operands {
+  In *a, *b;
+  T *out, *c, *bias;
+  std::int64_t M, N, K;
+  float alpha, beta;
+};
+
+/// Runs the kernel under test on \p operands.
+template <Half T, Input In = T>
+using Launch = std::function<void(const Operands<T, In> &)>;
 
 /// cuBLAS's view of B (its first operand of C^T = B^T A^T, column-major):
 /// B stored K x N row-major is B^T (N x K) as is; stored N x K (K-major) it
@@ -136,38 +166,47 @@ void cublas_gemm(cublasHandle_t handle, const T *a, const T *b, void *c,
                "cublasGemmEx");
 }
 
-/// cuBLASLt's fused epilogue that computes \p e, with its name (GELU is
-/// the tanh form, as tf::gelu_tanh); none for Epilogue::none.
+/// cuBLASLt's epilogue that computes \p e after adding a bias or not, with
+/// its name (GELU is the tanh form, as tf::gelu_tanh).
 struct LtEpilogue {
   cublasLtEpilogue_t value;
   const char *name;
 };
-inline std::optional<LtEpilogue> lt_epilogue(Epilogue e) {
+inline LtEpilogue lt_epilogue(Epilogue e, bool bias) {
   switch (e) {
   case Epilogue::none:
-    return std::nullopt;
+    break;
   case Epilogue::relu:
-    return LtEpilogue{CUBLASLT_EPILOGUE_RELU, "RELU"};
+    return bias ? LtEpilogue{CUBLASLT_EPILOGUE_RELU_BIAS, "RELU_BIAS"}
+                : LtEpilogue{CUBLASLT_EPILOGUE_RELU, "RELU"};
   case Epilogue::gelu_tanh:
-    return LtEpilogue{CUBLASLT_EPILOGUE_GELU, "GELU"};
+    return bias ? LtEpilogue{CUBLASLT_EPILOGUE_GELU_BIAS, "GELU_BIAS"}
+                : LtEpilogue{CUBLASLT_EPILOGUE_GELU, "GELU"};
   }
-  return std::nullopt;
+  return bias ? LtEpilogue{CUBLASLT_EPILOGUE_BIAS, "BIAS"}
+              : LtEpilogue{CUBLASLT_EPILOGUE_DEFAULT, "no"};
 }
 
 /// What ours is timed against: cuBLAS computing the same function with T
-/// out. Without an epilogue cublasGemmEx; with relu or gelu cuBLASLt's
-/// CUBLASLT_EPILOGUE_RELU or _GELU (the fused equivalent), or, if cuBLASLt
-/// finds no algorithm for it, plain cublasGemmEx without the epilogue,
-/// labelled so.
-template <Half T> class Baseline {
+/// out. Without an epilogue cublasGemmEx; otherwise cuBLASLt with the
+/// fused equivalent (its RELU, GELU, BIAS or GELU_BIAS epilogue, alpha, and
+/// beta with C; fp8 operands In), or, if cuBLASLt finds no algorithm for
+/// it, plain cublasGemmEx without the epilogue, labelled so (16-bit
+/// operands only: with fp8 ones that is a failure).
+template <Half T, Input In = T> class Baseline {
 public:
   Baseline(cublasHandle_t handle, cublasLtHandle_t lt, Epilogue e,
-           std::int64_t M, std::int64_t N, std::int64_t K, Majors majors)
-      : handle_(handle), lt_(lt), M_(M), N_(N), K_(K), majors_(majors) {
+           Fused fused_ops, std::int64_t M, std::int64_t N, std::int64_t K,
+           Majors majors)
+      : handle_(handle), lt_(lt), M_(M), N_(N), K_(K), majors_(majors),
+        alpha_(fused_ops.alpha), beta_(fused_ops.c ? fused_ops.beta : 0.0f) {
     label_ = std::string("cuBLAS GemmEx ") + type_name<T> + " out";
-    const std::optional<LtEpilogue> fused = lt_epilogue(e);
-    if (!fused)
+    if (std::is_same_v<In, T> && e == Epilogue::none && !fused_ops.bias && !fused_ops.c &&
+        alpha_ == 1.0f) {
+      same_function_ = true;
       return;
+    }
+    const std::optional<LtEpilogue> fused = lt_epilogue(e, fused_ops.bias);
     cublas_check(cublasLtMatmulDescCreate(&op_, CUBLAS_COMPUTE_32F, CUDA_R_32F),
                  "cublasLtMatmulDescCreate");
     const cublasOperation_t tb = b_operation(majors), ta = a_operation(majors);
@@ -181,13 +220,23 @@ public:
                      op_, CUBLASLT_MATMUL_DESC_EPILOGUE, &fused->value,
                      sizeof fused->value),
                  "cublasLtMatmulDescSetAttribute (EPILOGUE)");
+    if (fused_ops.bias) {
+      // One value per row of the column-major D^T (N x M): per column n of
+      // the row-major out, as the bias is broadcast along out's rows.
+      const cudaDataType bias_type = cuda_type<T>;
+      cublas_check(cublasLtMatmulDescSetAttribute(
+                       op_, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bias_type,
+                       sizeof bias_type),
+                   "cublasLtMatmulDescSetAttribute (BIAS_DATA_TYPE)");
+      lt_bias_ = true;
+    }
     // Column-major: B^T is N x K, A^T is K x M, C^T is N x M (B and A as
     // stored: transposed when their majors say so).
     const bool bn = majors.b == Major::MN, ak = majors.a == Major::K;
-    cublas_check(cublasLtMatrixLayoutCreate(&lb_, cuda_type<T>, bn ? N : K,
+    cublas_check(cublasLtMatrixLayoutCreate(&lb_, cuda_type<In>, bn ? N : K,
                                             bn ? K : N, b_leading(majors, N, K)),
                  "cublasLtMatrixLayoutCreate (B)");
-    cublas_check(cublasLtMatrixLayoutCreate(&la_, cuda_type<T>, ak ? K : M,
+    cublas_check(cublasLtMatrixLayoutCreate(&la_, cuda_type<In>, ak ? K : M,
                                             ak ? M : K, a_leading(majors, M, K)),
                  "cublasLtMatrixLayoutCreate (A)");
     cublas_check(cublasLtMatrixLayoutCreate(&lc_, cuda_type<T>, N, M, N),
@@ -204,14 +253,24 @@ public:
     const cublasStatus_t status = cublasLtMatmulAlgoGetHeuristic(
         lt_, op_, lb_, la_, lc_, lc_, pref, 1, &heuristic_, &found);
     cublasLtMatmulPreferenceDestroy(pref);
+    std::string what = std::string(fused->name) + " epilogue";
+    if (alpha_ != 1.0f)
+      what += ", alpha";
+    if (fused_ops.c)
+      what += ", beta C";
     if (status == CUBLAS_STATUS_SUCCESS && found > 0) {
-      lt_fused_ = true;
-      label_ = std::string("cuBLASLt ") + type_name<T> + " out, " +
-               fused->name + " epilogue";
+      lt_fused_ = same_function_ = true;
+      label_ = std::string("cuBLASLt ") +
+               (std::is_same_v<In, T> ? "" : std::string(type_name<In>) + " in, ") +
+               type_name<T> + " out, " + what;
+    } else if constexpr (!std::is_same_v<In, T>) {
+      // cuBLAS has no other GEMM of these operands: no baseline here.
+      available_ = false;
+      label_ = std::string("no baseline (cuBLASLt found no ") + type_name<In> +
+               " algorithm for this shape)";
     } else {
       label_ = std::string("cuBLAS GemmEx ") + type_name<T> + " out WITHOUT " +
-               fused->name + " (cuBLASLt found no " + fused->name +
-               " algorithm)";
+               what + " (cuBLASLt found no algorithm for it)";
     }
   }
   ~Baseline() {
@@ -227,17 +286,29 @@ public:
   Baseline &operator=(const Baseline &) = delete;
 
   const std::string &label() const { return label_; }
-  bool applies_epilogue() const { return lt_fused_; }
+  /// Whether it computes what ours does (else it is plain A B).
+  bool same_function() const { return same_function_; }
+  /// Whether there is a baseline at all (cuBLASLt may have no fp8
+  /// algorithm for a shape).
+  bool available() const { return available_; }
 
-  void operator()(const T *a, const T *b, T *c) const {
-    if (!lt_fused_) {
-      cublas_gemm<T>(handle_, a, b, c, cuda_type<T>, M_, N_, K_, majors_);
-      return;
-    }
-    const float one = 1, zero = 0;
-    cublas_check(cublasLtMatmul(lt_, op_, &one, b, lb_, a, la_, &zero, c, lc_,
-                                c, lc_, &heuristic_.algo, workspace_,
-                                workspace_bytes, 0),
+  /// out = epilogue(alpha a b + beta c + bias) (c and bias as the test's
+  /// Fused says; null otherwise).
+  void operator()(const In *a, const In *b, const T *c, const T *bias,
+                  T *out) const {
+    if constexpr (std::is_same_v<In, T>)
+      if (!lt_fused_) {
+        cublas_gemm<T>(handle_, a, b, out, cuda_type<T>, M_, N_, K_, majors_);
+        return;
+      }
+    if (lt_bias_)
+      cublas_check(cublasLtMatmulDescSetAttribute(
+                       op_, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias,
+                       sizeof bias),
+                   "cublasLtMatmulDescSetAttribute (BIAS_POINTER)");
+    cublas_check(cublasLtMatmul(lt_, op_, &alpha_, b, lb_, a, la_, &beta_,
+                                c ? c : out, lc_, out, lc_, &heuristic_.algo,
+                                workspace_, workspace_bytes, 0),
                  "cublasLtMatmul");
   }
 
@@ -247,8 +318,10 @@ private:
   cublasLtHandle_t lt_;
   std::int64_t M_, N_, K_;
   Majors majors_;
+  float alpha_, beta_;
   std::string label_;
-  bool lt_fused_ = false;
+  bool lt_fused_ = false, lt_bias_ = false, same_function_ = false;
+  bool available_ = true;
   cublasLtMatmulDesc_t op_ = nullptr;
   cublasLtMatrixLayout_t la_ = nullptr, lb_ = nullptr, lc_ = nullptr;
   cublasLtMatmulHeuristicResult_t heuristic_{};
@@ -300,21 +373,44 @@ struct Comparison {
 /// (gemm_example::lipschitz, 1.13) and adds one output ulp for its f32
 /// evaluation (gemm_example::evaluation_ulps: __expf and __fdividef on the
 /// GPU are a few f32 ulps off the exact GELU, which may cross a rounding
-/// boundary).
-template <Half T>
+/// boundary). With epilogue operands the reference is
+/// epilogue(alpha ref + added) and the accumulation terms scale by |alpha|;
+/// the f32 products and sums of the epilogue are dot_bound's operand term
+/// (examples/gemm/check.hpp).
+///
+/// fp8 operands (In of one byte) add the accumulation of the fp8 WGMMA
+/// (fp8_accumulation_bound): Hopper adds each instruction's 32 products
+/// into the f32 accumulator keeping about 14 significant bits, not 24 (the
+/// DeepSeek-V3 technical report measured it; cuBLASLt's fp8 GEMM shows the
+/// same errors on the same elements here, its INFO lines).
+template <Input In>
+double fp8_accumulation_bound(double magnitude, std::int64_t K) {
+  if constexpr (sizeof(In) != 1)
+    return 0.0;
+  else
+    return static_cast<double>((K + 31) / 32) * std::ldexp(magnitude, -13);
+}
+
+template <Half T, Input In = T>
 Comparison compare(const std::vector<T> &out, const std::vector<float> &ref,
-                   const std::vector<float> &mag, std::int64_t K, Epilogue e) {
+                   const std::vector<float> &mag, std::int64_t K, Epilogue e,
+                   float alpha, const std::vector<float> &added,
+                   const std::vector<float> &added_mag) {
   std::vector<Comparison> parts(64);
   parallel_chunks(
       ref.size(), [&](std::size_t begin, std::size_t end, std::size_t chunk) {
         Comparison &c = parts[chunk];
         c.elements = static_cast<std::int64_t>(end - begin);
         for (std::size_t i = begin; i < end; ++i) {
-          const double r = gemm_example::apply(e, ref[i]);
+          const bool adds = !added.empty();
+          const double r = gemm_example::apply(
+              e, double(alpha) * ref[i] + (adds ? added[i] : 0.0));
           const double bound =
-              gemm_example::dot_bound<T>(r, mag[i], K, e) +
-              gemm_example::lipschitz(e) *
-                  gpu_test::f32_dot_bound(mag[i], int(K));
+              gemm_example::dot_bound<T>(r, mag[i], K, e, alpha,
+                                         adds ? added_mag[i] : 0.0) +
+              gemm_example::lipschitz(e) * std::fabs(alpha) *
+                  (gpu_test::f32_dot_bound(mag[i], int(K)) +
+                   fp8_accumulation_bound<In>(mag[i], K));
           const double o = float(out[i]);
           double ratio;
           if (out[i].bits == gemm_example::poison_bits_of<T>) {
@@ -353,47 +449,92 @@ Comparison compare(const std::vector<T> &out, const std::vector<float> &ref,
   return all;
 }
 
-/// One shape's data on the device: random operands (seeded by the shape and
-/// the test), ours' and the baseline's outputs, the poison they are reset
-/// to, and the reference.
-template <Half T> struct Problem {
+/// One shape's data on the device: random operands of In (seeded by the
+/// shape and the test; C and the bias of T too when the test has them),
+/// ours' and the baseline's outputs, the poison they are reset to, and the
+/// reference (cuBLAS on T copies of the operands: exact for fp8 in bf16).
+template <Half T, Input In = T> struct Problem {
   std::int64_t M, N, K;
-  std::vector<T> a, b;
-  gpu_test::DeviceBuffer<T> da, db, dout, dbase;
+  Fused fused;
+  std::vector<In> a, b;
+  std::vector<T> c, bias;
+  gpu_test::DeviceBuffer<In> da, db;
+  gpu_test::DeviceBuffer<T> dc, dbias, dout, dbase;
   gpu_test::DeviceBuffer<std::uint16_t> dpoison;
   std::vector<float> ref, mag; ///< cuBLAS's f32 A B and |A| |B|
+  /// beta C + bias and |beta C| + |bias| per element (empty without them).
+  std::vector<float> added, added_mag;
 
   Problem(cublasHandle_t handle, std::int64_t M_, std::int64_t N_,
-          std::int64_t K_, std::uint32_t salt, Majors majors)
-      : M(M_), N(N_), K(K_),
-        a(random_elements<T>(std::size_t(M * K), seed(1, salt))),
-        b(random_elements<T>(std::size_t(K * N), seed(2, salt))),
-        da(a.size(), check), db(b.size(), check), dout(M * N, check),
+          std::int64_t K_, std::uint32_t salt, Majors majors, Fused fused_)
+      : M(M_), N(N_), K(K_), fused(fused_),
+        a(random_elements<In>(std::size_t(M * K), seed(1, salt))),
+        b(random_elements<In>(std::size_t(K * N), seed(2, salt))),
+        c(fused.c ? random_elements<T>(std::size_t(M * N), seed(3, salt))
+                  : std::vector<T>{}),
+        bias(fused.bias ? random_elements<T>(std::size_t(N), seed(4, salt))
+                        : std::vector<T>{}),
+        da(a.size(), check), db(b.size(), check),
+        dc(std::max<std::size_t>(c.size(), 1), check),
+        dbias(std::max<std::size_t>(bias.size(), 1), check), dout(M * N, check),
         dbase(M * N, check), dpoison(M * N, check) {
     da.upload(a);
     db.upload(b);
+    if (fused.c || fused.bias) {
+      if (fused.c)
+        dc.upload(c);
+      if (fused.bias)
+        dbias.upload(bias);
+      added.resize(std::size_t(M * N));
+      added_mag.resize(std::size_t(M * N));
+      parallel_chunks(added.size(), [&](std::size_t begin, std::size_t end,
+                                        std::size_t) {
+        for (std::size_t i = begin; i < end; ++i) {
+          const double from_c =
+              fused.c ? double(fused.beta) * float(c[i]) : 0.0;
+          const double from_bias =
+              fused.bias ? double(float(bias[i % std::size_t(N)])) : 0.0;
+          added[i] = float(from_c + from_bias);
+          added_mag[i] = float(std::fabs(from_c) + std::fabs(from_bias));
+        }
+      });
+    }
     dpoison.upload(std::vector<std::uint16_t>(static_cast<std::size_t>(M * N),
                                               gemm_example::poison_bits_of<T>));
-    // The reference and the bound's scale, in f32 from cuBLAS.
+    // The reference and the bound's scale, in f32 from cuBLAS, on T copies
+    // of the operands (exact) and of their magnitudes.
     gpu_test::DeviceBuffer<float> dref(M * N, check), dmag(M * N, check);
-    cublas_gemm<T>(handle, da.get(), db.get(), dref.get(), CUDA_R_32F, M, N, K,
-                   majors);
     {
-      auto magnitude_of = [](std::vector<T> v) {
-        for (T &x : v)
-          x = T::from_bits(static_cast<std::uint16_t>(x.bits & 0x7fffu));
-        return v;
+      auto as_t = [](const std::vector<In> &v, bool magnitude) {
+        std::vector<T> out(v.size());
+        parallel_chunks(v.size(), [&](std::size_t begin, std::size_t end,
+                                      std::size_t) {
+          for (std::size_t i = begin; i < end; ++i)
+            out[i] = T(magnitude ? std::fabs(float(v[i])) : float(v[i]));
+        });
+        return out;
       };
-      gpu_test::DeviceBuffer<T> dabs_a(a.size(), check),
-          dabs_b(b.size(), check);
-      dabs_a.upload(magnitude_of(a));
-      dabs_b.upload(magnitude_of(b));
-      cublas_gemm<T>(handle, dabs_a.get(), dabs_b.get(), dmag.get(), CUDA_R_32F,
-                     M, N, K, majors);
+      gpu_test::DeviceBuffer<T> dt_a(a.size(), check), dt_b(b.size(), check);
+      dt_a.upload(as_t(a, false));
+      dt_b.upload(as_t(b, false));
+      cublas_gemm<T>(handle, dt_a.get(), dt_b.get(), dref.get(), CUDA_R_32F, M,
+                     N, K, majors);
+      check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (reference)");
+      dt_a.upload(as_t(a, true));
+      dt_b.upload(as_t(b, true));
+      cublas_gemm<T>(handle, dt_a.get(), dt_b.get(), dmag.get(), CUDA_R_32F, M,
+                     N, K, majors);
       check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (reference)");
     }
     ref = dref.download();
     mag = dmag.download();
+  }
+
+  T *c_or_null() { return fused.c ? dc.get() : nullptr; }
+  T *bias_or_null() { return fused.bias ? dbias.get() : nullptr; }
+  /// The baseline's run on this problem's operands.
+  void run_base(const Baseline<T, In> &base) {
+    base(da.get(), db.get(), c_or_null(), bias_or_null(), dbase.get());
   }
 
   std::uint32_t seed(std::uint32_t operand, std::uint32_t salt) const {
@@ -438,50 +579,64 @@ inline bool print_comparison(const char *prefix, const char *test,
 
 /// The test's state: its name, epilogue, the kernel, how it stores A and B
 /// and the cuBLAS handles.
-template <Half T> struct Test {
+template <Half T, Input In = T> struct Test {
   const char *name;
   Epilogue epilogue;
-  Launch<T> ours;
+  Launch<T, In> ours;
   Majors majors;
   cublasHandle_t handle;
   cublasLtHandle_t lt;
 
-  void run_ours(Problem<T> &p) const {
-    ours(p.da.get(), p.db.get(), p.dout.get(), p.M, p.N, p.K);
+  void run_ours(Problem<T, In> &p) const {
+    ours(Operands<T, In>{p.da.get(), p.db.get(), p.dout.get(), p.c_or_null(),
+                     p.bias_or_null(), p.M, p.N, p.K, p.fused.alpha,
+                     p.fused.beta});
+  }
+  Comparison compare_with_reference(Problem<T, In> &p,
+                                    const std::vector<T> &out) const {
+    return compare<T, In>(out, p.ref, p.mag, p.K, epilogue, p.fused.alpha,
+                      p.added, p.added_mag);
   }
 
   /// One poisoned run of ours, checked element by element; and (INFO) the
   /// baseline's output checked against the same bound, if it computes the
   /// same function.
-  bool correctness(Problem<T> &p, const Baseline<T> &base) const {
+  bool correctness(Problem<T, In> &p, const Baseline<T, In> &base) const {
     p.poison_out();
     run_ours(p);
     check(cudaGetLastError(), "launch (ours)");
     check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (ours)");
     const int ulp = gemm_example::ulp_exponent<T>;
-    const bool pass = print_comparison(
-        nullptr, name, "", p.M, p.N, p.K, ulp,
-        compare<T>(p.dout.download(), p.ref, p.mag, p.K, epilogue));
-    if (epilogue == Epilogue::none || base.applies_epilogue()) {
+    const bool pass =
+        print_comparison(nullptr, name, "", p.M, p.N, p.K, ulp,
+                         compare_with_reference(p, p.dout.download()));
+    if (base.same_function()) {
       p.poison_base();
-      base(p.da.get(), p.db.get(), p.dbase.get());
+      p.run_base(base);
       check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (baseline)");
       const std::string what = " baseline (" + base.label() + ")";
-      print_comparison(
-          "INFO", name, what.c_str(), p.M, p.N, p.K, ulp,
-          compare<T>(p.dbase.download(), p.ref, p.mag, p.K, epilogue));
+      print_comparison("INFO", name, what.c_str(), p.M, p.N, p.K, ulp,
+                       compare_with_reference(p, p.dbase.download()));
     }
     return pass;
   }
 
   /// Paused timing: the median of `runs` runs of each, the output poisoned
   /// (untimed) before each.
-  void paused_timing(Problem<T> &p, const Baseline<T> &base, int runs) const {
+  void paused_timing(Problem<T, In> &p, const Baseline<T, In> &base,
+                     int runs) const {
     const float ours_ms = median_ms(
         runs, [&] { p.poison_out(); }, [&] { run_ours(p); });
+    if (!base.available()) {
+      std::printf("TIME %s M=%" PRId64 " N=%" PRId64 " K=%" PRId64
+                  ": ours %.3f ms %.1f TFLOP/s, %s\n",
+                  name, p.M, p.N, p.K, ours_ms,
+                  p.tflop() / (ours_ms * 1e-3), base.label().c_str());
+      return;
+    }
     const float base_ms = median_ms(
         runs, [&] { p.poison_base(); },
-        [&] { base(p.da.get(), p.db.get(), p.dbase.get()); });
+        [&] { p.run_base(base); });
     const double ours_tf = p.tflop() / (ours_ms * 1e-3),
                  base_tf = p.tflop() / (base_ms * 1e-3);
     std::printf("PERF %" PRId64 ",%" PRId64 ",%" PRId64 " %.1f\n", p.M, p.N,
@@ -497,8 +652,10 @@ template <Half T> struct Test {
   /// Sustained timing: `rounds` interleaved rounds (ours, baseline, ours,
   /// ...), each `warmup` launches then `timed` launches back to back between
   /// two events, nothing in between; per side the median round.
-  void sustained_timing(Problem<T> &p, const Baseline<T> &base, int rounds,
+  void sustained_timing(Problem<T, In> &p, const Baseline<T, In> &base, int rounds,
                         int warmup, int timed) const {
+    if (!base.available())
+      check.fail("no sustained comparison: %s", base.label().c_str());
     cudaEvent_t start, stop;
     check(cudaEventCreate(&start), "cudaEventCreate");
     check(cudaEventCreate(&stop), "cudaEventCreate");
@@ -518,8 +675,7 @@ template <Half T> struct Test {
     std::vector<float> ours_ms, base_ms;
     for (int r = 0; r < rounds; ++r) {
       ours_ms.push_back(round([&] { run_ours(p); }));
-      base_ms.push_back(
-          round([&] { base(p.da.get(), p.db.get(), p.dbase.get()); }));
+      base_ms.push_back(round([&] { p.run_base(base); }));
     }
     check(cudaEventDestroy(start), "cudaEventDestroy");
     check(cudaEventDestroy(stop), "cudaEventDestroy");
@@ -557,14 +713,25 @@ struct Shape {
   int runs;
 };
 
+/// K as a test of In operands runs it: TMA needs each row of a K-major
+/// operand to start 16 bytes apart, so with 1-byte operands K is rounded up
+/// to a multiple of 16 (1000 -> 1008: still no tile multiple); 16-bit ones
+/// take any K the shapes below use.
+template <Input In> std::int64_t tma_k(std::int64_t K) {
+  constexpr std::int64_t per_16_bytes = 16 / sizeof(In);
+  return sizeof(In) == 1 ? (K + per_16_bytes - 1) / per_16_bytes * per_16_bytes
+                         : K;
+}
+
 /// The test's main (the user.cpp's `main` returns it): every shape, checked
 /// and timed paused; `--small`: 328 x 760 x 200 once, checked only;
 /// `--sustained [M N K]`: the anchor (or M N K) checked once, then timed
 /// back to back ($TF_SUSTAINED="ROUNDS WARMUP TIMED", default "7 20 50").
-template <Half T>
+template <Half T, Input In = T>
 int main(int argc, char **argv, const char *name, Epilogue epilogue,
-         Launch<T> ours, Majors majors = {}) {
-  Test<T> test{name, epilogue, std::move(ours), majors, nullptr, nullptr};
+         std::type_identity_t<Launch<T, In>> ours, Majors majors = {},
+         Fused fused = {}) {
+  Test<T, In> test{name, epilogue, std::move(ours), majors, nullptr, nullptr};
   cublas_check(cublasCreate(&test.handle), "cublasCreate");
   cublas_check(cublasLtCreate(&test.lt), "cublasLtCreate");
   const std::uint32_t salt = static_cast<std::uint32_t>(
@@ -581,8 +748,9 @@ int main(int argc, char **argv, const char *name, Epilogue epilogue,
     int rounds = 7, warmup = 20, timed = 50;
     if (const char *env = std::getenv("TF_SUSTAINED"))
       std::sscanf(env, "%d %d %d", &rounds, &warmup, &timed);
-    Problem<T> p(test.handle, s.M, s.N, s.K, salt, majors);
-    Baseline<T> base(test.handle, test.lt, epilogue, s.M, s.N, s.K, majors);
+    Problem<T, In> p(test.handle, s.M, s.N, s.K, salt, majors, fused);
+    Baseline<T, In> base(test.handle, test.lt, epilogue, fused, s.M, s.N, s.K,
+                     majors);
     failed += !test.correctness(p, base);
     test.sustained_timing(p, base, rounds, warmup, timed);
   } else {
@@ -597,9 +765,11 @@ int main(int argc, char **argv, const char *name, Epilogue epilogue,
                     {2048, 2048, 64, 5},     // K = 64: one K step per tile
                     {328, 760, 200, 5},      // a partial tile everywhere
                 };
-    for (const Shape &s : shapes) {
-      Problem<T> p(test.handle, s.M, s.N, s.K, salt, majors);
-      Baseline<T> base(test.handle, test.lt, epilogue, s.M, s.N, s.K, majors);
+    for (Shape s : shapes) {
+      s.K = tma_k<In>(s.K);
+      Problem<T, In> p(test.handle, s.M, s.N, s.K, salt, majors, fused);
+      Baseline<T, In> base(test.handle, test.lt, epilogue, fused, s.M, s.N, s.K,
+                       majors);
       failed += !test.correctness(p, base);
       if (s.runs > 0)
         test.paused_timing(p, base, s.runs);

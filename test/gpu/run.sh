@@ -148,7 +148,10 @@ if command -v compute-sanitizer >/dev/null; then
   for run in "memcheck single_tile" "racecheck single_tile" \
              "memcheck gemm_optimal --small" "memcheck gemm_relu --small" \
              "memcheck gemm_gelu --small" \
-             "memcheck gemm_f16 --small" "memcheck gemm_nt --small"; do
+             "memcheck gemm_f16 --small" "memcheck gemm_nt --small" \
+             "memcheck gemm_bias_gelu --small" "memcheck gemm_alpha_beta --small" \
+             "memcheck gemm_residual --small" "memcheck gemm_tn --small" \
+             "memcheck gemm_fp8 --small"; do
     read -r tool test args <<<"$run"
     if [[ -x $BUILD/$test ]]; then
       sanitize "$tool" "$test" $args
@@ -173,7 +176,12 @@ for check in "single_tile HGMMA" "single_tile UTMALDG" "pipeline HGMMA" \
              "gemm_gelu UTMASTG" \
              "gemm_f16 HGMMA\.64x256x16\.F32[^.]" "gemm_f16 UTMALDG" \
              "gemm_f16 UTMASTG" "gemm_nt HGMMA.64x256x16.F32.BF16" \
-             "gemm_nt UTMALDG" "gemm_nt UTMASTG"; do
+             "gemm_nt UTMALDG" "gemm_nt UTMASTG" \
+             "gemm_bias_gelu HGMMA.64x256x16.F32.BF16" "gemm_bias_gelu UTMASTG" \
+             "gemm_alpha_beta HGMMA.64x256x16.F32.BF16" "gemm_alpha_beta UTMASTG" \
+             "gemm_residual HGMMA.64x256x16.F32.BF16" "gemm_residual UTMASTG" \
+             "gemm_tn HGMMA.64x256x16.F32.BF16" "gemm_tn UTMALDG" "gemm_tn UTMASTG" \
+             "gemm_fp8 QGMMA.64x256x32.F32.E4M3.E4M3" "gemm_fp8 UTMALDG" "gemm_fp8 UTMASTG"; do
   read -r test pattern <<<"$check"
   [[ -x $BUILD/$test ]] || continue
   n=$(sass_count "$test" "$pattern")

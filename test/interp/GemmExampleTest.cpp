@@ -1,7 +1,7 @@
 //===- test/interp/GemmExampleTest.cpp - A lowered GEMM on the CPU --------===//
 //
 // End to end, for one GEMM example (TF_GEMM_EXAMPLE: "optimal", "relu" or
-// "f16", "nt", examples/gemm/<name>.cpp): the example lowered in this process as
+// "f16", "nt", "tn", "fp8", examples/gemm/<name>.cpp): the example lowered in this process as
 // `tf finalize` lowers it (plugin/cli/ToolRunner.h, lower/Lower.h,
 // verified), its LIR interpreted (interp/Interpreter.h) on random inputs at
 // awkward shapes under every schedule policy, outputs poisoned, and the
@@ -83,14 +83,26 @@ constexpr bool Residual = Example == "residual";
 /// one f32 expression in the header-only ops' order, so the interpreter
 /// must agree with them bit for bit.
 constexpr bool Reads = BiasGelu || AlphaBeta || Residual;
-/// nt.cpp: B stored N x K (K-major; the tensor map's box order {1, 0}).
-constexpr bool BKMajor = Example == "nt";
+/// fp8.cpp: e4m3 operands (both K-major), a bf16 output scaled by a float
+/// parameter.
+constexpr bool Fp8 = Example == "fp8";
+/// nt.cpp and fp8.cpp: B stored N x K (K-major; the tensor map's box order
+/// {1, 0}).
+constexpr bool BKMajor = Example == "nt" || Fp8;
+/// tn.cpp: A stored K x M (M-major; box order {1, 0}, WGMMA's transposed A).
+constexpr bool AMMajor = Example == "tn";
 static_assert(Example == "optimal" || F16 || Relu || Gelu || BKMajor ||
-                  AlphaBeta || Residual,
-              "TF_GEMM_EXAMPLE names optimal, relu, gelu, f16, nt, "
+                  AMMajor || AlphaBeta || Residual,
+              "TF_GEMM_EXAMPLE names optimal, relu, gelu, f16, nt, tn, fp8, "
               "bias_gelu, alpha_beta or residual");
-/// alpha_beta.cpp's parameters in these runs.
-constexpr float Alpha = AlphaBeta ? 0.75f : 1.0f, Beta = -1.5f;
+/// alpha_beta.cpp's parameters in these runs (fp8.cpp's scale is Alpha).
+constexpr float Alpha = AlphaBeta ? 0.75f : Fp8 ? 0.375f : 1.0f, Beta = -1.5f;
+
+/// Where A's element (m, k) of an M x K problem is stored.
+std::int64_t aAt(std::int64_t I, std::int64_t L, std::int64_t M,
+                 std::int64_t K) {
+  return AMMajor ? L * M + I : I * K + L;
+}
 
 /// Where B's element (k, n) of a K x N problem is stored.
 std::int64_t bAt(std::int64_t L, std::int64_t J, std::int64_t K,
@@ -98,9 +110,12 @@ std::int64_t bAt(std::int64_t L, std::int64_t J, std::int64_t K,
   return BKMajor ? J * K + L : L * N + J;
 }
 
-/// The element type of the operands and the output.
+/// The element type of the output (and of the operands, but fp8.cpp's).
 using Element = std::conditional_t<F16, f16, bf16>;
 constexpr DType ElementType = F16 ? DType::f16 : DType::bf16;
+/// The element type of A and B.
+using Input = std::conditional_t<Fp8, tf::fp8e4m3, Element>;
+constexpr DType InputType = Fp8 ? DType::fp8e4m3 : ElementType;
 /// The significand bits an element stores: one ulp of 1 is 2^-Mantissa.
 constexpr int Mantissa = F16 ? 10 : 7;
 /// The exponent of the smallest normal element (below it the spacing is
@@ -155,13 +170,14 @@ const Kernel *exampleLir(std::string &Why) {
 /// Elements uniform in [-1, -1/8] u [1/8, 1]: random, never zero (as
 /// examples/gemm/check.hpp draws them). With random signs about half the
 /// sums are negative, which relu's epilogue must clamp.
-std::vector<Element> randomElements(std::int64_t N, std::uint32_t Seed) {
+template <class T = Element>
+std::vector<T> randomElements(std::int64_t N, std::uint32_t Seed) {
   std::mt19937 Gen(Seed);
   std::uniform_real_distribution<float> Magnitude(0.125f, 1.0f);
   std::bernoulli_distribution Sign(0.5);
-  std::vector<Element> Out(static_cast<std::size_t>(N));
-  for (Element &X : Out)
-    X = Element(Sign(Gen) ? Magnitude(Gen) : -Magnitude(Gen));
+  std::vector<T> Out(static_cast<std::size_t>(N));
+  for (T &X : Out)
+    X = T(Sign(Gen) ? Magnitude(Gen) : -Magnitude(Gen));
   return Out;
 }
 
@@ -174,7 +190,8 @@ const Element Poison = Element::from_bits(0xFFFF);
 /// bounds), and how many of the f32 sums are negative before the epilogue.
 struct Gemm {
   std::int64_t M = 0, N = 0, K = 0;
-  std::vector<Element> A, B, HeaderOnly;
+  std::vector<Input> A, B;
+  std::vector<Element> HeaderOnly;
   /// What the epilogue reads (bias_gelu, alpha_beta, residual).
   tf_interp_test::EpilogueInputs<Element> In;
   std::vector<float> Naive;
@@ -190,14 +207,14 @@ Gemm makeGemm(std::int64_t M, std::int64_t N, std::int64_t K,
   G.M = M;
   G.N = N;
   G.K = K;
-  G.A = randomElements(M * K, Seed);
-  G.B = randomElements(K * N, Seed + 1000);
+  G.A = randomElements<Input>(M * K, Seed);
+  G.B = randomElements<Input>(K * N, Seed + 1000);
   G.HeaderOnly.assign(static_cast<std::size_t>(M * N), Poison);
   if (Reads)
     G.In.Tensor = randomElements(BiasGelu ? N : M * N, Seed + 2000);
   G.In.Alpha = Alpha;
   G.In.Beta = Beta;
-  std::vector<Element> A = G.A, B = G.B;
+  std::vector<Input> A = G.A, B = G.B;
   tf_interp_test::EpilogueInputs<Element> In = G.In;
   tf_interp_test::gemmHeaderOnly(A, B, G.HeaderOnly, M, N, K, In);
   G.Naive.resize(static_cast<std::size_t>(M * N));
@@ -207,7 +224,7 @@ Gemm makeGemm(std::int64_t M, std::int64_t N, std::int64_t K,
       float Sum = 0;
       double Abs = 0;
       for (std::int64_t L = 0; L < K; ++L) {
-        const float X = float(G.A[I * K + L]), Y = float(G.B[bAt(L, J, K, N)]);
+        const float X = float(G.A[aAt(I, L, M, K)]), Y = float(G.B[bAt(L, J, K, N)]);
         Sum += X * Y;
         Abs += std::fabs(double(X) * double(Y));
       }
@@ -290,12 +307,14 @@ struct Outcome {
 Outcome runGemm(const Kernel &K, const Gemm &G, SchedulePolicy Policy,
                 std::uint64_t Seed = 1) {
   Outcome O;
-  std::vector<Element> A = G.A, B = G.B;
+  std::vector<Input> A = G.A, B = G.B;
   std::vector<Element> Out(static_cast<std::size_t>(G.M * G.N), Poison);
   std::vector<Element> Read = G.In.Tensor;
   std::vector<interp::TensorArg> Args = {
-      {"a", A.data(), ElementType, {G.M, G.K}, {G.K, 1}},
-      {"b", B.data(), ElementType, {G.K, G.N},
+      {"a", A.data(), InputType, {G.M, G.K},
+       AMMajor ? llvm::SmallVector<std::int64_t, 4>{1, G.M}
+               : llvm::SmallVector<std::int64_t, 4>{G.K, 1}},
+      {"b", B.data(), InputType, {G.K, G.N},
        BKMajor ? llvm::SmallVector<std::int64_t, 4>{1, G.K}
                : llvm::SmallVector<std::int64_t, 4>{G.N, 1}},
       {"out", Out.data(), ElementType, {G.M, G.N}, {G.N, 1}},
@@ -306,6 +325,12 @@ Outcome runGemm(const Kernel &K, const Gemm &G, SchedulePolicy Policy,
   if (AlphaBeta || Residual)
     Args.insert(Args.begin() + 2, {AlphaBeta ? "c" : "residual", Read.data(),
                                    ElementType, {G.M, G.N}, {G.N, 1}});
+  if (Fp8) {
+    interp::TensorArg Scale;
+    Scale.Name = "scale";
+    Scale.Float = Alpha;
+    Args.push_back(Scale);
+  }
   if (AlphaBeta) {
     interp::TensorArg A, B;
     A.Name = "alpha";
@@ -615,9 +640,10 @@ const Mutant Mutants[] = {
        return Same.size() > 1;
      },
      Small},
-    // nt.cpp: B's map is in box order {1, 0}. Its copies' coordinates
-    // listed in the tensor's order, and the map without its order (TMA
-    // would read B's strided dimension as the contiguous one), must show.
+    // nt.cpp: B's map is in box order {1, 0} (tn.cpp: A's). Its copies'
+    // coordinates listed in the tensor's order, and the map without its
+    // order (TMA would read the strided dimension as the contiguous one),
+    // must show.
     {"CoordinatesInTensorOrder", "mismatch/error",
      [](Kernel &K) {
        bool Changed = false;
@@ -630,7 +656,7 @@ const Mutant Mutants[] = {
        }
        return Changed;
      },
-     Small, "nt"},
+     Small, "nt/tn"},
     {"MapWithoutBoxOrder", "mismatch/error",
      [](Kernel &K) {
        for (lower::TensorMap &M : K.Maps)
@@ -640,7 +666,18 @@ const Mutant Mutants[] = {
          }
        return false;
      },
-     Small, "nt"},
+     Small, "nt/tn"},
+    // tn.cpp: WGMMA reading its M-major A as K-major (the transpose bit
+    // dropped from the instruction): the descriptor's strides then reach
+    // past the slot, or read the wrong elements.
+    {"ATransposeDropped", "mismatch/error",
+     [](Kernel &K) {
+       bool Changed = false;
+       for (InstId Id : find<ext::Wgmma>(K))
+         Changed |= std::exchange(at<ext::Wgmma>(K, Id).TransA, false);
+       return Changed;
+     },
+     Small, "tn"},
     {"DescriptorStrideByteOffset", "mismatch/error",
      [](Kernel &K) {
        std::vector<InstId> W = find<ext::Wgmma>(K);
@@ -862,6 +899,20 @@ const Mutant Mutants[] = {
        return Changed;
      },
      Small, "f16"},
+    // fp8.cpp: the WGMMA atom reading its e4m3 operands as e5m2.
+    {"AtomInputsE5m2", "mismatch/error",
+     [](Kernel &K) {
+       bool Changed = false;
+       for (InstId Id : find<ext::Wgmma>(K)) {
+         lower::MmaAtom &A = at<ext::Wgmma>(K, Id).Atom;
+         if (A.A == DType::fp8e4m3) {
+           A.A = A.B = DType::fp8e5m2;
+           Changed = true;
+         }
+       }
+       return Changed;
+     },
+     Small, "fp8"},
 };
 
 /// The mutants of this example's LIR.

@@ -20,44 +20,64 @@
 
 namespace tf_interp_test {
 
-/// The example's element type (gemm::Matrix's): the one overload of
-/// gemmHeaderOnly this binary defines.
-using ExampleElement = typename gemm::Matrix::element_type;
-
 /// The type of parameter I of a kernel of type F.
 template <std::size_t I, class F> struct KernelParameter;
 template <std::size_t I, class R, class... P>
 struct KernelParameter<I, R(P...)> {
   using type = std::tuple_element_t<I, std::tuple<P...>>;
 };
-/// B as the example declares it: row-major K x N (gemm::Matrix), or
-/// K-major, stored N x K (nt.cpp's "(?,?):(1,?)").
-using Rhs = typename KernelParameter<1, decltype(gemm::gemm)>::type;
+template <std::size_t I>
+using Parameter = typename KernelParameter<I, decltype(gemm::gemm)>::type;
+
+/// The example's element types, the output's (gemm::Matrix's) and the
+/// operands' (A's): the one overload of gemmHeaderOnly this binary defines.
+using ExampleElement = typename gemm::Matrix::element_type;
+using InputElement = typename Parameter<0>::element_type;
+
+/// A and B as the example declares them: row-major (gemm::Matrix), or
+/// column-major (tn.cpp's A stored K x M, nt.cpp's B stored N x K:
+/// "(?,?):(1,?)").
+using Lhs = Parameter<0>;
+using Rhs = Parameter<1>;
+
+/// \p T over \p Data with extents {Rows, Cols}, as its layout stores it:
+/// row-major ("(?,?)": its `?` stride is the compact row-major one) or
+/// column-major ("(?,?):(1,?)", the stride Rows given).
+template <class T, class E>
+T matrixOver(E *Data, std::int64_t Rows, std::int64_t Cols) {
+  if constexpr (!T::static_layout.stride.leaf_at(0).is_constant())
+    return T(Data, {Rows, Cols});
+  else
+    return T(Data, {Rows, Cols}, {Rows});
+}
 
 /// The number of parameters of the example's kernel: 3 (a, b, out), 4 (a,
-/// b, an epilogue's tensor, out) or 6 (a, b, c, out, alpha, beta).
+/// b, an epilogue's tensor, out; or a, b, out, scale) or 6 (a, b, c, out,
+/// alpha, beta).
 template <class F> struct Arity;
 template <class R, class... P> struct Arity<R(P...)> {
   static constexpr std::size_t value = sizeof...(P);
 };
 constexpr std::size_t KernelArity = Arity<decltype(gemm::gemm)>::value;
+/// Whether the kernel is (a, b, out, scale): fp8.cpp's.
+constexpr bool ScaledOutput =
+    KernelArity == 4 && std::is_floating_point_v<Parameter<KernelArity - 1>>;
 
-void gemmHeaderOnly(std::vector<ExampleElement> &A,
-                    std::vector<ExampleElement> &B,
+void gemmHeaderOnly(std::vector<InputElement> &A,
+                    std::vector<InputElement> &B,
                     std::vector<ExampleElement> &Out, std::int64_t M,
                     std::int64_t N, std::int64_t K,
                     EpilogueInputs<ExampleElement> &In) {
-  Rhs BTensor = [&] {
-    if constexpr (std::is_same_v<Rhs, gemm::Matrix>)
-      return Rhs(B.data(), {K, N});
-    else
-      return Rhs(B.data(), {K, N}, {K});
-  }();
+  Lhs ATensor = matrixOver<Lhs>(A.data(), M, K);
+  Rhs BTensor = matrixOver<Rhs>(B.data(), K, N);
   if constexpr (KernelArity == 3) {
-    tf::launch(gemm::gemm, tf::grid(gemm::CTAS), gemm::Matrix(A.data(), {M, K}),
+    tf::launch(gemm::gemm, tf::grid(gemm::CTAS), ATensor,
                BTensor, gemm::Matrix(Out.data(), {M, N}));
+  } else if constexpr (ScaledOutput) {
+    tf::launch(gemm::gemm, tf::grid(gemm::CTAS), ATensor, BTensor,
+               gemm::Matrix(Out.data(), {M, N}), In.Alpha);
   } else {
-    using Extra = typename KernelParameter<2, decltype(gemm::gemm)>::type;
+    using Extra = Parameter<2>;
     Extra Tensor = [&] {
       if constexpr (Extra::rank == 1)
         return Extra(In.Tensor.data(), {N});
@@ -66,11 +86,11 @@ void gemmHeaderOnly(std::vector<ExampleElement> &A,
     }();
     if constexpr (KernelArity == 4)
       tf::launch(gemm::gemm, tf::grid(gemm::CTAS),
-                 gemm::Matrix(A.data(), {M, K}), BTensor, Tensor,
+                 ATensor, BTensor, Tensor,
                  gemm::Matrix(Out.data(), {M, N}));
     else
       tf::launch(gemm::gemm, tf::grid(gemm::CTAS),
-                 gemm::Matrix(A.data(), {M, K}), BTensor, Tensor,
+                 ATensor, BTensor, Tensor,
                  gemm::Matrix(Out.data(), {M, N}), In.Alpha, In.Beta);
   }
 }

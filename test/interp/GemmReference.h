@@ -6,9 +6,10 @@
 // (TF_GEMM_EXAMPLE_SOURCE) with its `main` renamed: the examples share their
 // namespace and kernel names, so two cannot live in one program.
 //
-// Both element types are declared; a binary defines the one of its example
-// (optimal.cpp and relu.cpp bf16, f16.cpp f16), so a test built for the
-// other type does not link.
+// Each pair of element types (operands, output) is declared; a binary
+// defines the one of its example (optimal.cpp and relu.cpp bf16, f16.cpp
+// f16, fp8.cpp e4m3 operands and a bf16 output), so a test built for
+// another does not link.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TF_TEST_INTERP_GEMMREFERENCE_H
@@ -24,7 +25,8 @@ namespace tf_interp_test {
 /// What an epilogue with operands reads beside the product (bias_gelu.cpp,
 /// alpha_beta.cpp, residual.cpp): the tensor its kernel takes after B (a
 /// bias of N elements, C or a residual M x N, row-major) and the float
-/// parameters after the output (alpha, beta), if the kernel has them.
+/// parameters after the output (alpha, beta; fp8.cpp's scale is Alpha), if
+/// the kernel has them.
 template <class T> struct EpilogueInputs {
   std::vector<T> Tensor;
   float Alpha = 1.0f, Beta = 1.0f;
@@ -40,6 +42,9 @@ void gemmHeaderOnly(std::vector<tf::bf16> &A, std::vector<tf::bf16> &B,
 void gemmHeaderOnly(std::vector<tf::f16> &A, std::vector<tf::f16> &B,
                     std::vector<tf::f16> &Out, std::int64_t M, std::int64_t N,
                     std::int64_t K, EpilogueInputs<tf::f16> &In);
+void gemmHeaderOnly(std::vector<tf::fp8e4m3> &A, std::vector<tf::fp8e4m3> &B,
+                    std::vector<tf::bf16> &Out, std::int64_t M, std::int64_t N,
+                    std::int64_t K, EpilogueInputs<tf::bf16> &In);
 
 } // namespace tf_interp_test
 

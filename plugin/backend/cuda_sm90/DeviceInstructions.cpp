@@ -8,6 +8,7 @@
 #include "backend/cuda_sm90/KernelEmitter.h"
 #include "backend/cuda_sm90/Forms.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <cstring>
@@ -110,6 +111,18 @@ const char *epilogueLoadFunctions() {
          "  return i < extent_i && j < extent_j\n"
          "             ? epilogue_f32(data[i * stride_i + j * stride_j])\n"
          "             : 0.0f;\n"
+         "}\n"
+         "// A tensor's address, read afresh in each tile's epilogue: the "
+         "opaque move\n// keeps the compiler from computing the epilogue's "
+         "addresses before the\n// main loop and holding them across it next "
+         "to the accumulator's\n// registers (ptxas spilled them).\n"
+         "template <class T>\n"
+         "__device__ __forceinline__ const T *epilogue_address(const T *data) "
+         "{\n"
+         "  const T *fresh;\n"
+         "  asm volatile(\"mov.b64 %0, %1;\" : \"=l\"(fresh) : "
+         "\"l\"(data));\n"
+         "  return fresh;\n"
          "}\n";
 }
 
@@ -170,7 +183,7 @@ std::string KernelEmitter::loadValue(const EpilogueLoad &L,
                                      const std::string &Row,
                                      const std::string &Col) const {
   const std::string Name = identifier(L.Tensor);
-  std::string Out = "epilogue_load(" + Name + "_data";
+  std::string Out = "epilogue_load(" + Name + "_address";
   for (std::size_t D = 0; D < L.Dims.size(); ++D)
     Out += ", " + expr(L.Origin[D]) + " + " + (L.Dims[D] == 0 ? Row : Col);
   for (std::size_t D = 0; D < L.Dims.size(); ++D)
@@ -220,6 +233,17 @@ void KernelEmitter::storeFragment(InstId Id, unsigned Indent) {
                         << S.GroupBytes << " + warp * " << S.WarpBytes
                         << " + lane8 * " << S.RowBytes << " + lane4 * "
                         << S.QuadBytes << ";\n";
+  // Each loaded tensor's address, afresh for this tile.
+  std::vector<std::string> Loaded;
+  forEachLoad(I.Epilogue, [&](const EpilogueLoad &L) {
+    const std::string Tensor = identifier(L.Tensor);
+    if (llvm::is_contained(Loaded, Tensor))
+      return;
+    Loaded.push_back(Tensor);
+    OS.indent(Indent + 2) << "const " << loadedType(L.Element) << " *const "
+                          << Tensor << "_address = epilogue_address("
+                          << Tensor << "_data);\n";
+  });
   // The tile's rows and columns the epilogue's loads read at.
   const std::array<bool, 2> Reads = loadAxes(I);
   {

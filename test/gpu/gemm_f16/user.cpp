@@ -22,9 +22,8 @@
 int main(int argc, char **argv) {
   return gemm_test::main<tf::f16>(
       argc, argv, "gemm_f16", gemm_example::Epilogue::none,
-      [](auto *a, auto *b, auto *out, std::int64_t M, std::int64_t N,
-         std::int64_t K) {
-        tf::launch(gemm::gemm, tf::grid(gemm::CTAS), gemm::Matrix(a, {M, K}),
-                   gemm::Matrix(b, {K, N}), gemm::Matrix(out, {M, N}));
+      [](const auto &o) {
+        tf::launch(gemm::gemm, tf::grid(gemm::CTAS), gemm::Matrix(o.a, {o.M, o.K}),
+                   gemm::Matrix(o.b, {o.K, o.N}), gemm::Matrix(o.out, {o.M, o.N}));
       });
 }

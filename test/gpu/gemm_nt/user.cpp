@@ -19,10 +19,9 @@
 int main(int argc, char **argv) {
   return gemm_test::main<tf::bf16>(
       argc, argv, "gemm_nt", gemm_example::Epilogue::none,
-      [](auto *a, auto *b, auto *out, std::int64_t M, std::int64_t N,
-         std::int64_t K) {
-        tf::launch(gemm::gemm, tf::grid(gemm::CTAS), gemm::Matrix(a, {M, K}),
-                   gemm::ColMajor(b, {K, N}, {K}), gemm::Matrix(out, {M, N}));
+      [](const auto &o) {
+        tf::launch(gemm::gemm, tf::grid(gemm::CTAS), gemm::Matrix(o.a, {o.M, o.K}),
+                   gemm::ColMajor(o.b, {o.K, o.N}, {o.K}), gemm::Matrix(o.out, {o.M, o.N}));
       },
       {.a = gemm_example::Major::K, .b = gemm_example::Major::K});
 }
