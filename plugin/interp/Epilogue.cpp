@@ -238,7 +238,7 @@ Run::epilogueInputs(const Walker &W, llvm::ArrayRef<lower::FragmentOp> Ops) {
     In.Loads[&L] = std::move(At);
   });
   if (Err)
-    return std::move(Err);
+    return Err;
   return In;
 }
 
