@@ -29,15 +29,18 @@ using namespace llvm;
 
 namespace {
 
-/// Arguments that end the process (help, version, option listings; llvm::cl
-/// takes `-heaclp-hidden` for help too, so every option starting with h)
-/// or could reach a file outside the fuzzer's directory.
+/// Arguments that end the process (help, version, option listings) or could
+/// reach a file outside the fuzzer's directory. llvm::cl takes `-heaclp-hidden`
+/// for help, and a grouped single-letter option before an h as well
+/// (`--Whape` printed the help and exited), so every option whose name holds
+/// an h is held back but tf's own --shape.
 bool heldBack(StringRef Arg) {
   StringRef Option = Arg.ltrim('-');
+  const StringRef Name = Option.split('=').first;
   return Arg.contains('/') || Arg.starts_with("@") ||
          (Option.size() < Arg.size() &&
-          (Option.starts_with("h") || Option.starts_with("version") ||
-           Option.starts_with("print-")));
+          ((Name.contains('h') && Name != "shape") ||
+           Option.starts_with("version") || Option.starts_with("print-")));
 }
 
 } // namespace
