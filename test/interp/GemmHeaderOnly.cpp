@@ -77,13 +77,14 @@ void gemmHeaderOnly(std::vector<InputElement> &A,
     tf::launch(gemm::gemm, tf::grid(gemm::CTAS), ATensor, BTensor,
                gemm::Matrix(Out.data(), {M, N}), In.Alpha);
   } else {
-    using Extra = Parameter<2>;
-    Extra Tensor = [&] {
+    // A generic lambda, so that the constructor for the other rank is
+    // discarded, not compiled: outside a template, clang checks both.
+    auto Tensor = [&]<class Extra>(std::type_identity<Extra>) {
       if constexpr (Extra::rank == 1)
         return Extra(In.Tensor.data(), {N});
       else
         return Extra(In.Tensor.data(), {M, N});
-    }();
+    }(std::type_identity<Parameter<2>>{});
     if constexpr (KernelArity == 4)
       tf::launch(gemm::gemm, tf::grid(gemm::CTAS),
                  ATensor, BTensor, Tensor,
