@@ -26,6 +26,7 @@
 #include "BuildHIR.h"
 #include "ConstantValue.h"
 #include "Diagnostics.h"
+#include "LayoutLiterals.h"
 #include "tf/atoms/registry.hpp"
 #include "tf/layout/text/print.hpp"
 
@@ -207,6 +208,96 @@ std::optional<TypeInfo> typeInfo(QualType T) {
   return std::nullopt;
 }
 
+/// The template arguments a tf::Tensor<T, "layout", S> is written with.
+struct TensorSpelling {
+  TemplateArgumentLoc Element;
+  TemplateArgumentLoc Layout;
+};
+
+/// Argument \p A of an alias template's pattern as the use \p Use writes it:
+/// the use's argument where \p A names a parameter of \p Alias.
+TemplateArgumentLoc asWritten(const TemplateArgumentLoc &A,
+                              const TypeAliasTemplateDecl *Alias,
+                              TemplateSpecializationTypeLoc Use) {
+  const unsigned Depth = Alias->getTemplateParameters()->getDepth();
+  std::optional<unsigned> Index;
+  const TemplateArgument &Arg = A.getArgument();
+  if (Arg.getKind() == TemplateArgument::Type) {
+    if (const auto *P = Arg.getAsType()->getAs<TemplateTypeParmType>();
+        P && P->getDepth() == Depth)
+      Index = P->getIndex();
+  } else if (Arg.getKind() == TemplateArgument::Expression) {
+    if (const auto *R = dyn_cast<DeclRefExpr>(Arg.getAsExpr()->IgnoreImplicit()))
+      if (const auto *P = dyn_cast<NonTypeTemplateParmDecl>(R->getDecl());
+          P && P->getDepth() == Depth)
+        Index = P->getIndex();
+  }
+  return Index && *Index < Use.getNumArgs() ? Use.getArgLoc(*Index) : A;
+}
+
+/// How a declared type writes its tf::Tensor, followed through aliases,
+/// alias templates (`Acc128x64<tf::f16>`: the element is the use's
+/// argument) and the slot types of rings, buffers and windows.
+std::optional<TensorSpelling> tensorSpelling(TypeLoc TL) {
+  for (int Step = 0; Step < 16 && !TL.isNull(); ++Step) {
+    TL = TL.getUnqualifiedLoc();
+    if (auto TD = TL.getAs<TypedefTypeLoc>()) {
+      const TypedefNameDecl *D = TD.getDecl();
+      if (!D || !D->getTypeSourceInfo())
+        return std::nullopt;
+      TL = D->getTypeSourceInfo()->getTypeLoc();
+      continue;
+    }
+    auto TS = TL.getAs<TemplateSpecializationTypeLoc>();
+    const TemplateDecl *TD =
+        TS ? TS.getTypePtr()->getTemplateName().getAsTemplateDecl() : nullptr;
+    if (!TD || TS.getNumArgs() < 1)
+      return std::nullopt;
+    if (const auto *Alias = dyn_cast<TypeAliasTemplateDecl>(TD)) {
+      const TypeSourceInfo *Pattern =
+          Alias->getTemplatedDecl()->getTypeSourceInfo();
+      std::optional<TensorSpelling> Inner =
+          Pattern ? tensorSpelling(Pattern->getTypeLoc()) : std::nullopt;
+      if (!Inner)
+        return std::nullopt;
+      return TensorSpelling{asWritten(Inner->Element, Alias, TS),
+                            asWritten(Inner->Layout, Alias, TS)};
+    }
+    const std::string Name = TD->getQualifiedNameAsString();
+    if (Name == "tf::Tensor" && TS.getNumArgs() >= 2)
+      return TensorSpelling{TS.getArgLoc(0), TS.getArgLoc(1)};
+    if ((Name != "tf::Ring" && Name != "tf::Buffer" && Name != "tf::Window") ||
+        !TS.getArgLoc(0).getTypeSourceInfo())
+      return std::nullopt;
+    TL = TS.getArgLoc(0).getTypeSourceInfo()->getTypeLoc();
+  }
+  return std::nullopt;
+}
+
+/// The same for a type known only by its sugar (`auto x = tf::zeros<Acc>()`,
+/// an op's result): the first alias it was named by that spells a tensor.
+std::optional<TensorSpelling> tensorSpelling(QualType T, const ASTContext &Ctx) {
+  for (int Step = 0; Step < 32 && !T.isNull(); ++Step) {
+    // An alias of tf's own templates (a ring's slot type) spells a template
+    // parameter: the user's alias is further down the sugar.
+    if (const auto *TT = dyn_cast<TypedefType>(T.getTypePtr()))
+      if (const TypeSourceInfo *TSI = TT->getDecl()->getTypeSourceInfo())
+        if (std::optional<TensorSpelling> S = tensorSpelling(TSI->getTypeLoc());
+            S && S->Element.getArgument().getKind() == TemplateArgument::Type &&
+            !S->Element.getArgument().getAsType()->isDependentType())
+          return S;
+    if (const auto *R = dyn_cast<ReferenceType>(T.getTypePtr())) {
+      T = R->getPointeeTypeAsWritten();
+      continue;
+    }
+    QualType Next = T.getSingleStepDesugaredType(Ctx);
+    if (Next == T)
+      return std::nullopt;
+    T = Next;
+  }
+  return std::nullopt;
+}
+
 /// Whether \p T is one of tf's tensor-like classes (views, buffers, rings),
 /// even one the HIR cannot read.
 bool isTensorLike(QualType T) {
@@ -308,6 +399,21 @@ llvm::ArrayRef<TemplateArgumentLoc> writtenTemplateArgs(const CallExpr *CE) {
   return {};
 }
 
+/// How the result of \p CE is written: by its type's sugar, else by the
+/// call's explicit template argument when that is the result's type
+/// (`tf::zeros<tf::Tensor<...>>()`).
+std::optional<TensorSpelling> resultSpelling(const CallExpr *CE,
+                                             const ASTContext &Ctx) {
+  if (std::optional<TensorSpelling> S = tensorSpelling(CE->getType(), Ctx))
+    return S;
+  for (const TemplateArgumentLoc &A : writtenTemplateArgs(CE))
+    if (A.getArgument().getKind() == TemplateArgument::Type &&
+        A.getTypeSourceInfo() &&
+        Ctx.hasSameType(A.getArgument().getAsType(), CE->getType()))
+      return tensorSpelling(A.getTypeSourceInfo()->getTypeLoc());
+  return std::nullopt;
+}
+
 /// The function template arguments of the call's callee after deduction.
 const TemplateArgumentList *calleeTemplateArgs(const CallExpr *CE) {
   const FunctionDecl *FD = calleeOf(CE);
@@ -375,6 +481,10 @@ private:
     return S ? range(S->getSourceRange()) : hir::SourceRange{};
   }
   std::string sourceText(clang::SourceRange R) const;
+  /// Records in \p T where its declaration writes the element type and the
+  /// swizzle (TensorType::ElementRange, SwizzleRange).
+  void recordSpelling(hir::TensorType &T,
+                      std::optional<TensorSpelling> Written) const;
   DiagnosticBuilder error(SourceLocation Loc, DiagId Id);
   void unsupported(const Stmt *S, llvm::StringRef What, llvm::StringRef Hint);
   void afterError();
@@ -474,6 +584,31 @@ private:
 
 hir::SourceRange KernelBuilder::range(clang::SourceRange R) const {
   return hirRange(SM, R);
+}
+
+void KernelBuilder::recordSpelling(hir::TensorType &T,
+                                   std::optional<TensorSpelling> W) const {
+  if (!W)
+    return;
+  // What is still a template parameter is spelled by the template, not by
+  // the declaration the user reads.
+  const TemplateArgument &E = W->Element.getArgument();
+  if (E.getKind() == TemplateArgument::Type && !E.getAsType()->isDependentType())
+    T.ElementRange = range(W->Element.getSourceRange());
+  const StringLiteral *S = writtenLiteral(W->Layout);
+  if (!S || !S->isOrdinary())
+    return;
+  llvm::StringRef Text = S->getString();
+  std::size_t At = Text.find("Swizzle(");
+  std::size_t Close = At == llvm::StringRef::npos ? At : Text.find(')', At);
+  if (Close == llvm::StringRef::npos)
+    return;
+  auto byteLoc = [&](std::size_t Byte) {
+    return S->getLocationOfByte(Byte, SM, Ctx.getLangOpts(),
+                                Ctx.getTargetInfo());
+  };
+  T.SwizzleRange = range(clang::SourceRange(byteLoc(At), byteLoc(Close + 1)));
+  T.SwizzleRange.Chars = true;
 }
 
 std::string KernelBuilder::sourceText(clang::SourceRange R) const {
@@ -606,6 +741,8 @@ std::optional<hir::Kernel> KernelBuilder::build() {
       V.Kind = TI->Kind;
       V.Type = TI->Type;
       V.Stages = TI->Stages;
+      if (const TypeSourceInfo *TSI = P->getTypeSourceInfo())
+        recordSpelling(V.Type, tensorSpelling(TSI->getTypeLoc()));
     } else if (isIndexType(P->getType())) {
       V.Kind = hir::ValueKind::Index;
       const QualType T = bare(P->getType());
@@ -983,6 +1120,12 @@ void KernelBuilder::translateVar(const VarDecl *VD, const Stmt *Whole) {
     V.Origin = hir::ValueOrigin::Local;
     V.Name = VD->getNameAsString();
     V.Range = range(VD->getSourceRange());
+    const TypeSourceInfo *TSI = VD->getTypeSourceInfo();
+    const auto *InitCall = dyn_cast_or_null<CallExpr>(strip(Init));
+    recordSpelling(V.Type, TSI && !TSI->getType()->getContainedAutoType()
+                               ? tensorSpelling(TSI->getTypeLoc())
+                           : InitCall ? resultSpelling(InitCall, Ctx)
+                                      : tensorSpelling(T, Ctx));
     if (!applyLayoutSite(VD, V.Type))
       return;
     const Expr *S = strip(Init);
@@ -1528,6 +1671,9 @@ ValueId KernelBuilder::tileValue(const CXXMemberCallExpr *MC,
   V.Origin = hir::ValueOrigin::Temporary;
   V.Name = Name;
   V.Type = *TT;
+  // The tile is written by its tensor's declaration.
+  V.Type.ElementRange = K.Values[Parent].Type.ElementRange;
+  V.Type.SwizzleRange = K.Values[Parent].Type.SwizzleRange;
   V.Range = range(MC);
   std::vector<ExprId> Offsets;
   for (const Expr *A : MC->arguments())
@@ -1611,6 +1757,7 @@ ValueId KernelBuilder::operandValue(const Expr *E) {
       T.Kind = TI->Kind;
       T.Type = TI->Type;
       T.Stages = TI->Stages;
+      recordSpelling(T.Type, resultSpelling(CE, Ctx));
     }
     T.Range = range(CE);
     ValueId Tmp = addValue(std::move(T));

@@ -93,9 +93,37 @@ std::vector<Malformed> malformedLiterals(ASTContext &Ctx) {
   return Out;
 }
 
-/// The string literal an argument was written as, through the conversions
-/// to FixedString.
-const StringLiteral *writtenLiteral(const Expr *E) {
+/// Every string literal written as a template argument, in source order.
+class LiteralArguments : public RecursiveASTVisitor<LiteralArguments> {
+public:
+  std::vector<const StringLiteral *> Found;
+
+  bool TraverseTemplateArgumentLoc(const TemplateArgumentLoc &A) {
+    if (const StringLiteral *S = writtenLiteral(A))
+      Found.push_back(S);
+    return RecursiveASTVisitor::TraverseTemplateArgumentLoc(A);
+  }
+};
+
+} // namespace
+
+/// The expression a non-type argument was written as; each kind keeps it in
+/// its own accessor (the others assert, or read another union member).
+static const Expr *sourceExpression(const TemplateArgumentLoc &A) {
+  switch (A.getArgument().getKind()) {
+  case TemplateArgument::Expression:
+    return A.getSourceExpression();
+  case TemplateArgument::Declaration:
+    return A.getSourceDeclExpression();
+  case TemplateArgument::StructuralValue:
+    return A.getSourceStructuralValueExpression();
+  default:
+    return nullptr;
+  }
+}
+
+const StringLiteral *writtenLiteral(const TemplateArgumentLoc &A) {
+  const Expr *E = sourceExpression(A);
   while (E) {
     E = E->IgnoreImplicit();
     if (const auto *S = dyn_cast<StringLiteral>(E))
@@ -109,36 +137,6 @@ const StringLiteral *writtenLiteral(const Expr *E) {
   }
   return nullptr;
 }
-
-/// Every string literal written as a template argument, in source order.
-class LiteralArguments : public RecursiveASTVisitor<LiteralArguments> {
-public:
-  std::vector<const StringLiteral *> Found;
-
-  bool TraverseTemplateArgumentLoc(const TemplateArgumentLoc &A) {
-    if (const StringLiteral *S = writtenLiteral(sourceExpression(A)))
-      Found.push_back(S);
-    return RecursiveASTVisitor::TraverseTemplateArgumentLoc(A);
-  }
-
-private:
-  /// The expression a non-type argument was written as; each kind keeps it
-  /// in its own accessor (the others assert, or read another union member).
-  static const Expr *sourceExpression(const TemplateArgumentLoc &A) {
-    switch (A.getArgument().getKind()) {
-    case TemplateArgument::Expression:
-      return A.getSourceExpression();
-    case TemplateArgument::Declaration:
-      return A.getSourceDeclExpression();
-    case TemplateArgument::StructuralValue:
-      return A.getSourceStructuralValueExpression();
-    default:
-      return nullptr;
-    }
-  }
-};
-
-} // namespace
 
 bool checkLayoutLiterals(ASTContext &Ctx, DiagnosticsEngine &Diags) {
   std::vector<Malformed> Bad = malformedLiterals(Ctx);

@@ -13,6 +13,7 @@
 #define TF_PLUGIN_LAYOUTLITERALS_H
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/TemplateBase.h"
 #include "clang/Basic/Diagnostic.h"
 
 namespace tf::plugin {
@@ -24,6 +25,10 @@ namespace tf::plugin {
 /// the source spells it (text built by other means). Returns whether any
 /// was reported.
 bool checkLayoutLiterals(clang::ASTContext &Ctx, clang::DiagnosticsEngine &Diags);
+
+/// The string literal a template argument is written as (through the
+/// conversions to the header's FixedString), or null.
+const clang::StringLiteral *writtenLiteral(const clang::TemplateArgumentLoc &A);
 
 } // namespace tf::plugin
 

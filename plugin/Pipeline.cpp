@@ -30,6 +30,8 @@ clang::SourceLocation toClang(unsigned Raw) {
 }
 
 CharSourceRange toClang(const hir::SourceRange &R) {
+  if (R.Chars)
+    return CharSourceRange::getCharRange(toClang(R.Begin), toClang(R.End));
   return CharSourceRange::getTokenRange(toClang(R.Begin),
                                         toClang(R.End ? R.End : R.Begin));
 }
@@ -40,6 +42,8 @@ CharSourceRange toClang(const hir::SourceRange &R) {
 /// would swallow the enclosing template's '>' too, so such a range ends
 /// after its one '>'.
 CharSourceRange shownRange(const SourceManager &SM, const hir::SourceRange &R) {
+  if (R.Chars)
+    return toClang(R);
   SourceLocation End = toClang(R.End ? R.End : R.Begin);
   bool Invalid = false;
   const char *At = SM.getCharacterData(SM.getSpellingLoc(End), &Invalid);

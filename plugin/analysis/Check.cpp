@@ -10,8 +10,13 @@
 //                           contract's execution mesh)
 //   param_*                 err_tf_contract_parameter, with a fix-it to the
 //                           nearest valid value when there is one
-//   operand_* but layout    err_tf_contract_operand
-//   operand_layout          err_tf_contract_layout
+//   operand_* but layout    err_tf_contract_operand; an element type the
+//                           contract fixes (the f32 accumulator) at the
+//                           declaration's element type, with a fix-it
+//   operand_layout          err_tf_contract_layout; at the template argument
+//                           of a choice that would read the layout (a
+//                           major), or at the declaration's swizzle when
+//                           another swizzle would be read; with a fix-it
 //   tile_mismatch/extent    err_tf_contract_tile
 //   repeat                  err_tf_repeat_mismatch, with a fix-it writing
 //                           the derived tf::Repeat<M, N, K>
@@ -25,7 +30,8 @@
 //
 // Each carries a note naming the contract item in describe.hpp's words (what
 // `tf facts` and `tf candidates` print). Then the scope and capacity checks
-// run, and all findings are sorted by source position.
+// run, and all findings are sorted by source position; findings at one
+// place with one fix (a declaration read by several sites) are one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,6 +93,47 @@ std::string spelling(const ParamValue &V, const ParamDef &D) {
     return "tf::" + str(D.choice_type) + "::" + str(V.choice);
   }
   return "";
+}
+
+/// An element type as C++ writes it in a tf::Tensor.
+std::string elementSpelling(DType T) {
+  switch (T) {
+  case DType::f32:
+    return "float";
+  case DType::f64:
+    return "double";
+  case DType::i32:
+    return "int";
+  case DType::i8:
+    return "signed char";
+  case DType::u8:
+    return "unsigned char";
+  default:
+    return "tf::" + std::string(name(T));
+  }
+}
+
+/// A swizzle written in units of \p Element (CuTe's convention) as tf
+/// writes it, on bytes.
+Swizzle inBytes(const Swizzle &InElements, DType Element) {
+  int Shift = 0;
+  while ((8 << Shift) < bits(Element))
+    ++Shift;
+  return {InElements.bits, InElements.base + Shift, InElements.shift};
+}
+
+/// The swizzles a layout text may be meant to have when the one written is
+/// refused, most likely first: the written one read as counting elements,
+/// as CuTe's Swizzle<B,M,S> does (tf's count bytes), then each hardware
+/// swizzle of 16-byte units (32, 64, 128 bytes).
+std::vector<Swizzle> swizzlesMeant(const Swizzle &Written, DType Element) {
+  std::vector<Swizzle> Out;
+  if (bits(Element) >= 16 && !Written.is_identity())
+    Out.push_back(inBytes(Written, Element));
+  for (int B = 3; B >= 1; --B)
+    if (Swizzle S{B, 4, 3}; S != Written && !llvm::is_contained(Out, S))
+      Out.push_back(S);
+  return Out;
 }
 
 /// The valid value nearest the offending one, when it is determined: for
@@ -361,6 +408,94 @@ private:
     return std::nullopt;
   }
 
+  /// The element type a contract fixes (an MMA accumulates in f32) is a
+  /// decision of the operand's declaration, not of the call that reads it:
+  /// the error stands at the element type the declaration writes, the fixed
+  /// type as a fix-it, the use in a note.
+  std::optional<Finding> elementFinding(const Reason &Why,
+                                        const SiteOperandSource *O) const {
+    if (!O || O->Value == None || O->Value >= K.Values.size() ||
+        Why.index < 0 || Why.index >= static_cast<int>(C.operands.size()) ||
+        C.operands[Why.index].dtype.kind != DTypeRule::Kind::fixed)
+      return std::nullopt;
+    const SourceRange &At = K.Values[O->Value].Type.ElementRange;
+    if (!At.valid())
+      return std::nullopt;
+    const std::string Value = valueText(K, O->Value);
+    Finding F = make(DiagId::err_tf_contract_operand, At,
+                     {str(Why.subject), Value, str(C.id),
+                      withoutItem(describe(Why, C))},
+                     Why);
+    F.FixIts.push_back({At, elementSpelling(Why.expected_dtype)});
+    F.Notes.push_back({DiagId::note_tf_derived,
+                       operandRange(Why.subject),
+                       {"operand " + str(Why.subject) + " (" + Value +
+                        ") is read here"},
+                       {},
+                       {}});
+    return F;
+  }
+
+  /// A swizzle refused where another would be read: most often CuTe's
+  /// element-unit spelling (Swizzle(3,3,3) for the 128-byte swizzle of
+  /// 2-byte elements, which tf writes Swizzle(3,4,3)) or a swizzle for
+  /// another row width. The site is matched again with each swizzle meant
+  /// (swizzlesMeant), only to word the error; the first one the contract
+  /// accepts for the operand is the fix-it, at the swizzle in the layout
+  /// text of the operand's declaration.
+  std::optional<Finding> swizzleFinding(const Reason &Why,
+                                        const SiteOperandSource *O) const {
+    if (!O || O->Value == None || O->Value >= K.Values.size())
+      return std::nullopt;
+    const TensorType &T = K.Values[O->Value].Type;
+    if (!T.SwizzleRange.valid())
+      return std::nullopt;
+    int I = -1;
+    for (std::size_t J = 0; J < H.S.operands.size(); ++J)
+      if (H.S.operands[J].name == Why.subject)
+        I = static_cast<int>(J);
+    if (I < 0)
+      return std::nullopt;
+    const Swizzle Written = H.S.operands[I].layout.swizzle;
+    if (Written.is_identity())
+      return std::nullopt;
+    for (const Swizzle &Meant : swizzlesMeant(Written, T.Element)) {
+      tf::Site Alt = H.S;
+      Alt.operands[I].layout.swizzle = Meant;
+      MatchReport R = match(C, Alt);
+      if (llvm::any_of(R.reasons, [&](const Reason &W) {
+            return W.kind == ReasonKind::operand_layout &&
+                   W.subject == Why.subject;
+          }))
+        continue;
+      const std::string Bytes = std::to_string(16 << Meant.bits);
+      std::string Why2 =
+          bits(T.Element) >= 16 && Meant == inBytes(Written, T.Element)
+              ? to_string(Written) + " counts " +
+                    std::to_string(bits(T.Element) / 8) +
+                    "-byte elements, as CuTe's Swizzle<" +
+                    std::to_string(Written.bits) + "," +
+                    std::to_string(Written.base) + "," +
+                    std::to_string(Written.shift) +
+                    "> does; tf swizzles byte offsets, and the " + Bytes +
+                    "-byte swizzle is " + to_string(Meant)
+              : "it reads the " + Bytes + "-byte swizzle " +
+                    to_string(Meant) + ", not " + to_string(Written);
+      const std::string Value = valueText(K, O->Value);
+      Finding F = make(DiagId::err_tf_contract_layout, T.SwizzleRange,
+                       {str(C.id), str(Why.subject), Value, Why2}, Why);
+      F.FixIts.push_back({T.SwizzleRange, to_string(Meant)});
+      F.Notes.push_back({DiagId::note_tf_derived,
+                         operandRange(Why.subject),
+                         {"operand " + str(Why.subject) + " (" + Value +
+                          ") is read here"},
+                         {},
+                         {}});
+      return F;
+    }
+    return std::nullopt;
+  }
+
   Finding make(DiagId Id, SourceRange At, std::vector<std::string> Args,
                const Reason &Why) const {
     Finding F{Id, At, std::move(Args), {}, {}};
@@ -458,6 +593,11 @@ private:
     case ReasonKind::operand_storage:
     case ReasonKind::operand_limit: {
       const SiteOperandSource *O = operand(Why.subject);
+      if (Why.kind == ReasonKind::operand_dtype)
+        if (std::optional<Finding> F = elementFinding(Why, O)) {
+          Out.push_back(std::move(*F));
+          return;
+        }
       Out.push_back(make(DiagId::err_tf_contract_operand,
                          operandRange(Why.subject),
                          {str(Why.subject),
@@ -469,6 +609,10 @@ private:
     case ReasonKind::operand_layout: {
       const SiteOperandSource *O = operand(Why.subject);
       if (std::optional<Finding> F = layoutParameterFinding(Why, O)) {
+        Out.push_back(std::move(*F));
+        return;
+      }
+      if (std::optional<Finding> F = swizzleFinding(Why, O)) {
         Out.push_back(std::move(*F));
         return;
       }
@@ -573,6 +717,34 @@ void checkSite(const Kernel &K, StmtId S, const targets::MergedTarget *Target,
   SiteChecker(K, Site, Findings).run();
 }
 
+/// One mistake, one error: findings that stand at one place with one fix
+/// (a declaration's swizzle read by the TMA copy and by the WGMMA) are the
+/// same mistake, reported once; the uses of the others become notes of the
+/// first.
+std::vector<Finding> withoutRepeats(std::vector<Finding> Findings) {
+  std::vector<Finding> Out;
+  for (Finding &F : Findings) {
+    auto Same = [&](const Finding &G) {
+      return G.Id == F.Id && G.Range.Begin == F.Range.Begin &&
+             G.Range.End == F.Range.End && !F.FixIts.empty() &&
+             G.FixIts.size() == F.FixIts.size() &&
+             llvm::all_of(llvm::zip(G.FixIts, F.FixIts), [](const auto &P) {
+               return std::get<0>(P).Range.Begin == std::get<1>(P).Range.Begin &&
+                      std::get<0>(P).Replacement == std::get<1>(P).Replacement;
+             });
+    };
+    auto First = llvm::find_if(Out, Same);
+    if (First == Out.end()) {
+      Out.push_back(std::move(F));
+      continue;
+    }
+    for (Finding &Note : F.Notes)
+      if (Note.Range.Begin != F.Range.Begin)
+        First->Notes.push_back(std::move(Note));
+  }
+  return Out;
+}
+
 } // namespace
 
 std::vector<Finding> check(const Kernel &K,
@@ -641,7 +813,7 @@ std::vector<Finding> check(const Kernel &K,
                             std::tie(B.Range.File, B.Range.Line,
                                      B.Range.Column);
                    });
-  return Findings;
+  return withoutRepeats(std::move(Findings));
 }
 
 } // namespace tf::analysis

@@ -39,14 +39,17 @@
 namespace tf::hir {
 
 /// A source range: Clang's raw encodings of its begin and end (0: none; as in
-/// clang::SourceRange, End is the start of the last token) and the presumed
-/// position of its begin.
+/// clang::SourceRange, End is the start of the last token, unless Chars) and
+/// the presumed position of its begin.
 struct SourceRange {
   unsigned Begin = 0;
   unsigned End = 0;
   std::string File;
   unsigned Line = 0;
   unsigned Column = 0;
+  /// End is the character after the range, which lies inside one token:
+  /// a part of a string literal (the `Swizzle(3,4,3)` of a layout text).
+  bool Chars = false;
 
   bool valid() const { return Begin != 0; }
 };
@@ -70,6 +73,15 @@ struct TensorType {
   /// For a bounded tile (t.tile<BM, BK>(...)): the window's static extents.
   /// Empty for a whole tensor.
   std::vector<std::int64_t> WindowExtents;
+  /// Where the declaration that fixes this type writes it (the
+  /// tf::Tensor<T, "layout", S> reached through aliases and the slot types
+  /// of rings and buffers), so that a finding about the element type or the
+  /// swizzle stands at the mistake rather than at a use: the element type
+  /// argument, and the `Swizzle(...)` inside the layout text. Invalid where
+  /// no declaration spells them (a type derived by inference, a template
+  /// parameter).
+  SourceRange ElementRange;
+  SourceRange SwizzleRange;
 
   /// The logical shape: the window's extents, or the top-level modes' sizes
   /// of the layout (dynamic where the layout has `?`).

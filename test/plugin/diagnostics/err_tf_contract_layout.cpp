@@ -4,6 +4,10 @@
 // When another value of a written choice parameter reads the layout (B
 // stored N-major, the atom written with Major::K for B), the error is at
 // that template argument with the value as a fix-it, the operand in a note.
+// When another swizzle would be read (CuTe's element-unit Swizzle(3,3,3) for
+// tf's byte-unit Swizzle(3,4,3), a 64-byte swizzle on 128-byte rows), the
+// error is at the swizzle in the declaration's layout text, once for all the
+// sites that read it, with the swizzle as a fix-it and each use in a note.
 #include "../Inputs/gemm_meshes.hpp"
 
 namespace t {
@@ -45,6 +49,28 @@ void b_said_k_major(Matrix a, Matrix b) {
     }
   }
 }
+// expected-error@+2 {{nv.sm90.CopyAsyncTensor cannot read operand dst (a slot of 'lhs_ring') in this layout: Swizzle(3,3,3) counts 2-byte elements, as CuTe's Swizzle<3,3,3> does; tf swizzles byte offsets, and the 128-byte swizzle is Swizzle(3,4,3) [tf:contract-layout]}}
+// expected-note-re@+1 {{contract nv.sm90.CopyAsyncTensor, operand dst: {{.*}}}}
+using CuteSwizzled = tf::Tensor<tf::bf16, "(128,64):(64,1) | Swizzle(3,3,3)", tf::smem>;
+// expected-error@+2 {{nv.sm90.CopyAsyncTensor cannot read operand dst (a slot of 'rhs_ring') in this layout: it reads the 128-byte swizzle Swizzle(3,4,3), not Swizzle(2,4,3) [tf:contract-layout]}}
+// expected-note-re@+1 {{contract nv.sm90.CopyAsyncTensor, operand dst: {{.*}}}}
+using NarrowSwizzled = tf::Tensor<tf::bf16, "(64,64):(64,1) | Swizzle(2,4,3)", tf::smem>;
+
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
+void swizzles(Matrix a, Matrix b) {
+  tf::Ring<CuteSwizzled, 3> lhs_ring;
+  tf::Ring<NarrowSwizzled, 3> rhs_ring;
+  for (auto [m, n] : tf::persistent_tiles(cta, tf::ceil_div(a.extent(0), 128), tf::ceil_div(b.extent(1), 64))) {
+    [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();
+    for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
+      [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), lhs_ring); // expected-note {{operand dst (a slot of 'lhs_ring') is read here}}
+      [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring); // expected-note {{operand dst (a slot of 'rhs_ring') is read here}}
+      [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>, tf::Repeat<2, 1, 4> >(acc, lhs, rhs); // expected-note {{operand A ('lhs') is read here}} expected-note {{operand B ('rhs') is read here}}
+    }
+  }
+}
 } // namespace t
 // RUN: not %clangxx %{tf} -fno-color-diagnostics -fdiagnostics-parseable-fixits %s 2>&1 | FileCheck %s --check-prefix=FIXIT
 // FIXIT: fix-it:"{{.*}}err_tf_contract_layout.cpp":{32:79-32:91}:"tf::Major::MN"
+// FIXIT: fix-it:"{{.*}}err_tf_contract_layout.cpp":{54:62-54:76}:"Swizzle(3,4,3)"
+// FIXIT: fix-it:"{{.*}}err_tf_contract_layout.cpp":{57:63-57:77}:"Swizzle(3,4,3)"

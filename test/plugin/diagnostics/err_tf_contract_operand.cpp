@@ -1,10 +1,15 @@
 // DEFINE: %{tf} = -std=c++20 -fsyntax-only -I %tf_include -fplugin=%tf_plugin
 // RUN: %clangxx %{tf} -Xclang -verify %s
 // An operand whose dtype, storage, shape or limits the contract refuses: WGMMA accumulates in f32.
+// An element type the contract fixes is the declaration's mistake: the error
+// stands at the element type the declaration writes (through aliases and
+// alias templates), with the fixed type as a fix-it and the use in a note.
 #include "../Inputs/gemm_meshes.hpp"
 
 namespace t {
 using namespace gemm_test; // cta, loader, compute, Wgmma, LhsSlot, RhsSlot, Matrix
+// expected-error@+2 {{operand C ('acc') does not fit nv.sm90.Wgmma: dtype f16, expected f32 [tf:contract-operand]}}
+// expected-note@+1 {{contract nv.sm90.Wgmma, operand C: dtype f16, expected f32}}
 using Acc = Acc128x64<tf::f16>;
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
@@ -16,8 +21,28 @@ void gemm(Matrix a, Matrix b) {
     for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
       [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), lhs_ring); 
       [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring); 
-      [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>, tf::Repeat<2, 1, 4> >(acc, lhs, rhs); // expected-error {{operand C ('acc') does not fit nv.sm90.Wgmma: dtype f16, expected f32}} expected-note {{contract nv.sm90.Wgmma, operand C: dtype f16, expected f32}}
+      [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>, tf::Repeat<2, 1, 4> >(acc, lhs, rhs); // expected-note {{operand C ('acc') is read here}}
+    }
+  }
+}
+
+// The accumulator's type written where it is made, no alias.
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
+void inline_type(Matrix a, Matrix b) {
+  tf::Ring<LhsSlot, 3> lhs_ring;
+  tf::Ring<RhsSlot, 3> rhs_ring;
+  for (auto [m, n] : tf::persistent_tiles(cta, tf::ceil_div(a.extent(0), 128), tf::ceil_div(b.extent(1), 64))) {
+    // expected-error@+2 {{operand C ('acc') does not fit nv.sm90.Wgmma: dtype bf16, expected f32}}
+    // expected-note@+1 {{contract nv.sm90.Wgmma, operand C: dtype bf16, expected f32}}
+    [[tf::mesh(compute)]] auto acc = tf::zeros<tf::Tensor<tf::bf16, "((2@group,4@warp,2,8@lane8),(8,4@lane4,2)):((4096,16,8,1),(512,128,64))", tf::rmem>>();
+    for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
+      [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), lhs_ring);
+      [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring);
+      [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>, tf::Repeat<2, 1, 4> >(acc, lhs, rhs); // expected-note {{operand C ('acc') is read here}}
     }
   }
 }
 } // namespace t
+// RUN: not %clangxx %{tf} -fno-color-diagnostics -fdiagnostics-parseable-fixits %s 2>&1 | FileCheck %s --check-prefix=FIXIT
+// FIXIT: fix-it:"{{.*}}err_tf_contract_operand.cpp":{13:23-13:30}:"float"
+// FIXIT: fix-it:"{{.*}}err_tf_contract_operand.cpp":{37:59-37:67}:"float"
