@@ -208,6 +208,13 @@ std::optional<TypeInfo> typeInfo(QualType T) {
   return std::nullopt;
 }
 
+/// Whether \p TD is a tf::Ring, tf::Buffer or tf::Window: a class whose first
+/// template argument is the tensor type it holds.
+bool isSlotHolder(const TemplateDecl *TD) {
+  const std::string Name = TD->getQualifiedNameAsString();
+  return Name == "tf::Ring" || Name == "tf::Buffer" || Name == "tf::Window";
+}
+
 /// The template arguments a tf::Tensor<T, "layout", S> is written with.
 struct TensorSpelling {
   TemplateArgumentLoc Element;
@@ -263,11 +270,9 @@ std::optional<TensorSpelling> tensorSpelling(TypeLoc TL) {
       return TensorSpelling{asWritten(Inner->Element, Alias, TS),
                             asWritten(Inner->Layout, Alias, TS)};
     }
-    const std::string Name = TD->getQualifiedNameAsString();
-    if (Name == "tf::Tensor" && TS.getNumArgs() >= 2)
+    if (TD->getQualifiedNameAsString() == "tf::Tensor" && TS.getNumArgs() >= 2)
       return TensorSpelling{TS.getArgLoc(0), TS.getArgLoc(1)};
-    if ((Name != "tf::Ring" && Name != "tf::Buffer" && Name != "tf::Window") ||
-        !TS.getArgLoc(0).getTypeSourceInfo())
+    if (!isSlotHolder(TD) || !TS.getArgLoc(0).getTypeSourceInfo())
       return std::nullopt;
     TL = TS.getArgLoc(0).getTypeSourceInfo()->getTypeLoc();
   }
@@ -290,6 +295,15 @@ std::optional<TensorSpelling> tensorSpelling(QualType T, const ASTContext &Ctx) 
       T = R->getPointeeTypeAsWritten();
       continue;
     }
+    // A buffer, ring or window of a tensor (`tf::zeros<Acc>()` is a
+    // Buffer<Acc>): the tensor's sugar is in the argument.
+    if (const auto *TST = dyn_cast<TemplateSpecializationType>(T.getTypePtr()))
+      if (const TemplateDecl *TD = TST->getTemplateName().getAsTemplateDecl();
+          TD && isSlotHolder(TD) && !TST->template_arguments().empty() &&
+          TST->template_arguments()[0].getKind() == TemplateArgument::Type) {
+        T = TST->template_arguments()[0].getAsType();
+        continue;
+      }
     QualType Next = T.getSingleStepDesugaredType(Ctx);
     if (Next == T)
       return std::nullopt;
@@ -400,16 +414,21 @@ llvm::ArrayRef<TemplateArgumentLoc> writtenTemplateArgs(const CallExpr *CE) {
 }
 
 /// How the result of \p CE is written: by its type's sugar, else by the
-/// call's explicit template argument when that is the result's type
-/// (`tf::zeros<tf::Tensor<...>>()`).
+/// call's explicit template argument when that is the result's type or the
+/// tensor of the buffer it returns (`tf::zeros<tf::Tensor<...>>()`).
 std::optional<TensorSpelling> resultSpelling(const CallExpr *CE,
                                              const ASTContext &Ctx) {
   if (std::optional<TensorSpelling> S = tensorSpelling(CE->getType(), Ctx))
     return S;
+  QualType Held = CE->getType();
+  if (const auto *Buffer = tfSpecialization(Held, "tf::Buffer");
+      Buffer && Buffer->getTemplateArgs().size() >= 1 &&
+      Buffer->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+    Held = Buffer->getTemplateArgs()[0].getAsType();
   for (const TemplateArgumentLoc &A : writtenTemplateArgs(CE))
     if (A.getArgument().getKind() == TemplateArgument::Type &&
         A.getTypeSourceInfo() &&
-        Ctx.hasSameType(A.getArgument().getAsType(), CE->getType()))
+        Ctx.hasSameType(A.getArgument().getAsType(), Held))
       return tensorSpelling(A.getTypeSourceInfo()->getTypeLoc());
   return std::nullopt;
 }
@@ -485,6 +504,10 @@ private:
   /// swizzle (TensorType::ElementRange, SwizzleRange).
   void recordSpelling(hir::TensorType &T,
                       std::optional<TensorSpelling> Written) const;
+  /// An op's result whose C++ type does not say where it is written (the
+  /// slot a TMA load fills, typed through tf's templates) is written by the
+  /// declaration of the operand of its type.
+  void inheritSpelling(ValueId Result, StmtId Op);
   DiagnosticBuilder error(SourceLocation Loc, DiagId Id);
   void unsupported(const Stmt *S, llvm::StringRef What, llvm::StringRef Hint);
   void afterError();
@@ -609,6 +632,21 @@ void KernelBuilder::recordSpelling(hir::TensorType &T,
   };
   T.SwizzleRange = range(clang::SourceRange(byteLoc(At), byteLoc(Close + 1)));
   T.SwizzleRange.Chars = true;
+}
+
+void KernelBuilder::inheritSpelling(ValueId Result, StmtId Op) {
+  hir::TensorType &T = K.Values[Result].Type;
+  if (T.Spelling.empty())
+    return;
+  for (ValueId V : K.Stmts[Op].Operands) {
+    const hir::TensorType &From = K.Values[V].Type;
+    if (From.Element != T.Element || From.Spelling != T.Spelling)
+      continue;
+    if (!T.ElementRange.valid())
+      T.ElementRange = From.ElementRange;
+    if (!T.SwizzleRange.valid())
+      T.SwizzleRange = From.SwizzleRange;
+  }
 }
 
 std::string KernelBuilder::sourceText(clang::SourceRange R) const {
@@ -1148,8 +1186,10 @@ void KernelBuilder::translateVar(const VarDecl *VD, const Stmt *Whole) {
       Vars[VD] = Val;
       StmtId Op = translateOp(CE, Val, /*Assigns=*/false, Whole);
       K.Values[Val].Def = Op;
-      if (Op != None)
+      if (Op != None) {
         K.Stmts[Op].Range = range(Whole);
+        inheritSpelling(Val, Op);
+      }
       return;
     }
     if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {

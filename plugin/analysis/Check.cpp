@@ -260,8 +260,13 @@ std::optional<Finding> boxOrderFinding(const Kernel &K, const HirSite &Site,
 
 class SiteChecker {
 public:
-  SiteChecker(const Kernel &K, const HirSite &H, std::vector<Finding> &Out)
-      : K(K), H(H), Op(K.Stmts[H.Op]), C(*H.C), Out(Out) {}
+  /// \p Whole: for the box site of a box copy, the copy's whole site (the
+  /// boxes are derived from it again when a finding asks what another
+  /// layout would give).
+  SiteChecker(const Kernel &K, const HirSite &H, std::vector<Finding> &Out,
+              const HirSite *Whole = nullptr)
+      : K(K), H(H), Whole(Whole ? *Whole : H), Op(K.Stmts[H.Op]), C(*H.C),
+        Out(Out) {}
 
   /// A written Repeat on a box copy against its derived box count.
   void checkBoxes(const BoxSplit &Split) {
@@ -319,6 +324,7 @@ public:
 private:
   const Kernel &K;
   const HirSite &H;
+  const HirSite &Whole;
   const Stmt &Op;
   const Contract &C;
   std::vector<Finding> &Out;
@@ -439,37 +445,42 @@ private:
   /// A swizzle refused where another would be read: most often CuTe's
   /// element-unit spelling (Swizzle(3,3,3) for the 128-byte swizzle of
   /// 2-byte elements, which tf writes Swizzle(3,4,3)) or a swizzle for
-  /// another row width. The site is matched again with each swizzle meant
-  /// (swizzlesMeant), only to word the error; the first one the contract
-  /// accepts for the operand is the fix-it, at the swizzle in the layout
-  /// text of the operand's declaration.
-  std::optional<Finding> swizzleFinding(const Reason &Why,
-                                        const SiteOperandSource *O) const {
+  /// another row width. The swizzle in question is the refused operand's,
+  /// or, for a TMA whose swizzle mode its shared-memory side decides (a box
+  /// too wide for a 64-byte swizzle), that side's. The site is matched again
+  /// with each swizzle meant (swizzlesMeant), only to word the error; the
+  /// first that clears the refusal is the fix-it, at the swizzle in the
+  /// layout text of the operand's declaration.
+  std::optional<Finding> swizzleFinding(const Reason &Why) const {
+    const bool Tma = tmaSwizzleMode(C, Swizzle{}).has_value();
+    auto indexOf = [&](auto Pred) {
+      for (std::size_t J = 0; J < H.S.operands.size(); ++J)
+        if (Pred(H.S.operands[J]))
+          return static_cast<int>(J);
+      return -1;
+    };
+    int I = indexOf([&](const SiteOperand &X) { return X.name == Why.subject; });
+    if (Tma && (I < 0 || H.S.operands[I].storage != Storage::smem))
+      I = indexOf(
+          [](const SiteOperand &X) { return X.storage == Storage::smem; });
+    const SiteOperandSource *O = I < 0 ? nullptr : operand(H.S.operands[I].name);
     if (!O || O->Value == None || O->Value >= K.Values.size())
       return std::nullopt;
     const TensorType &T = K.Values[O->Value].Type;
-    if (!T.SwizzleRange.valid())
-      return std::nullopt;
-    int I = -1;
-    for (std::size_t J = 0; J < H.S.operands.size(); ++J)
-      if (H.S.operands[J].name == Why.subject)
-        I = static_cast<int>(J);
-    if (I < 0)
-      return std::nullopt;
     const Swizzle Written = H.S.operands[I].layout.swizzle;
-    if (Written.is_identity())
+    if (!T.SwizzleRange.valid() || Written.is_identity())
       return std::nullopt;
+    const Name Subject = H.S.operands[I].name;
     for (const Swizzle &Meant : swizzlesMeant(Written, T.Element)) {
-      tf::Site Alt = H.S;
-      Alt.operands[I].layout.swizzle = Meant;
-      MatchReport R = match(C, Alt);
+      const MatchReport R = matchSwizzled(Subject, Meant);
       if (llvm::any_of(R.reasons, [&](const Reason &W) {
-            return W.kind == ReasonKind::operand_layout &&
-                   W.subject == Why.subject;
+            return (W.kind == Why.kind && W.subject == Why.subject) ||
+                   (W.kind == ReasonKind::operand_layout &&
+                    W.subject == Subject);
           }))
         continue;
       const std::string Bytes = std::to_string(16 << Meant.bits);
-      std::string Why2 =
+      std::string Because =
           bits(T.Element) >= 16 && Meant == inBytes(Written, T.Element)
               ? to_string(Written) + " counts " +
                     std::to_string(bits(T.Element) / 8) +
@@ -483,17 +494,46 @@ private:
                     to_string(Meant) + ", not " + to_string(Written);
       const std::string Value = valueText(K, O->Value);
       Finding F = make(DiagId::err_tf_contract_layout, T.SwizzleRange,
-                       {str(C.id), str(Why.subject), Value, Why2}, Why);
+                       {str(C.id), str(Subject), Value, Because}, Why);
       F.FixIts.push_back({T.SwizzleRange, to_string(Meant)});
       F.Notes.push_back({DiagId::note_tf_derived,
-                         operandRange(Why.subject),
-                         {"operand " + str(Why.subject) + " (" + Value +
+                         operandRange(Subject),
+                         {"operand " + str(Subject) + " (" + Value +
                           ") is read here"},
                          {},
                          {}});
       return F;
     }
     return std::nullopt;
+  }
+
+  /// The site matched again with operand \p Operand's swizzle \p Meant, a
+  /// TMA's swizzle mode (when the site decided it) following it, and a box
+  /// copy split into boxes again.
+  MatchReport matchSwizzled(const Name &Operand, const Swizzle &Meant) const {
+    HirSite Alt;
+    copySite(Whole, Alt);
+    for (SiteOperand &X : Alt.S.operands)
+      if (X.name == Operand)
+        X.layout.swizzle = Meant;
+    if (std::optional<ParamValue> Mode = tmaSwizzleMode(C, Meant);
+        Mode && (paramIndex("swizzle") < 0 ||
+                 llvm::is_contained(Whole.DecidedParams, "swizzle"))) {
+      auto P = llvm::find_if(Alt.S.params, [](const ParamArg &A) {
+        return A.name == Name("swizzle");
+      });
+      if (P != Alt.S.params.end())
+        P->value = *Mode;
+      else
+        Alt.S.params.push_back({Name("swizzle"), *Mode});
+    }
+    if (isBoxCopy(C))
+      if (std::optional<BoxSplit> Split = splitIntoBoxes(Alt)) {
+        HirSite Box;
+        buildBoxSite(Alt, *Split, Box);
+        return match(C, Box.S);
+      }
+    return match(C, Alt.S);
   }
 
   Finding make(DiagId Id, SourceRange At, std::vector<std::string> Args,
@@ -598,6 +638,11 @@ private:
           Out.push_back(std::move(*F));
           return;
         }
+      if (Why.kind == ReasonKind::operand_limit)
+        if (std::optional<Finding> F = swizzleFinding(Why)) {
+          Out.push_back(std::move(*F));
+          return;
+        }
       Out.push_back(make(DiagId::err_tf_contract_operand,
                          operandRange(Why.subject),
                          {str(Why.subject),
@@ -612,7 +657,7 @@ private:
         Out.push_back(std::move(*F));
         return;
       }
-      if (std::optional<Finding> F = swizzleFinding(Why, O)) {
+      if (std::optional<Finding> F = swizzleFinding(Why)) {
         Out.push_back(std::move(*F));
         return;
       }
@@ -708,7 +753,7 @@ void checkSite(const Kernel &K, StmtId S, const targets::MergedTarget *Target,
     if (Split) {
       HirSite Box;
       buildBoxSite(Site, *Split, Box);
-      SiteChecker Checker(K, Box, Findings);
+      SiteChecker Checker(K, Box, Findings, &Site);
       Checker.run();
       Checker.checkBoxes(*Split);
       return;
@@ -739,7 +784,11 @@ std::vector<Finding> withoutRepeats(std::vector<Finding> Findings) {
       continue;
     }
     for (Finding &Note : F.Notes)
-      if (Note.Range.Begin != F.Range.Begin)
+      if (Note.Range.Begin != F.Range.Begin &&
+          llvm::none_of(First->Notes, [&](const Finding &N) {
+            return N.Id == Note.Id && N.Range.Begin == Note.Range.Begin &&
+                   N.Args == Note.Args;
+          }))
         First->Notes.push_back(std::move(Note));
   }
   return Out;

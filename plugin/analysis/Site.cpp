@@ -204,23 +204,25 @@ void decideParams(const Contract &C, HirSite &Out) {
   if (Src && Dst)
     Decide("direction", ParamValue::choose(Store ? "store" : "load"));
   const SiteOperand *Smem = Store ? Src : Dst;
-  const ParamDef *Sw = detail::find_param(C, "swizzle");
-  if (Smem && Sw && Sw->choice_type == "SwizzleMode" &&
-      Smem->storage == Storage::smem &&
-      Smem->kind != OperandLayoutKind::none) {
-    Swizzle Have = Smem->kind == OperandLayoutKind::composed
-                       ? Smem->layout.swizzle
-                       : Swizzle{};
-    for (SwizzleMode M : atoms::nv::sm90::tma_swizzle_modes)
-      if (swizzle_for(M) == Have) {
-        Decide("swizzle",
-               ParamValue::choose(atoms::nv::sm90::swizzle_mode_name(M)));
-        break;
-      }
-  }
+  if (Smem && Smem->storage == Storage::smem &&
+      Smem->kind != OperandLayoutKind::none)
+    if (std::optional<ParamValue> Mode = tmaSwizzleMode(
+            C, Smem->kind == OperandLayoutKind::composed ? Smem->layout.swizzle
+                                                         : Swizzle{}))
+      Decide("swizzle", *Mode);
 }
 
 } // namespace
+
+std::optional<ParamValue> tmaSwizzleMode(const Contract &C, const Swizzle &S) {
+  const ParamDef *Sw = detail::find_param(C, "swizzle");
+  if (!Sw || Sw->choice_type != "SwizzleMode")
+    return std::nullopt;
+  for (SwizzleMode M : atoms::nv::sm90::tma_swizzle_modes)
+    if (swizzle_for(M) == S)
+      return ParamValue::choose(atoms::nv::sm90::swizzle_mode_name(M));
+  return std::nullopt;
+}
 
 std::optional<std::int64_t> foldExpr(const Kernel &K, ExprId E) {
   return fold(K, E, 0);

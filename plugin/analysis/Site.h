@@ -152,6 +152,11 @@ void copySite(const HirSite &From, HirSite &To);
 std::optional<SiteOperand> siteOperand(const hir::Kernel &K, hir::ValueId V,
                                        Name Name);
 
+/// The value of \p C's TMA `swizzle` parameter (a SwizzleMode choice) that
+/// shared memory swizzled by \p S reads; none when \p C has no such
+/// parameter or no mode swizzles as \p S does.
+std::optional<ParamValue> tmaSwizzleMode(const Contract &C, const Swizzle &S);
+
 /// The constant value of expression \p E, folded through Let-bound index
 /// values and static extents; none when some part is only known at run time.
 std::optional<std::int64_t> foldExpr(const hir::Kernel &K, hir::ExprId E);

@@ -30,7 +30,7 @@ constexpr int N = 64;
 using Wgmma = tf::nv::sm90::Wgmma<N, tf::bf16, tf::Form::SS, tf::Major::K>; // param-error {{parameter 'n' of nv.sm90.Wgmma: 260 violates n <= 256}} param-note {{contract nv.sm90.Wgmma, parameter n: 260 violates n <= 256}} param-note {{the nearest value nv.sm90.Wgmma allows is n = 256}} param-error {{parameter 'n' of nv.sm90.Wgmma: 260 violates n % 8 == 0}} param-note {{contract nv.sm90.Wgmma, parameter n: 260 violates n % 8 == 0}}
 
 #ifdef OPERAND
-using Acc = Acc128x64<tf::f16>;
+using Acc = Acc128x64<tf::f16>; // operand-error {{operand C ('acc') does not fit nv.sm90.Wgmma: dtype f16, expected f32}} operand-note {{contract nv.sm90.Wgmma, operand C: dtype f16, expected f32}}
 #else
 using Acc = Acc128x64<>;
 #endif
@@ -77,7 +77,7 @@ void gemm(Matrix a, Matrix b) {
 #elif defined(LAYOUT)
       [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>, tf::Repeat<2, 1, 4>>(acc, lhs, rhs); // layout-error-re {{nv.sm90.Wgmma cannot read operand A ('lhs') in this layout: fragment ((8,8),(2,8)):((512,64),(8,1)) does not match {{.*}}}} layout-note-re {{contract nv.sm90.Wgmma, operand A: fragment {{.*}}}}
 #elif defined(OPERAND)
-      [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>, tf::Repeat<2, 1, 4>>(acc, lhs, rhs); // operand-error {{operand C ('acc') does not fit nv.sm90.Wgmma: dtype f16, expected f32}} operand-note {{contract nv.sm90.Wgmma, operand C: dtype f16, expected f32}}
+      [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>, tf::Repeat<2, 1, 4>>(acc, lhs, rhs); // operand-note {{operand C ('acc') is read here}}
 #elif defined(TILE)
       [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>>(acc, lhs, rhs); // tile-error {{the tile of nv.sm90.Wgmma does not decompose into atoms: K = 56 (operand A) is not a multiple of the atom's K = k = 16}} tile-note {{contract nv.sm90.Wgmma, tile: K = 56 (operand A) is not a multiple of the atom's K = k = 16}}
 #elif defined(CAPABILITY)

@@ -7,7 +7,9 @@
 // When another swizzle would be read (CuTe's element-unit Swizzle(3,3,3) for
 // tf's byte-unit Swizzle(3,4,3), a 64-byte swizzle on 128-byte rows), the
 // error is at the swizzle in the declaration's layout text, once for all the
-// sites that read it, with the swizzle as a fix-it and each use in a note.
+// sites that read it, with the swizzle as a fix-it and each use in a note --
+// also when the TMA refuses the box the swizzle mode implies (a 64-byte
+// swizzle holds rows of at most 64 bytes).
 #include "../Inputs/gemm_meshes.hpp"
 
 namespace t {
@@ -53,7 +55,7 @@ void b_said_k_major(Matrix a, Matrix b) {
 // expected-note-re@+1 {{contract nv.sm90.CopyAsyncTensor, operand dst: {{.*}}}}
 using CuteSwizzled = tf::Tensor<tf::bf16, "(128,64):(64,1) | Swizzle(3,3,3)", tf::smem>;
 // expected-error@+2 {{nv.sm90.CopyAsyncTensor cannot read operand dst (a slot of 'rhs_ring') in this layout: it reads the 128-byte swizzle Swizzle(3,4,3), not Swizzle(2,4,3) [tf:contract-layout]}}
-// expected-note-re@+1 {{contract nv.sm90.CopyAsyncTensor, operand dst: {{.*}}}}
+// expected-note@+1 {{contract nv.sm90.CopyAsyncTensor, operand src: bytes of the innermost mode <= 64 fails (found 128)}}
 using NarrowSwizzled = tf::Tensor<tf::bf16, "(64,64):(64,1) | Swizzle(2,4,3)", tf::smem>;
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
@@ -71,6 +73,6 @@ void swizzles(Matrix a, Matrix b) {
 }
 } // namespace t
 // RUN: not %clangxx %{tf} -fno-color-diagnostics -fdiagnostics-parseable-fixits %s 2>&1 | FileCheck %s --check-prefix=FIXIT
-// FIXIT: fix-it:"{{.*}}err_tf_contract_layout.cpp":{32:79-32:91}:"tf::Major::MN"
-// FIXIT: fix-it:"{{.*}}err_tf_contract_layout.cpp":{54:62-54:76}:"Swizzle(3,4,3)"
-// FIXIT: fix-it:"{{.*}}err_tf_contract_layout.cpp":{57:63-57:77}:"Swizzle(3,4,3)"
+// FIXIT: fix-it:"{{.*}}err_tf_contract_layout.cpp":{38:79-38:91}:"tf::Major::MN"
+// FIXIT: fix-it:"{{.*}}err_tf_contract_layout.cpp":{56:62-56:76}:"Swizzle(3,4,3)"
+// FIXIT: fix-it:"{{.*}}err_tf_contract_layout.cpp":{59:63-59:77}:"Swizzle(3,4,3)"

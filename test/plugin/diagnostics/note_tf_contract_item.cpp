@@ -5,6 +5,8 @@
 
 namespace t {
 using namespace gemm_test; // cta, loader, compute, Wgmma, LhsSlot, RhsSlot, Matrix
+// expected-error@+2 {{operand C ('acc') does not fit}}
+// expected-note@+1 {{contract nv.sm90.Wgmma, operand C: dtype f16, expected f32}}
 using Acc = Acc128x64<tf::f16>;
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
@@ -16,7 +18,7 @@ void gemm(Matrix a, Matrix b) {
     for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
       [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), lhs_ring); 
       [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring); 
-      [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>, tf::Repeat<2, 1, 4> >(acc, lhs, rhs); // expected-error {{operand C ('acc') does not fit}} expected-note {{contract nv.sm90.Wgmma, operand C: dtype f16, expected f32}}
+      [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>, tf::Repeat<2, 1, 4> >(acc, lhs, rhs); // expected-note {{operand C ('acc') is read here}}
     }
   }
 }
