@@ -168,38 +168,33 @@ struct ShapeArgs {
   std::set<std::string> Used;
 };
 
-bool parseShapes(ShapeArgs &Out) {
+/// Reads --shape into \p Out; the error, if any.
+std::optional<std::string> parseShapes(ShapeArgs &Out) {
   for (const std::string &Item : Shapes) {
     auto [Name, Text] = StringRef(Item).split('=');
     Name = Name.trim();
-    if (Name.empty() || Text.empty()) {
-      errs() << "tf analyze: error: --shape '" << Item
-             << "' is not NAME=EXTENTS (e.g. a=8192x5120)\n";
-      return false;
-    }
+    if (Name.empty() || Text.empty())
+      return "--shape '" + Item + "' is not NAME=EXTENTS (e.g. a=8192x5120)";
     SmallVector<StringRef, 4> Parts;
     Text.split(Parts, 'x');
     std::vector<std::int64_t> Extents;
     for (StringRef P : Parts) {
       std::int64_t E = 0;
-      if (P.trim().getAsInteger(10, E) || E < 0) {
-        errs() << "tf analyze: error: --shape '" << Item << "': '" << P
-               << "' is not an extent (a non-negative integer)\n";
-        return false;
-      }
+      if (P.trim().getAsInteger(10, E) || E < 0)
+        return "--shape '" + Item + "': '" + P.str() +
+               "' is not an extent (a non-negative integer)";
       Extents.push_back(E);
     }
-    if (!Out.Extents.emplace(Name.str(), Extents).second) {
-      errs() << "tf analyze: error: --shape names '" << Name << "' twice\n";
-      return false;
-    }
+    if (!Out.Extents.emplace(Name.str(), Extents).second)
+      return "--shape names '" + Name.str() + "' twice";
   }
-  return true;
+  return std::nullopt;
 }
 
-/// The bindings of kernel \p K's parameters; false after reporting a shape
-/// that does not fit a parameter.
-bool bindShapes(const hir::Kernel &K, ShapeArgs &Args, analysis::Bindings &B) {
+/// The bindings of kernel \p K's parameters; the error when a shape does
+/// not fit a parameter.
+std::optional<std::string> bindShapes(const hir::Kernel &K, ShapeArgs &Args,
+                                      analysis::Bindings &B) {
   for (hir::ValueId P : K.Parameters) {
     const hir::Value &V = K.Values[P];
     auto It = Args.Extents.find(V.Name);
@@ -209,22 +204,19 @@ bool bindShapes(const hir::Kernel &K, ShapeArgs &Args, analysis::Bindings &B) {
     std::vector<std::optional<std::int64_t>> Static =
         analysis::extentsOf(K, P, nullptr);
     const std::vector<std::int64_t> &Given = It->second;
-    if (Given.size() != Static.size()) {
-      errs() << "tf analyze: error: --shape " << V.Name << " has "
-             << Given.size() << " extents; parameter '" << V.Name << "' of "
-             << K.Name << " has " << Static.size() << "\n";
-      return false;
-    }
+    if (Given.size() != Static.size())
+      return "--shape " + V.Name + " has " + std::to_string(Given.size()) +
+             " extents; parameter '" + V.Name + "' of " + K.Name + " has " +
+             std::to_string(Static.size());
     for (std::size_t D = 0; D < Given.size(); ++D)
-      if (Static[D] && *Static[D] != Given[D]) {
-        errs() << "tf analyze: error: --shape " << V.Name << ": extent " << D
-               << " is " << Given[D] << "; parameter '" << V.Name << "' of "
-               << K.Name << " has the static extent " << *Static[D] << "\n";
-        return false;
-      }
+      if (Static[D] && *Static[D] != Given[D])
+        return "--shape " + V.Name + ": extent " + std::to_string(D) +
+               " is " + std::to_string(Given[D]) + "; parameter '" + V.Name +
+               "' of " + K.Name + " has the static extent " +
+               std::to_string(*Static[D]);
     B.Extents[P] = Given;
   }
-  return true;
+  return std::nullopt;
 }
 
 //===- Results ------------------------------------------------------------===//
@@ -721,11 +713,13 @@ void printJson(ArrayRef<FileResult> Files, raw_ostream &OS) {
 
 int runAnalyzeCommand() {
   ShapeArgs Args;
-  if (!parseShapes(Args))
-    return 1;
+  if (std::optional<std::string> Error = parseShapes(Args))
+    return usageError("analyze", *Error, Json);
   std::vector<FileResult> Results;
-  bool First = true, BadShape = false;
+  bool First = true;
+  std::optional<std::string> BadShape;
   ToolOptions Opts = CommonOptions.toolOptions("analyze");
+  Opts.Json = Json;
   Opts.Sink = [&](StringRef File, clang::ASTContext &, hir::Module &M,
                   ArrayRef<const targets::MergedTarget *> Targets) {
     FileResult R;
@@ -737,8 +731,9 @@ int runAnalyzeCommand() {
       KR.Range = K.Range;
       KR.Target = K.Target;
       analysis::Bindings B;
-      if (!bindShapes(K, Args, B)) {
-        BadShape = true;
+      if (std::optional<std::string> Error = bindShapes(K, Args, B)) {
+        if (!BadShape)
+          BadShape = std::move(Error);
         continue;
       }
       for (hir::ValueId P : K.Parameters)
@@ -760,13 +755,13 @@ int runAnalyzeCommand() {
   };
   int RC = runOnFiles(Opts);
   if (BadShape)
-    return 1;
+    return usageError("analyze", *BadShape, Json);
   for (const auto &[Name, Extents] : Args.Extents)
-    if (RC == 0 && !Args.Used.count(Name)) {
-      errs() << "tf analyze: error: --shape names '" << Name
-             << "', which no kernel has as a parameter\n";
-      return 1;
-    }
+    if (RC == 0 && !Args.Used.count(Name))
+      return usageError("analyze",
+                        "--shape names '" + Name +
+                            "', which no kernel has as a parameter",
+                        Json);
   if (Json)
     printJson(Results, outs());
   return RC;

@@ -293,6 +293,7 @@ int runCandidatesCommand() {
   std::vector<FileResult> Results;
   bool First = true;
   ToolOptions Opts = CommonOptions.toolOptions("candidates");
+  Opts.Json = Json;
   Opts.Sink = [&](StringRef File, clang::ASTContext &, hir::Module &M,
                   ArrayRef<const targets::MergedTarget *> Targets) {
     FileResult R = collect(File, M, Targets);

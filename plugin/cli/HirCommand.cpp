@@ -62,6 +62,7 @@ int runHirCommand() {
   ToolOptions Opts = HirFileOptions.toolOptions("hir");
   Opts.DumpHir = true;
   Opts.DumpHirJson = HirJson;
+  Opts.Json = HirJson;
   return runOnFiles(Opts);
 }
 

@@ -26,4 +26,16 @@ void positionJson(json::OStream &J, const hir::SourceRange &R) {
   });
 }
 
+int usageError(StringRef Command, const std::string &Message, bool Json) {
+  errs() << "tf " << Command << ": error: " << Message << '\n';
+  if (Json) {
+    json::OStream J(outs(), 2);
+    J.object([&] {
+      J.attributeObject("error", [&] { J.attribute("message", Message); });
+    });
+    outs() << '\n';
+  }
+  return 1;
+}
+
 } // namespace tf::cli

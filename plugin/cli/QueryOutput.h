@@ -29,6 +29,11 @@ std::string position(const hir::SourceRange &R);
 /// "position": {"file", "line", "column"}.
 void positionJson(llvm::json::OStream &J, const hir::SourceRange &R);
 
+/// Reports a usage error of `tf Command`: one line on stderr and, with
+/// \p Json, the object {"error": {"message": ...}} on stdout. Returns the
+/// exit status, 1.
+int usageError(llvm::StringRef Command, const std::string &Message, bool Json);
+
 /// Prints the query's JSON document: every file with its kernels, each
 /// kernel's name and position, then what \p KernelFields writes for it.
 /// FileResult has File and Kernels; each kernel has Name and Range.

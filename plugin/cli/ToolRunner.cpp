@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "ToolRunner.h"
 #include "PrefixHeader.h"
+#include "QueryOutput.h"
 
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
@@ -42,8 +43,7 @@ namespace {
 std::optional<std::vector<std::string>> CompilerFlags;
 
 int fail(const ToolOptions &Opts, const Twine &Message) {
-  errs() << "tf " << Opts.Command << ": error: " << Message << '\n';
-  return 1;
+  return usageError(Opts.Command, Message.str(), Opts.Json);
 }
 
 /// Prints diagnostics as clang++ does (a TextDiagnosticPrinter with the

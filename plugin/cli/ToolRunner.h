@@ -31,6 +31,9 @@ namespace tf::cli {
 struct ToolOptions {
   /// The subcommand's name ("hir"), for messages: `tf hir: error: ...`.
   std::string Command;
+  /// The command prints JSON (--json): a usage error (no input files, a
+  /// file that cannot be opened) is also {"error": {"message"}} on stdout.
+  bool Json = false;
   std::vector<std::string> Files;
   /// -p BUILD_DIR; empty: the flags after `--` (compilerFlags()).
   std::string BuildPath;
