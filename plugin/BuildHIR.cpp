@@ -514,7 +514,7 @@ private:
 
   // Values and statements.
   ValueId addValue(hir::Value V);
-  StmtId addStmt(hir::Stmt S);
+  StmtId addStmt(hir::Stmt &&S);
   ValueId valueOfDecl(const ValueDecl *D) const {
     auto It = Vars.find(D);
     return It == Vars.end() ? None : It->second;
@@ -700,7 +700,7 @@ ValueId KernelBuilder::addValue(hir::Value V) {
   return K.addValue(std::move(V));
 }
 
-StmtId KernelBuilder::addStmt(hir::Stmt S) {
+StmtId KernelBuilder::addStmt(hir::Stmt &&S) {
   S.Parent = Current;
   StmtId Id = K.addStmt(std::move(S));
   if (Current != None)

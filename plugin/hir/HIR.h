@@ -21,6 +21,7 @@
 #ifndef TF_PLUGIN_HIR_HIR_H
 #define TF_PLUGIN_HIR_HIR_H
 
+#include "hir/HeapOptional.h"
 #include "hir/Ops.h"
 
 #include "tf/contract/match.hpp"
@@ -259,8 +260,8 @@ struct Schedule {
   /// every parameter, the repeat and the operand fragments. The checks
   /// report its reasons and lowering reads its decisions; nothing matches
   /// the site again. Empty when the site could not be built (no mesh, an
-  /// unknown contract).
-  std::optional<MatchReport> Match;
+  /// unknown contract). On the heap: a MatchReport is ~360 KB.
+  HeapOptional<MatchReport> Match;
 };
 
 struct Stmt {
