@@ -452,6 +452,8 @@ private:
   /// first that clears the refusal is the fix-it, at the swizzle in the
   /// layout text of the operand's declaration.
   std::optional<Finding> swizzleFinding(const Reason &Why) const {
+    // A TMA: its contract has a swizzle-mode parameter, whose unswizzled
+    // mode every such contract has.
     const bool Tma = tmaSwizzleMode(C, Swizzle{}).has_value();
     auto indexOf = [&](auto Pred) {
       for (std::size_t J = 0; J < H.S.operands.size(); ++J)
