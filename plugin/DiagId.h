@@ -11,9 +11,15 @@
 namespace tf::plugin {
 
 enum class DiagId : unsigned {
-#define TF_DIAG(Id, Class, Group, Message) Id,
+#define TF_DIAG(Id, Class, Group, Message, ...) Id,
 #include "Diagnostics.def"
 };
+
+/// The number of ids: DiagId's values are 0 to NumDiagIds - 1.
+inline constexpr unsigned NumDiagIds = 0
+#define TF_DIAG(Id, Class, Group, Message, ...) +1
+#include "Diagnostics.def"
+    ;
 
 } // namespace tf::plugin
 

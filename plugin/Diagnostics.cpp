@@ -11,8 +11,12 @@
 
 #include "clang/Basic/DiagnosticIDs.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 
+#include <algorithm>
+#include <array>
 #include <optional>
+#include <string_view>
 
 using namespace clang;
 
@@ -32,11 +36,44 @@ struct GroupRef {
   constexpr GroupRef(TfName N) : Tf(N.Name) {}
 };
 
+/// The names of a diagnostic's message arguments, %0 first.
+struct ArgumentNames {
+  std::array<llvm::StringRef, 8> Names{};
+  std::size_t Size = 0;
+};
+
+template <class... Name> constexpr ArgumentNames argumentNames(Name... Names) {
+  static_assert(sizeof...(Names) <= 8, "raise ArgumentNames' capacity");
+  return {{llvm::StringRef(Names)...}, sizeof...(Names)};
+}
+
+/// 1 + the highest N of the %N in \p Message (Diagnostics.def's messages
+/// use plain %N arguments only).
+constexpr std::size_t messageArgumentCount(std::string_view Message) {
+  std::size_t Count = 0;
+  for (std::size_t I = 0; I + 1 < Message.size(); ++I)
+    if (Message[I] == '%' && Message[I + 1] >= '0' && Message[I + 1] <= '9')
+      Count = std::max<std::size_t>(Count, Message[I + 1] - '0' + 1);
+  return Count;
+}
+
+template <class... Name> constexpr std::size_t nameCount(Name...) {
+  return sizeof...(Name);
+}
+
+// Every entry names each of its message's arguments, no more.
+#define TF_DIAG(Id, Class, Group, Message, ...)                                \
+  static_assert(messageArgumentCount(Message) == nameCount(__VA_ARGS__),      \
+                "Diagnostics.def: " #Id " must name each argument of its "     \
+                "message once");
+#include "Diagnostics.def"
+
 struct Entry {
   DiagnosticIDs::Class Class;
   GroupRef Group;
   const char *Name;
   const char *Message;
+  ArgumentNames Arguments;
 };
 
 constexpr DiagnosticIDs::Class Error = DiagnosticIDs::CLASS_ERROR;
@@ -47,7 +84,8 @@ constexpr GroupRef::TfName TfGroup(const char *Name) { return {Name}; }
 using enum diag::Group;
 
 const Entry Entries[] = {
-#define TF_DIAG(Id, Class, Group, Message) {Class, Group, #Id, Message},
+#define TF_DIAG(Id, Class, Group, Message, ...)                                \
+  {Class, Group, #Id, Message, argumentNames(__VA_ARGS__)},
 #include "Diagnostics.def"
 };
 
@@ -73,6 +111,36 @@ std::string diagCode(DiagId Id) {
   std::string Code = Name.str();
   llvm::replace(Code, '_', '-');
   return Code;
+}
+
+std::optional<DiagId> diagIdOfCode(llvm::StringRef Code) {
+  static const llvm::StringMap<DiagId> Ids = [] {
+    llvm::StringMap<DiagId> M;
+    for (unsigned I = 0; I < std::size(Entries); ++I)
+      M[diagCode(static_cast<DiagId>(I))] = static_cast<DiagId>(I);
+    return M;
+  }();
+  auto It = Ids.find(Code);
+  if (It == Ids.end())
+    return std::nullopt;
+  return It->second;
+}
+
+llvm::StringRef diagName(DiagId Id) {
+  return Entries[static_cast<unsigned>(Id)].Name;
+}
+
+DiagnosticIDs::Class diagClass(DiagId Id) {
+  return Entries[static_cast<unsigned>(Id)].Class;
+}
+
+llvm::StringRef diagMessage(DiagId Id) {
+  return Entries[static_cast<unsigned>(Id)].Message;
+}
+
+llvm::ArrayRef<llvm::StringRef> argumentNames(DiagId Id) {
+  const ArgumentNames &A = Entries[static_cast<unsigned>(Id)].Arguments;
+  return llvm::ArrayRef(A.Names).take_front(A.Size);
 }
 
 llvm::StringRef tfGroup(DiagId Id) {

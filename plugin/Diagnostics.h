@@ -12,8 +12,11 @@
 #include "DiagId.h"
 
 #include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticIDs.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
 
 namespace tf::plugin {
@@ -21,6 +24,23 @@ namespace tf::plugin {
 /// The stable code of \p Id: its name without the class prefix, dashes for
 /// underscores (err_tf_repeat_mismatch -> "repeat-mismatch").
 std::string diagCode(DiagId Id);
+
+/// The id whose stable code is \p Code, if any.
+std::optional<DiagId> diagIdOfCode(llvm::StringRef Code);
+
+/// Diagnostics.def's name of \p Id ("err_tf_repeat_mismatch").
+llvm::StringRef diagName(DiagId Id);
+
+/// Whether \p Id is an error, a warning or a note, as Diagnostics.def
+/// declares it (before -Werror).
+clang::DiagnosticIDs::Class diagClass(DiagId Id);
+
+/// The message template of \p Id, with its %0.. arguments.
+llvm::StringRef diagMessage(DiagId Id);
+
+/// The names of \p Id's message arguments, %0 first ("operand", "value",
+/// "atom", "reason").
+llvm::ArrayRef<llvm::StringRef> argumentNames(DiagId Id);
 
 /// The tf warning group of \p Id ("capacity-smem"), empty for diagnostics in
 /// no tf group.

@@ -12,41 +12,37 @@
 //                  "locations": [...], "relatedLocations": [...],
 //                  "fixes": [...]}, ...]}]}
 //
-// One result per error, warning or remark, in the order Clang reports them;
-// its notes become relatedLocations, and the fix-its of the diagnostic and
-// of each note a fix. A tf diagnostic's rule is its stable code ("tf:" +
-// diagCode(), the [tf:code] suffix, which the message drops), with the
-// message template of Diagnostics.def; a Clang diagnostic's rule is
-// "clang:-W<option>" when a warning option controls it, else "clang:" and
-// its numeric id, with Clang's format string. Rules are listed in the order
-// of first use. File URIs are relative to the current directory when the
-// file lies under it, else absolute file:// URIs; nothing else in the log
-// depends on the machine or the time, so it is reproducible byte for byte.
+// One result per error, warning or remark, in the order Clang reports them
+// (the records of DiagnosticLog.h); its notes become relatedLocations, and
+// the fix-its of the diagnostic and of each note a fix; a tf diagnostic's
+// named arguments are the result's "properties": {"arguments": {...}}. A tf
+// diagnostic's rule is its stable code ("tf:" + diagCode(), the [tf:code]
+// suffix, which the message drops), with the message template of
+// Diagnostics.def; a Clang diagnostic's rule is "clang:-W<option>" when a
+// warning option controls it, else "clang:" and its numeric id, with
+// Clang's format string. Rules are listed in the order of first use. File
+// URIs are relative to the current directory when the file lies under it,
+// else absolute file:// URIs; nothing else in the log depends on the
+// machine or the time, so it is reproducible byte for byte.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Sarif.h"
 #include "AtomicFile.h"
-#include "Diagnostics.h"
+#include "DiagnosticLog.h"
 
 #include "clang/Basic/DiagnosticFrontend.h"
-#include "clang/Basic/DiagnosticIDs.h"
-#include "clang/Basic/SourceManager.h"
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
-#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <map>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,99 +54,6 @@ using namespace clang;
 
 namespace tf::plugin {
 namespace {
-
-//===- What is recorded ---------------------------------------------------===//
-
-/// A SARIF region: 1-based lines and columns (in Unicode code points),
-/// EndColumn one past the last character.
-struct Region {
-  unsigned StartLine = 0, StartColumn = 0, EndLine = 0, EndColumn = 0;
-};
-
-struct Location {
-  std::string Uri;
-  Region R;
-};
-
-struct Replacement {
-  Location Deleted;
-  std::string Inserted;
-};
-
-/// The fix-its of one diagnostic, applied together.
-struct Fix {
-  std::string Description;
-  std::vector<Replacement> Replacements;
-};
-
-struct Related {
-  std::optional<Location> Loc;
-  std::string Message;
-};
-
-struct Result {
-  std::string RuleId;
-  unsigned RuleIndex = 0;
-  const char *Level = "error";
-  std::string Message;
-  std::optional<Location> Loc;
-  std::vector<Related> Notes;
-  std::vector<Fix> Fixes;
-};
-
-struct Rule {
-  std::string Id;
-  /// Diagnostics.def's id (err_tf_repeat_mismatch); empty for Clang's.
-  std::string Name;
-  std::string Template;
-  const char *DefaultLevel = "error";
-  /// False for a Clang warning that only a flag turns on.
-  bool EnabledByDefault = true;
-};
-
-//===- tf's diagnostics table ---------------------------------------------===//
-
-struct TfEntry {
-  std::string Name;
-  std::string Message;
-  const char *Level;
-};
-
-/// Diagnostics.def by stable code.
-const std::map<std::string, TfEntry> &tfEntries() {
-  static const std::map<std::string, TfEntry> Entries = [] {
-    std::map<std::string, TfEntry> M;
-    // The .def's class and group columns name Diagnostics.cpp's constants;
-    // only the class matters here.
-    enum ClassName { Error, Warning, Note };
-    auto Level = [](ClassName C) {
-      return C == Error ? "error" : C == Warning ? "warning" : "note";
-    };
-#define TF_DIAG(Id, Class, Group, Message)                                     \
-  M[diagCode(DiagId::Id)] = TfEntry{#Id, Message, Level(Class)};
-#include "Diagnostics.def"
-    return M;
-  }();
-  return Entries;
-}
-
-/// The code of a tf error or warning from its message's `[tf:code]` or
-/// `[-Werror,tf:code]` suffix, which is dropped from \p Message.
-std::optional<std::string> takeTfCode(std::string &Message) {
-  llvm::StringRef M(Message);
-  if (!M.ends_with("]"))
-    return std::nullopt;
-  std::size_t Open = M.rfind(" [");
-  if (Open == llvm::StringRef::npos)
-    return std::nullopt;
-  llvm::StringRef Tag = M.slice(Open + 2, M.size() - 1);
-  Tag.consume_front("-Werror,");
-  if (!Tag.consume_front("tf:") || !tfEntries().count(Tag.str()))
-    return std::nullopt;
-  std::string Code = Tag.str();
-  Message.resize(Open);
-  return Code;
-}
 
 //===- Locations ----------------------------------------------------------===//
 
@@ -184,34 +87,6 @@ std::string fileUri(llvm::StringRef Path, llvm::StringRef Cwd) {
     Out += Hex[U & 15];
   }
   return Out;
-}
-
-/// SARIF's level of a Clang diagnostic: remarks and stray notes are notes.
-const char *levelName(DiagnosticsEngine::Level Level) {
-  switch (Level) {
-  case DiagnosticsEngine::Warning:
-    return "warning";
-  case DiagnosticsEngine::Error:
-  case DiagnosticsEngine::Fatal:
-    return "error";
-  default:
-    return "note";
-  }
-}
-
-/// SARIF's level of a Clang diagnostic's default mapping; one that only a
-/// flag enables (-Wunused-variable, -pedantic's extensions) is a warning.
-const char *defaultLevelName(DiagnosticMapping Mapping) {
-  switch (Mapping.getSeverity()) {
-  case diag::Severity::Ignored:
-    return "warning";
-  case diag::Severity::Remark:
-    return "note";
-  case diag::Severity::Warning:
-    return "warning";
-  default:
-    return "error";
-  }
 }
 
 class Recorder : public DiagnosticConsumer {
@@ -260,172 +135,16 @@ public:
                         const Diagnostic &Info) override {
     Next->HandleDiagnostic(Level, Info);
     syncCounts();
-    if (!Writing)
-      record(Level, Info);
+    if (!Writing && Level != DiagnosticsEngine::Ignored) {
+      Log.record(Level, Info, LangOpts);
+      Dirty = true;
+    }
   }
 
 private:
   void syncCounts() {
     NumErrors = Next->getNumErrors();
     NumWarnings = Next->getNumWarnings();
-  }
-
-  //===- Recording --------------------------------------------------------===//
-
-  void record(DiagnosticsEngine::Level Level, const Diagnostic &Info) {
-    if (Level == DiagnosticsEngine::Ignored)
-      return;
-    llvm::SmallString<256> Text;
-    Info.FormatDiagnostic(Text);
-    std::string Message(Text);
-    std::optional<Location> Loc;
-    const SourceManager *SM =
-        Info.hasSourceManager() ? &Info.getSourceManager() : nullptr;
-    if (SM && Info.getLocation().isValid())
-      Loc = location(*SM, Info);
-    Dirty = true;
-    bool IsNote = Level == DiagnosticsEngine::Note && !Results.empty();
-    Result R;
-    if (!IsNote) {
-      R.Level = levelName(Level);
-      R.RuleIndex = rule(Info, Message, R.Level);
-      R.RuleId = Rules[R.RuleIndex].Id;
-    }
-
-    Fix Fixes;
-    Fixes.Description = Message;
-    if (SM)
-      for (const FixItHint &H : Info.getFixItHints())
-        if (std::optional<Replacement> Rep = replacement(*SM, H))
-          Fixes.Replacements.push_back(std::move(*Rep));
-
-    Result &Target = IsNote ? Results.back() : R;
-    if (!Fixes.Replacements.empty())
-      Target.Fixes.push_back(std::move(Fixes));
-    if (IsNote) {
-      Target.Notes.push_back({std::move(Loc), std::move(Message)});
-      return;
-    }
-    R.Message = std::move(Message);
-    R.Loc = std::move(Loc);
-    Results.push_back(std::move(R));
-  }
-
-  /// The index of the rule of \p Info, added on first use; drops a tf code
-  /// from \p Message.
-  unsigned rule(const Diagnostic &Info, std::string &Message,
-                const char *Level) {
-    Rule R;
-    unsigned ID = Info.getID();
-    if (DiagnosticIDs::IsCustomDiag(ID)) {
-      if (std::optional<std::string> Code = takeTfCode(Message)) {
-        const TfEntry &E = tfEntries().at(*Code);
-        R = {"tf:" + *Code, E.Name, E.Message, E.Level};
-      }
-    }
-    if (R.Id.empty()) {
-      DiagnosticIDs &IDs = *Diags.getDiagnosticIDs();
-      llvm::StringRef Option = DiagnosticIDs::IsCustomDiag(ID)
-                                   ? llvm::StringRef()
-                                   : IDs.getWarningOptionForDiag(ID);
-      R.Id = Option.empty() ? "clang:" + std::to_string(ID)
-                            : "clang:-W" + Option.str();
-      R.Template = IDs.getDescription(ID).str();
-      if (DiagnosticIDs::IsCustomDiag(ID)) {
-        R.DefaultLevel = Level;
-      } else {
-        DiagnosticMapping Mapping = IDs.getDefaultMapping(ID);
-        R.DefaultLevel = defaultLevelName(Mapping);
-        R.EnabledByDefault = Mapping.getSeverity() != diag::Severity::Ignored;
-      }
-    }
-    auto [It, New] = RuleIndex.try_emplace(R.Id, Rules.size());
-    if (New)
-      Rules.push_back(std::move(R));
-    return It->second;
-  }
-
-  /// The column of \p Loc (a file location) in Unicode code points.
-  static unsigned codePointColumn(const SourceManager &SM, SourceLocation Loc) {
-    auto [File, Offset] = SM.getDecomposedLoc(Loc);
-    bool Invalid = false;
-    unsigned ByteColumn = SM.getColumnNumber(File, Offset, &Invalid);
-    llvm::StringRef Buffer = SM.getBufferData(File, &Invalid);
-    if (Invalid || ByteColumn == 0 || Offset > Buffer.size())
-      return ByteColumn;
-    llvm::StringRef Line = Buffer.slice(Offset - (ByteColumn - 1), Offset);
-    unsigned Column = 1;
-    for (char C : Line)
-      Column += (static_cast<unsigned char>(C) & 0xC0) != 0x80;
-    return Column;
-  }
-
-  /// The region from \p Begin to \p End (file locations in one file; End
-  /// one past the last character), or nothing.
-  std::optional<Location> span(const SourceManager &SM, SourceLocation Begin,
-                               SourceLocation End) const {
-    PresumedLoc PB = SM.getPresumedLoc(Begin);
-    if (PB.isInvalid())
-      return std::nullopt;
-    Location L;
-    L.Uri = fileUri(PB.getFilename(), Cwd);
-    L.R.StartLine = PB.getLine();
-    L.R.StartColumn = codePointColumn(SM, Begin);
-    PresumedLoc PE = End.isValid() && SM.isWrittenInSameFile(Begin, End) &&
-                             !SM.isBeforeInTranslationUnit(End, Begin)
-                         ? SM.getPresumedLoc(End)
-                         : PresumedLoc();
-    if (PE.isInvalid()) {
-      L.R.EndLine = L.R.StartLine;
-      L.R.EndColumn = L.R.StartColumn;
-    } else {
-      L.R.EndLine = PE.getLine();
-      L.R.EndColumn = codePointColumn(SM, End);
-    }
-    return L;
-  }
-
-  /// One past the end of \p R, a file location.
-  SourceLocation endOf(const SourceManager &SM,
-                       const CharSourceRange &R) const {
-    SourceLocation End = SM.getFileLoc(R.getEnd());
-    if (R.isTokenRange())
-      End = Lexer::getLocForEndOfToken(End, 0, SM, LangOpts);
-    return End;
-  }
-
-  /// The caret of \p Info up to the end of the first highlighted range that
-  /// holds it, else of the caret's token.
-  std::optional<Location> location(const SourceManager &SM,
-                                   const Diagnostic &Info) const {
-    SourceLocation Caret = SM.getFileLoc(Info.getLocation());
-    for (const CharSourceRange &R : Info.getRanges()) {
-      if (R.isInvalid())
-        continue;
-      SourceLocation Begin = SM.getFileLoc(R.getBegin());
-      SourceLocation End = endOf(SM, R);
-      if (End.isInvalid() || !SM.isWrittenInSameFile(Begin, Caret) ||
-          !SM.isWrittenInSameFile(End, Caret) ||
-          SM.isBeforeInTranslationUnit(Caret, Begin) ||
-          !SM.isBeforeInTranslationUnit(Caret, End))
-        continue;
-      return span(SM, Caret, End);
-    }
-    return span(SM, Caret, Lexer::getLocForEndOfToken(Caret, 0, SM, LangOpts));
-  }
-
-  std::optional<Replacement> replacement(const SourceManager &SM,
-                                         const FixItHint &H) const {
-    if (H.RemoveRange.isInvalid())
-      return std::nullopt;
-    SourceLocation Begin = SM.getFileLoc(H.RemoveRange.getBegin());
-    std::optional<Location> Deleted = span(SM, Begin, endOf(SM, H.RemoveRange));
-    if (!Deleted)
-      return std::nullopt;
-    Replacement R{std::move(*Deleted), H.CodeToInsert};
-    if (H.InsertFromRange.isValid())
-      R.Inserted = Lexer::getSourceText(H.InsertFromRange, SM, LangOpts).str();
-    return R;
   }
 
   //===- Writing ----------------------------------------------------------===//
@@ -454,7 +173,7 @@ private:
               J.attribute("name", "tf");
               J.attribute("version", TF_VERSION);
               J.attributeArray("rules", [&] {
-                for (const Rule &R : Rules)
+                for (const DiagnosticRule &R : Log.rules())
                   rule(J, R);
               });
             });
@@ -467,8 +186,8 @@ private:
           });
           J.attribute("columnKind", "unicodeCodePoints");
           J.attributeArray("results", [&] {
-            for (const Result &R : Results)
-              result(J, R);
+            for (const RecordedDiagnostic &D : Log.diagnostics())
+              result(J, D);
           });
         });
       });
@@ -479,9 +198,9 @@ private:
     J.attributeObject("message", [&] { J.attribute("text", Text); });
   }
 
-  static void rule(llvm::json::OStream &J, const Rule &R) {
+  static void rule(llvm::json::OStream &J, const DiagnosticRule &R) {
     J.object([&] {
-      J.attribute("id", R.Id);
+      J.attribute("id", R.Code);
       if (!R.Name.empty())
         J.attribute("name", R.Name);
       J.attributeObject("shortDescription",
@@ -489,17 +208,18 @@ private:
       J.attributeObject("defaultConfiguration", [&] {
         if (!R.EnabledByDefault)
           J.attribute("enabled", false);
-        J.attribute("level", R.DefaultLevel);
+        J.attribute("level", levelName(R.DefaultLevel));
       });
     });
   }
 
-  static void region(llvm::json::OStream &J, const Region &R) {
-    J.attributeObject("region", [&] {
-      J.attribute("startLine", R.StartLine);
-      J.attribute("startColumn", R.StartColumn);
-      J.attribute("endLine", R.EndLine);
-      J.attribute("endColumn", R.EndColumn);
+  static void region(llvm::json::OStream &J, llvm::StringRef Key,
+                     const DiagnosticLocation &L) {
+    J.attributeObject(Key, [&] {
+      J.attribute("startLine", L.StartLine);
+      J.attribute("startColumn", L.StartColumn);
+      J.attribute("endLine", L.EndLine);
+      J.attribute("endColumn", L.EndColumn);
     });
   }
 
@@ -507,67 +227,69 @@ private:
     J.attributeObject("artifactLocation", [&] { J.attribute("uri", Uri); });
   }
 
-  static void physical(llvm::json::OStream &J, const Location &L) {
+  void physical(llvm::json::OStream &J, const DiagnosticLocation &L) const {
     J.attributeObject("physicalLocation", [&] {
-      artifact(J, L.Uri);
-      region(J, L.R);
+      artifact(J, fileUri(L.File, Cwd));
+      region(J, "region", L);
     });
   }
 
-  static void result(llvm::json::OStream &J, const Result &R) {
+  void result(llvm::json::OStream &J, const RecordedDiagnostic &D) const {
     J.object([&] {
-      J.attribute("ruleId", R.RuleId);
-      J.attribute("ruleIndex", R.RuleIndex);
-      J.attribute("level", R.Level);
-      message(J, R.Message);
+      J.attribute("ruleId", D.Code);
+      J.attribute("ruleIndex", Log.ruleIndex(D.Code));
+      J.attribute("level", levelName(D.Level));
+      message(J, D.Message);
       J.attributeArray("locations", [&] {
-        if (R.Loc)
-          J.object([&] { physical(J, *R.Loc); });
+        if (D.Location)
+          J.object([&] { physical(J, *D.Location); });
       });
-      if (!R.Notes.empty())
+      if (!D.Notes.empty())
         J.attributeArray("relatedLocations", [&] {
-          for (std::size_t I = 0; I < R.Notes.size(); ++I)
+          for (std::size_t I = 0; I < D.Notes.size(); ++I)
             J.object([&] {
               J.attribute("id", I);
-              if (R.Notes[I].Loc)
-                physical(J, *R.Notes[I].Loc);
-              message(J, R.Notes[I].Message);
+              if (D.Notes[I].Location)
+                physical(J, *D.Notes[I].Location);
+              message(J, D.Notes[I].Message);
             });
         });
-      if (!R.Fixes.empty())
+      if (!D.Fixes.empty())
         J.attributeArray("fixes", [&] {
-          for (const Fix &F : R.Fixes)
+          for (const DiagnosticFix &F : D.Fixes)
             fix(J, F);
+        });
+      if (!D.Arguments.empty())
+        J.attributeObject("properties", [&] {
+          J.attributeObject("arguments", [&] {
+            for (const DiagnosticArgument &A : D.Arguments)
+              J.attribute(A.Name, A.Value);
+          });
         });
     });
   }
 
-  /// The replacements grouped by file, in the order of first use.
-  static void fix(llvm::json::OStream &J, const Fix &F) {
-    std::vector<std::string> Uris;
-    for (const Replacement &R : F.Replacements)
-      if (llvm::find(Uris, R.Deleted.Uri) == Uris.end())
-        Uris.push_back(R.Deleted.Uri);
+  /// The edits grouped by file, in the order of first use.
+  void fix(llvm::json::OStream &J, const DiagnosticFix &F) const {
+    std::vector<std::string> Files;
+    for (const DiagnosticEdit &E : F.Edits)
+      if (llvm::find(Files, E.Deleted.File) == Files.end())
+        Files.push_back(E.Deleted.File);
     J.object([&] {
       J.attributeObject("description",
                         [&] { J.attribute("text", F.Description); });
       J.attributeArray("artifactChanges", [&] {
-        for (const std::string &Uri : Uris)
+        for (const std::string &File : Files)
           J.object([&] {
-            artifact(J, Uri);
+            artifact(J, fileUri(File, Cwd));
             J.attributeArray("replacements", [&] {
-              for (const Replacement &R : F.Replacements) {
-                if (R.Deleted.Uri != Uri)
+              for (const DiagnosticEdit &E : F.Edits) {
+                if (E.Deleted.File != File)
                   continue;
                 J.object([&] {
-                  J.attributeObject("deletedRegion", [&] {
-                    J.attribute("startLine", R.Deleted.R.StartLine);
-                    J.attribute("startColumn", R.Deleted.R.StartColumn);
-                    J.attribute("endLine", R.Deleted.R.EndLine);
-                    J.attribute("endColumn", R.Deleted.R.EndColumn);
-                  });
+                  region(J, "deletedRegion", E.Deleted);
                   J.attributeObject("insertedContent",
-                                    [&] { J.attribute("text", R.Inserted); });
+                                    [&] { J.attribute("text", E.Inserted); });
                 });
               }
             });
@@ -578,14 +300,12 @@ private:
 
   DiagnosticsEngine &Diags;
   const LangOptions &LangOpts;
+  DiagnosticLog Log;
   std::string Path;
   std::string Cwd;
   DiagnosticConsumer *Next;
   std::unique_ptr<DiagnosticConsumer> OwnedNext;
 
-  std::vector<Rule> Rules;
-  llvm::StringMap<unsigned> RuleIndex;
-  std::vector<Result> Results;
   /// Something was recorded since the last write.
   bool Dirty = true;
   /// Reporting a failed write: not recorded.

@@ -232,10 +232,7 @@ struct KernelResult {
   std::optional<analysis::KernelCost> Cost;
 };
 
-struct FileResult {
-  std::string File;
-  std::vector<KernelResult> Kernels;
-};
+using FileResult = FileAnswer<KernelResult>;
 
 //===- Text ---------------------------------------------------------------===//
 
@@ -715,15 +712,14 @@ int runAnalyzeCommand() {
   ShapeArgs Args;
   if (std::optional<std::string> Error = parseShapes(Args))
     return usageError("analyze", *Error, Json);
-  std::vector<FileResult> Results;
+  FileAnswers<KernelResult> Results;
   bool First = true;
   std::optional<std::string> BadShape;
   ToolOptions Opts = CommonOptions.toolOptions("analyze");
   Opts.Json = Json;
   Opts.Sink = [&](StringRef File, clang::ASTContext &, hir::Module &M,
                   ArrayRef<const targets::MergedTarget *> Targets) {
-    FileResult R;
-    R.File = basename(File);
+    FileResult &R = Results.add(File);
     for (std::size_t I = 0; I < M.Kernels.size(); ++I) {
       const hir::Kernel &K = M.Kernels[I];
       KernelResult KR;
@@ -751,7 +747,10 @@ int runAnalyzeCommand() {
       printText(R, outs());
       outs().flush();
     }
-    Results.push_back(std::move(R));
+  };
+  Opts.DiagnosticSink = [&](StringRef File,
+                            ArrayRef<plugin::RecordedDiagnostic> D) {
+    Results.setDiagnostics(File, D);
   };
   int RC = runOnFiles(Opts);
   if (BadShape)
@@ -762,8 +761,9 @@ int runAnalyzeCommand() {
                         "--shape names '" + Name +
                             "', which no kernel has as a parameter",
                         Json);
-  if (Json)
-    printJson(Results, outs());
+  // Every file compiled, with its errors; nothing after a usage error.
+  if (Json && !Results.Files.empty())
+    printJson(Results.Files, outs());
   return RC;
 }
 

@@ -84,20 +84,14 @@ struct KernelResult {
   std::vector<analysis::CandidateSite> Sites;
 };
 
-/// One file's answer.
-struct FileResult {
-  std::string File;
-  std::vector<KernelResult> Kernels;
-};
+using FileResult = FileAnswer<KernelResult>;
 
 bool onSiteLine(const analysis::CandidateSite &S) {
   return S.Range.Line == SiteLine || S.StmtRange.Line == SiteLine;
 }
 
-FileResult collect(StringRef File, hir::Module &M,
-                   ArrayRef<const targets::MergedTarget *> Targets) {
-  FileResult Out;
-  Out.File = basename(File);
+void collect(FileResult &Out, hir::Module &M,
+             ArrayRef<const targets::MergedTarget *> Targets) {
   for (std::size_t I = 0; I < M.Kernels.size(); ++I) {
     const hir::Kernel &K = M.Kernels[I];
     KernelResult R;
@@ -122,7 +116,6 @@ FileResult collect(StringRef File, hir::Module &M,
     }
     Out.Kernels.push_back(std::move(R));
   }
-  return Out;
 }
 
 std::string joined(const std::vector<std::int64_t> &Xs) {
@@ -290,13 +283,14 @@ void printJson(ArrayRef<FileResult> Files, raw_ostream &OS) {
 } // namespace
 
 int runCandidatesCommand() {
-  std::vector<FileResult> Results;
+  FileAnswers<KernelResult> Results;
   bool First = true;
   ToolOptions Opts = CommonOptions.toolOptions("candidates");
   Opts.Json = Json;
   Opts.Sink = [&](StringRef File, clang::ASTContext &, hir::Module &M,
                   ArrayRef<const targets::MergedTarget *> Targets) {
-    FileResult R = collect(File, M, Targets);
+    FileResult &R = Results.add(File);
+    collect(R, M, Targets);
     if (!Json) {
       if (!First)
         outs() << '\n';
@@ -304,15 +298,18 @@ int runCandidatesCommand() {
       printText(R, outs());
       outs().flush();
     }
-    Results.push_back(std::move(R));
+  };
+  Opts.DiagnosticSink = [&](StringRef File,
+                            ArrayRef<plugin::RecordedDiagnostic> D) {
+    Results.setDiagnostics(File, D);
   };
   int RC = runOnFiles(Opts);
-  // With errors, the files that compiled; nothing when none did.
-  if (Json && (RC == 0 || !Results.empty()))
-    printJson(Results, outs());
+  // Every file compiled, with its errors; nothing after a usage error.
+  if (Json && !Results.Files.empty())
+    printJson(Results.Files, outs());
   if (RC == 0 && SiteLine.getNumOccurrences()) {
     bool Found = false;
-    for (const FileResult &F : Results)
+    for (const FileResult &F : Results.Files)
       for (const KernelResult &K : F.Kernels)
         Found |= !K.Sites.empty();
     if (!Found) {

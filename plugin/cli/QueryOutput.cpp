@@ -1,6 +1,11 @@
 //===- plugin/cli/QueryOutput.cpp - What the queries print in common ------===//
+//
+// QueryOutput.h.
+//
+//===----------------------------------------------------------------------===//
 #include "QueryOutput.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Path.h"
 
 using namespace llvm;
@@ -23,6 +28,21 @@ void positionJson(json::OStream &J, const hir::SourceRange &R) {
     J.attribute("file", basename(R.File));
     J.attribute("line", static_cast<int64_t>(R.Line));
     J.attribute("column", static_cast<int64_t>(R.Column));
+  });
+}
+
+std::size_t errorCount(ArrayRef<plugin::RecordedDiagnostic> Diagnostics) {
+  return llvm::count_if(Diagnostics, [](const plugin::RecordedDiagnostic &D) {
+    return D.Level == plugin::DiagnosticLevel::Error;
+  });
+}
+
+void diagnosticsJson(json::OStream &J,
+                     ArrayRef<plugin::RecordedDiagnostic> Diagnostics) {
+  J.attribute("errors", static_cast<int64_t>(errorCount(Diagnostics)));
+  J.attributeArray("diagnostics", [&] {
+    for (const plugin::RecordedDiagnostic &D : Diagnostics)
+      plugin::diagnosticJson(J, D);
   });
 }
 

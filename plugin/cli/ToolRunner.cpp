@@ -47,18 +47,20 @@ int fail(const ToolOptions &Opts, const Twine &Message) {
 }
 
 /// Prints diagnostics as clang++ does (a TextDiagnosticPrinter with the
-/// command line's diagnostic options) and counts them. It sees the driver's
-/// diagnostics too, which ClangTool prints but does not count as a failure;
-/// those come before any source file and read `tf COMMAND: error: ...`.
+/// command line's diagnostic options), counts them and records them
+/// (DiagnosticLog.h). It sees the driver's diagnostics too, which ClangTool
+/// prints but does not count as a failure; those come before any source
+/// file and read `tf COMMAND: error: ...`.
 class CountingPrinter : public DiagnosticConsumer {
 public:
   explicit CountingPrinter(std::string Prefix) : Prefix(std::move(Prefix)) {}
 
-  void BeginSourceFile(const LangOptions &LangOpts,
+  void BeginSourceFile(const LangOptions &LO,
                        const Preprocessor *PP) override {
     InSource = true;
+    LangOpts = LO;
     if (PP)
-      printer(PP->getDiagnostics()).BeginSourceFile(LangOpts, PP);
+      printer(PP->getDiagnostics()).BeginSourceFile(LO, PP);
   }
 
   void EndSourceFile() override {
@@ -66,6 +68,8 @@ public:
     if (Printer)
       Printer->EndSourceFile();
   }
+
+  const plugin::DiagnosticLog &log() const { return Log; }
 
   void finish() override {
     if (Printer)
@@ -78,6 +82,7 @@ public:
     TextDiagnosticPrinter &P = printer(*Info.getDiags());
     P.setPrefix(InSource ? "" : Prefix);
     P.HandleDiagnostic(Level, Info);
+    Log.record(Level, Info, LangOpts);
   }
 
 private:
@@ -95,6 +100,10 @@ private:
   DiagnosticOptions Opts;
   std::unique_ptr<TextDiagnosticPrinter> Printer;
   bool InSource = false;
+  /// The source file's, for where a token ends; the driver's diagnostics
+  /// have no location.
+  LangOptions LangOpts;
+  plugin::DiagnosticLog Log;
 };
 
 /// Runs the tf consumer with the options of its compile command.
@@ -261,6 +270,8 @@ bool runOne(const ToolOptions &TO, const CompilationDatabase &DB,
     Tool.appendArgumentsAdjuster(usePrefixHeader(TO, File, WorkingDir, Factory.Opts));
   int RC = Tool.run(&Factory);
   outs().flush();
+  if (TO.DiagnosticSink)
+    TO.DiagnosticSink(File, Diagnostics.log().diagnostics());
   return RC == 0 && Diagnostics.getNumErrors() == 0 && !BadArgument;
 }
 

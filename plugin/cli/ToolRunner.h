@@ -17,6 +17,7 @@
 #define TF_CLI_TOOLRUNNER_H
 
 #include "Consumer.h"
+#include "DiagnosticLog.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
@@ -51,6 +52,13 @@ struct ToolOptions {
                      hir::Module &M,
                      llvm::ArrayRef<const targets::MergedTarget *> Targets)>
       Sink;
+  /// Called once per file, after Sink, with every diagnostic its compile
+  /// reported (DiagnosticLog.h) -- also when it had errors, or never
+  /// reached the checks; the file is the spelling given on the command
+  /// line. The queries' JSON documents carry them ("diagnostics").
+  std::function<void(llvm::StringRef File,
+                     llvm::ArrayRef<plugin::RecordedDiagnostic>)>
+      DiagnosticSink;
   /// Lower every kernel after the checks and pass the lowered kernels here
   /// (Consumer.h, Options::LoweredSink); `tf finalize` prints them.
   std::function<void(llvm::ArrayRef<plugin::LoweredKernel>)> LoweredSink;

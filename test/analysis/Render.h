@@ -28,7 +28,7 @@ struct DiagInfo {
 
 inline const DiagInfo &info(plugin::DiagId Id) {
   static const DiagInfo Table[] = {
-#define TF_DIAG(Id, Class, Group, Message) {#Id, #Class, Message},
+#define TF_DIAG(Id, Class, Group, Message, ...) {#Id, #Class, Message},
 #include "Diagnostics.def"
   };
   return Table[static_cast<unsigned>(Id)];

@@ -8,11 +8,14 @@ Each FILE holds one JSON document, or several one after another (what
 error is printed as `FILE: $.json.path: message` and the exit status is 1
 when a document is not valid JSON or breaks the schema, 2 on a usage error.
 The schema's own `$schema` picks the draft (tf's schemas use 2020-12) and the
-schema itself is checked first. Needs python3-jsonschema (.ci/setup.sh).
-Used by test/cli/json/ and test/plugin/sarif/.
+schema itself is checked first. A `$ref` to another schema of the same
+folder ("diagnostics.schema.json#/$defs/diagnostic") is resolved from that
+file, offline. Needs python3-jsonschema (.ci/setup.sh). Used by
+test/cli/json/ and test/plugin/sarif/.
 """
 
 import json
+import os
 import sys
 
 import jsonschema
@@ -30,6 +33,49 @@ def documents(text):
             return out
         document, at = decoder.raw_decode(text, at)
         out.append(document)
+
+
+def with_local_references(schema, directory):
+    """schema with every $ref to another schema of directory made local: the
+    other schema's $defs are copied in as "STEM.NAME" (its own references
+    rewritten alike) and the reference points there, so that any jsonschema
+    version validates it without fetching anything."""
+    imported = {}
+
+    def import_schema(file):
+        stem = file.split(".", 1)[0]
+        if not any(k.startswith(stem + ".") for k in imported):
+            with open(os.path.join(directory, file), encoding="utf-8") as f:
+                other = json.load(f)
+            for name, definition in other.get("$defs", {}).items():
+                imported[f"{stem}.{name}"] = None
+                imported[f"{stem}.{name}"] = rewrite(definition, stem)
+        return stem
+
+    def rewrite(node, origin):
+        if isinstance(node, list):
+            return [rewrite(item, origin) for item in node]
+        if not isinstance(node, dict):
+            return node
+        out = {}
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                file, _, pointer = value.partition("#")
+                name = pointer[len("/$defs/"):]
+                if file:
+                    out[key] = f"#/$defs/{import_schema(file)}.{name}"
+                elif origin:
+                    out[key] = f"#/$defs/{origin}.{name}"
+                else:
+                    out[key] = value
+            else:
+                out[key] = rewrite(value, origin)
+        return out
+
+    local = rewrite(schema, None)
+    if imported:
+        local.setdefault("$defs", {}).update(imported)
+    return local
 
 
 def json_path(path):
@@ -61,6 +107,7 @@ def main(argv):
         return 2
     with open(argv[1], encoding="utf-8") as f:
         schema = json.load(f)
+    schema = with_local_references(schema, os.path.dirname(argv[1]) or ".")
     validator_class = jsonschema.validators.validator_for(schema)
     validator_class.check_schema(schema)
     validator = validator_class(schema)

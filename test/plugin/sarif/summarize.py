@@ -5,6 +5,7 @@ result, note and fix-it, for FileCheck:
     result RULE LEVEL URI:LINE:COL-LINE:COL MESSAGE
       note URI:LINE:COL-LINE:COL MESSAGE
       fix URI:LINE:COL-LINE:COL "TEXT"
+      arguments NAME="VALUE" ...
     rule RULE [NAME] LEVEL [(disabled)]: TEMPLATE
 
 Used by the tests in this folder; usage: summarize.py FILE.sarif
@@ -40,6 +41,11 @@ def main(path):
                     text = r.get("insertedContent", {}).get("text", "")
                     print(f"  fix {span({'artifactLocation': {'uri': uri}, 'region': r['deletedRegion']})} "
                           f"{json.dumps(text)}")
+        arguments = result.get("properties", {}).get("arguments", {})
+        if arguments:
+            print("  arguments " + " ".join(
+                f"{name}={json.dumps(value)}"
+                for name, value in arguments.items()))
     for rule in run["tool"]["driver"].get("rules", []):
         name = f" {rule['name']}" if "name" in rule else ""
         config = rule["defaultConfiguration"]
