@@ -44,6 +44,7 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <functional>
 #include <memory>
@@ -609,6 +610,40 @@ hir::SourceRange KernelBuilder::range(clang::SourceRange R) const {
   return hirRange(SM, R);
 }
 
+/// Where \p Text, a layout literal's contents, writes each leaf's stride:
+/// the numbers between the `:` after the shape and the end of the stride
+/// tuple (before an offset `+`, a `| Swizzle` or a composition), in leaf
+/// order -- when there is one number per leaf of \p T's layout.
+template <class CharRange>
+void recordStrides(hir::TensorType &T, llvm::StringRef Text,
+                   CharRange charRange) {
+  std::size_t Colon = Text.find(':');
+  if (Colon == llvm::StringRef::npos)
+    return;
+  std::vector<hir::SourceRange> Out;
+  int Depth = 0;
+  for (std::size_t I = Colon + 1; I < Text.size(); ++I) {
+    char C = Text[I];
+    if (C == '(')
+      ++Depth;
+    else if (C == ')' && --Depth <= 0)
+      break;
+    else if (llvm::isDigit(C)) {
+      std::size_t End = I;
+      while (End < Text.size() && llvm::isDigit(Text[End]))
+        ++End;
+      Out.push_back(charRange(I, End));
+      I = End - 1;
+    } else if (Depth == 0 && !llvm::isSpace(C)) {
+      break; // a stride outside parentheses is one number, read above
+    }
+    if (Depth == 0 && !Out.empty())
+      break;
+  }
+  if (static_cast<int>(Out.size()) == T.Layout.layout.stride.leaf_count())
+    T.StrideRanges = std::move(Out);
+}
+
 void KernelBuilder::recordSpelling(hir::TensorType &T,
                                    std::optional<TensorSpelling> W) const {
   if (!W)
@@ -621,17 +656,23 @@ void KernelBuilder::recordSpelling(hir::TensorType &T,
   const StringLiteral *S = writtenLiteral(W->Layout);
   if (!S || !S->isOrdinary())
     return;
+  T.LayoutRange = range(S->getSourceRange());
   llvm::StringRef Text = S->getString();
-  std::size_t At = Text.find("Swizzle(");
-  std::size_t Close = At == llvm::StringRef::npos ? At : Text.find(')', At);
-  if (Close == llvm::StringRef::npos)
-    return;
   auto byteLoc = [&](std::size_t Byte) {
     return S->getLocationOfByte(Byte, SM, Ctx.getLangOpts(),
                                 Ctx.getTargetInfo());
   };
-  T.SwizzleRange = range(clang::SourceRange(byteLoc(At), byteLoc(Close + 1)));
-  T.SwizzleRange.Chars = true;
+  auto charRange = [&](std::size_t Begin, std::size_t End) {
+    hir::SourceRange R = range(clang::SourceRange(byteLoc(Begin), byteLoc(End)));
+    R.Chars = true;
+    return R;
+  };
+  recordStrides(T, Text, charRange);
+  std::size_t At = Text.find("Swizzle(");
+  std::size_t Close = At == llvm::StringRef::npos ? At : Text.find(')', At);
+  if (Close == llvm::StringRef::npos)
+    return;
+  T.SwizzleRange = charRange(At, Close + 1);
 }
 
 void KernelBuilder::inheritSpelling(ValueId Result, StmtId Op) {
@@ -644,6 +685,10 @@ void KernelBuilder::inheritSpelling(ValueId Result, StmtId Op) {
       continue;
     if (!T.ElementRange.valid())
       T.ElementRange = From.ElementRange;
+    if (!T.LayoutRange.valid()) {
+      T.LayoutRange = From.LayoutRange;
+      T.StrideRanges = From.StrideRanges;
+    }
     if (!T.SwizzleRange.valid())
       T.SwizzleRange = From.SwizzleRange;
   }
@@ -1713,6 +1758,8 @@ ValueId KernelBuilder::tileValue(const CXXMemberCallExpr *MC,
   V.Type = *TT;
   // The tile is written by its tensor's declaration.
   V.Type.ElementRange = K.Values[Parent].Type.ElementRange;
+  V.Type.LayoutRange = K.Values[Parent].Type.LayoutRange;
+  V.Type.StrideRanges = K.Values[Parent].Type.StrideRanges;
   V.Type.SwizzleRange = K.Values[Parent].Type.SwizzleRange;
   V.Range = range(MC);
   std::vector<ExprId> Offsets;

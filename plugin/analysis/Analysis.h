@@ -63,6 +63,10 @@ std::vector<Finding> checkCoverage(const hir::Kernel &K);
 /// modes: a tf::broadcast over the wrong mode or extent (Shapes.cpp).
 std::vector<Finding> checkShapes(const hir::Kernel &K);
 
+/// Tensors with storage of their own (allocations, ring slots) whose static
+/// layout puts two coordinates at one offset (Storage.cpp).
+std::vector<Finding> checkStorage(const hir::Kernel &K);
+
 /// Threads per CTA and CTAs per cluster against \p Target's hard launch
 /// limits (Launch.cpp): errors.
 std::vector<Finding> checkLaunch(const hir::Kernel &K,

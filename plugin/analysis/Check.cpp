@@ -851,6 +851,8 @@ std::vector<Finding> check(const Kernel &K,
     Findings.push_back(std::move(F));
   for (Finding &F : checkShapes(K))
     Findings.push_back(std::move(F));
+  for (Finding &F : checkStorage(K))
+    Findings.push_back(std::move(F));
   if (Target) {
     for (Finding &F : checkLaunch(K, *Target))
       Findings.push_back(std::move(F));

@@ -78,11 +78,15 @@ struct TensorType {
   /// tf::Tensor<T, "layout", S> reached through aliases and the slot types
   /// of rings and buffers), so that a finding about the element type or the
   /// swizzle stands at the mistake rather than at a use: the element type
-  /// argument, and the `Swizzle(...)` inside the layout text. Invalid where
-  /// no declaration spells them (a type derived by inference, a template
-  /// parameter).
+  /// argument, the layout text's string literal and the `Swizzle(...)`
+  /// inside it. Invalid where no declaration spells them (a type derived by
+  /// inference, a template parameter).
   SourceRange ElementRange;
+  SourceRange LayoutRange;
   SourceRange SwizzleRange;
+  /// Where the layout text writes each leaf's stride, in leaf order (char
+  /// ranges inside the literal); empty unless every stride is a number.
+  std::vector<SourceRange> StrideRanges;
 
   /// The logical shape: the window's extents, or the top-level modes' sizes
   /// of the layout (dynamic where the layout has `?`).
