@@ -29,6 +29,7 @@
 
 #include "tf/layout/mesh_text.hpp"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
@@ -166,9 +167,78 @@ hir::StmtId ownScope(const hir::Kernel &K, hir::StmtId Op) {
   return P;
 }
 
+namespace {
+
+/// One use of a register value on a mesh that does not hold it.
+struct NotHeldUse {
+  hir::StmtId Op;
+  hir::ValueId Value, Root;
+  hir::StmtId Holder;
+  tf::Mesh Here;
+};
+
+/// The finding for one use: at the use (or the op's own mesh attribute,
+/// which placed it), the definition in a note.
+Finding useFinding(const hir::Kernel &K, const NotHeldUse &U) {
+  const tf::Mesh &Held = K.Stmts[U.Holder].Mesh;
+  Finding F;
+  F.Id = plugin::DiagId::err_tf_scope_not_held;
+  F.Range = useRange(K, K.Stmts[U.Op], U.Value);
+  F.Args = {describeValue(K, U.Value), to_string(Held), to_string(U.Here)};
+  // Placed by its own mesh attribute, the op runs where that attribute
+  // says: the error is there, the use in a note.
+  if (hir::StmtId Scope = ownScope(K, U.Op); Scope != hir::None) {
+    hir::SourceRange Attribute = K.Stmts[Scope].Range;
+    Attribute.End = Attribute.Begin;
+    F.Notes.push_back({plugin::DiagId::note_tf_derived,
+                       F.Range,
+                       {describeValue(K, U.Value) + " is used here"},
+                       {},
+                       {}});
+    F.Range = Attribute;
+  }
+  Finding Note;
+  Note.Id = plugin::DiagId::note_tf_value_defined;
+  Note.Range = definitionRange(K, U.Root);
+  Note.Args = {describeValue(K, U.Root), to_string(Held)};
+  F.Notes.push_back(std::move(Note));
+  return F;
+}
+
+/// The finding for a value every use of which runs on one other mesh: the
+/// definition placed it on the wrong mesh, one mistake. The error stands at
+/// the mesh attribute the definition is written with (else at the
+/// definition), each use in a note.
+Finding definitionFinding(const hir::Kernel &K,
+                          llvm::ArrayRef<NotHeldUse> Uses) {
+  const NotHeldUse &First = Uses.front();
+  const tf::Mesh &Held = K.Stmts[First.Holder].Mesh;
+  Finding F;
+  F.Id = plugin::DiagId::err_tf_scope_not_held;
+  F.Range = definitionRange(K, First.Root);
+  hir::StmtId Def = K.Values[First.Root].Def;
+  if (Def != hir::None)
+    if (hir::StmtId Scope = ownScope(K, Def); Scope != hir::None) {
+      F.Range = K.Stmts[Scope].Range;
+      F.Range.End = F.Range.Begin;
+    }
+  F.Args = {describeValue(K, First.Root), to_string(Held),
+            to_string(First.Here)};
+  for (const NotHeldUse &U : Uses)
+    F.Notes.push_back({plugin::DiagId::note_tf_derived,
+                       useRange(K, K.Stmts[U.Op], U.Value),
+                       {describeValue(K, U.Value) + " is used here"},
+                       {},
+                       {}});
+  return F;
+}
+
+} // namespace
+
 std::vector<Finding> checkScopes(const hir::Kernel &K,
                                  std::vector<hir::StmtId> *NotHeld) {
   std::vector<Finding> Out = checkTopologies(K);
+  std::vector<NotHeldUse> Found;
   for (hir::StmtId Id : K.preorder()) {
     const hir::Stmt &S = K.Stmts[Id];
     if (S.Kind != hir::StmtKind::Op)
@@ -196,34 +266,38 @@ std::vector<Finding> checkScopes(const hir::Kernel &K,
       }
       if (!Here)
         return Out; // a kernel without topologies: nothing to compare
-      const tf::Mesh &Held = K.Stmts[Holder].Mesh;
-      if (sameUnits(Held, *Here))
+      if (sameUnits(K.Stmts[Holder].Mesh, *Here))
         continue;
-      hir::ValueId Root = rootOf(K, V);
-      Finding F;
-      F.Id = plugin::DiagId::err_tf_scope_not_held;
-      F.Range = useRange(K, S, V);
-      F.Args = {describeValue(K, V), to_string(Held), to_string(*Here)};
-      // Placed by its own mesh attribute, the op runs where that attribute
-      // says: the error is there, the use in a note.
-      if (hir::StmtId Scope = ownScope(K, Id); Scope != hir::None) {
-        hir::SourceRange Attribute = K.Stmts[Scope].Range;
-        Attribute.End = Attribute.Begin;
-        F.Notes.push_back({plugin::DiagId::note_tf_derived,
-                           F.Range,
-                           {describeValue(K, V) + " is used here"},
-                           {},
-                           {}});
-        F.Range = Attribute;
+      Found.push_back({Id, V, rootOf(K, V), Holder, *Here});
+    }
+  }
+  // A value used on one other mesh at two or more statements, and held
+  // nowhere it is used, was defined on the wrong mesh: one error at its
+  // definition. Otherwise each use is its own error.
+  std::vector<bool> Done(Found.size(), false);
+  for (std::size_t I = 0; I < Found.size(); ++I) {
+    if (Done[I])
+      continue;
+    std::vector<NotHeldUse> Same;
+    for (std::size_t J = I; J < Found.size(); ++J)
+      if (!Done[J] && Found[J].Root == Found[I].Root &&
+          sameUnits(Found[J].Here, Found[I].Here)) {
+        Same.push_back(Found[J]);
+        Done[J] = true;
       }
-      Finding Note;
-      Note.Id = plugin::DiagId::note_tf_value_defined;
-      Note.Range = definitionRange(K, Root);
-      Note.Args = {describeValue(K, Root), to_string(Held)};
-      F.Notes.push_back(std::move(Note));
+    const bool HeldSomewhere = llvm::any_of(Found, [&](const NotHeldUse &U) {
+      return U.Root == Found[I].Root && !sameUnits(U.Here, Found[I].Here);
+    });
+    if (Same.size() >= 2 && !HeldSomewhere) {
+      Out.push_back(definitionFinding(K, Same));
       if (NotHeld)
-        NotHeld->push_back(Id);
-      Out.push_back(std::move(F));
+        NotHeld->push_back(Same.front().Op);
+      continue;
+    }
+    for (const NotHeldUse &U : Same) {
+      Out.push_back(useFinding(K, U));
+      if (NotHeld)
+        NotHeld->push_back(U.Op);
     }
   }
   return Out;

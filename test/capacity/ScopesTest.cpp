@@ -180,12 +180,18 @@ TEST(Scopes, ValueDefinedOnTheLoaderUsedOnCompute) {
   EXPECT_EQ(F[0].Args[0], "'flag'");
   EXPECT_EQ(F[0].Args[1], tf::to_string(Loader));
   EXPECT_EQ(F[0].Args[2], tf::to_string(Compute));
-  // Findings come in program order: a second misuse before it comes first.
+  // Used on compute at a second statement too, and nowhere on the loader:
+  // the definition put it on the wrong mesh -- one error at the definition,
+  // the uses as notes in program order.
   G.B.op(G.MmaScope, OpKind::Schedule, {X, G.StagedTile}, 75, "tf.Copy");
   F = checkScopes(G.B.K);
-  ASSERT_EQ(F.size(), 2u);
-  EXPECT_EQ(F[0].Range.Line, 75u);
-  EXPECT_EQ(F[1].Range.Line, 94u);
+  ASSERT_EQ(F.size(), 1u);
+  EXPECT_EQ(F[0].Id, DiagId::err_tf_scope_not_held);
+  EXPECT_EQ(F[0].Range.Line, 93u);
+  ASSERT_EQ(F[0].Notes.size(), 2u);
+  EXPECT_EQ(F[0].Notes[0].Range.Line, 75u);
+  EXPECT_EQ(F[0].Notes[1].Range.Line, 94u);
+  EXPECT_EQ(F[0].Notes[0].Args[0], "'flag' is used here");
 }
 
 } // namespace

@@ -55,5 +55,5 @@ void staged_kernel(Matrix a, Matrix b) {
 }
 } // namespace t
 // RUN: not %clangxx %{tf} -fno-color-diagnostics -fdiagnostics-parseable-fixits %s 2>&1 | FileCheck %s --check-prefix=FIXIT
-// FIXIT: fix-it:"{{.*}}err_tf_layout_overlap.cpp":{17:79-17:83}:"16384"
-// FIXIT: fix-it:"{{.*}}err_tf_layout_overlap.cpp":{39:58-39:60}:"64"
+// FIXIT: fix-it:"{{.*}}err_tf_layout_overlap.cpp":{18:79-18:83}:"16384"
+// FIXIT: fix-it:"{{.*}}err_tf_layout_overlap.cpp":{40:58-40:60}:"64"

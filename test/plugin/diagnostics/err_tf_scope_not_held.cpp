@@ -1,5 +1,9 @@
 // err_tf_scope_not_held: the accumulator lives in the registers of the 256
-// compute threads; the loader thread holds no part of it.
+// compute threads; the loader thread holds no part of it. One use on the
+// wrong mesh is the use's mistake: the error at it, the definition in a
+// note. A value whose every use (two or more) runs on one other mesh was
+// defined on the wrong mesh: one error at its definition's attribute, each
+// use in a note -- one mistake, one error.
 // RUN: %tf-cc1 -verify %s
 #include "../Inputs/gemm_meshes.hpp"
 
@@ -21,6 +25,20 @@ void misplaced(tf::Tensor<tf::bf16, "(?,?)"> out) {
   (void)out;
   (void)mine;
   (void)theirs;
+}
+
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132),
+             tf::topology("thread", 384))]]
+void defined_on_the_loader(tf::Tensor<tf::bf16, "(?,?)"> out) {
+  // expected-error@+1 {{'acc' lives in the registers of mesh Mesh(thread, (1):(1), participant) and is used on mesh Mesh(thread, (2,4,8,4):(128,32,4,1) + 128, group, warp, lane8, lane4), which does not hold it}}
+  [[tf::mesh(loader)]] auto acc = tf::zeros<Acc>();
+  // expected-note@+1 {{'acc' is used here}}
+  [[tf::mesh(compute)]] auto first = tf::cast<tf::bf16>(acc);
+  // expected-note@+1 {{'acc' is used here}}
+  [[tf::mesh(compute)]] auto second = tf::cast<tf::f16>(acc);
+  (void)out;
+  (void)first;
+  (void)second;
 }
 
 } // namespace scopes
