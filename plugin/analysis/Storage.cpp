@@ -25,8 +25,8 @@
 #include "tf/layout/text/print.hpp"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 
-#include <algorithm>
 #include <optional>
 #include <string>
 
