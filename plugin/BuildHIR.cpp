@@ -669,7 +669,11 @@ void KernelBuilder::recordSpelling(hir::TensorType &T,
   };
   recordStrides(T, Text, charRange);
   std::size_t At = Text.find("Swizzle(");
-  std::size_t Close = At == llvm::StringRef::npos ? At : Text.find(')', At);
+  if (At == llvm::StringRef::npos) {
+    T.SwizzleRange = charRange(Text.size(), Text.size());
+    return;
+  }
+  std::size_t Close = Text.find(')', At);
   if (Close == llvm::StringRef::npos)
     return;
   T.SwizzleRange = charRange(At, Close + 1);

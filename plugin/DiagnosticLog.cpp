@@ -161,7 +161,8 @@ SourceLocation endOf(const SourceManager &SM, const LangOptions &LangOpts,
 }
 
 /// The caret of \p Info up to the end of the first highlighted range that
-/// holds it, else of the caret's token.
+/// holds it (an empty range at the caret, where a fix-it inserts: the caret
+/// alone), else of the caret's token.
 std::optional<DiagnosticLocation> location(const SourceManager &SM,
                                            const LangOptions &LangOpts,
                                            const Diagnostic &Info) {
@@ -171,6 +172,8 @@ std::optional<DiagnosticLocation> location(const SourceManager &SM,
       continue;
     SourceLocation Begin = SM.getFileLoc(R.getBegin());
     SourceLocation End = endOf(SM, LangOpts, R);
+    if (R.isCharRange() && Begin == Caret && End == Caret)
+      return span(SM, Caret, Caret);
     if (End.isInvalid() || !SM.isWrittenInSameFile(Begin, Caret) ||
         !SM.isWrittenInSameFile(End, Caret) ||
         SM.isBeforeInTranslationUnit(Caret, Begin) ||

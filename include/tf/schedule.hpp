@@ -167,6 +167,11 @@ template <class Atom, class Rep, class C, class A, class B> struct MmaChecks {
                                 written(2), rm, rn, rk>;
   static constexpr bool divides_check =
       tile_divides_into_atoms<static_tile, tile_m, tile_n, tile_k, am, an, ak>;
+  /// lhs is M x K and rhs K x N for an M x N acc (A's tile loaded through
+  /// B's ring is not).
+  static constexpr bool tile_agrees =
+      static_tile && A::static_extent(0) == tile_m &&
+      B::static_extent(0) == tile_k && B::static_extent(1) == tile_n;
 
   static constexpr Message head() {
     Message m;
@@ -196,6 +201,14 @@ template <class Atom, class Rep, class C, class A, class B> struct MmaChecks {
       else
         m << "; the accumulator lives in registers: tf::rmem";
     }
+    return m;
+  }
+  static constexpr Message agree_message() {
+    Message m = head();
+    m << "acc is " << tile_m << "x" << tile_n << " (M x N), lhs "
+      << A::static_extent(0) << "x" << tile_k << " (M x K), rhs "
+      << B::static_extent(0) << "x" << B::static_extent(1)
+      << " (K x N): their M, N and K extents must agree";
     return m;
   }
   static constexpr Message divide_message() {
@@ -289,6 +302,10 @@ auto check_tiled_mma() {
                     K::operand_message("rhs", Atom::rhs_operand,
                                        dtype_or_f64<typename B::element_type>(),
                                        B::storage, false))
+  TF_STATIC_CHECK(!K::static_tile || K::tile_agrees,
+                    "tf::schedule<tf::TiledMma<...>>: acc (M x N), lhs "
+                    "(M x K) and rhs (K x N) must agree in M, N and K",
+                    K::agree_message())
   TF_STATIC_CHECK((tile_divides_into_atoms<K::static_tile, K::tile_m,
                                               K::tile_n, K::tile_k, K::am,
                                               K::an, K::ak>),
@@ -318,8 +335,9 @@ decltype(auto) run_tiled_mma(Acc &&acc, const L &lhs, const R &rhs) {
                           layout_text_parsed<B>;
   if constexpr (parsed)
     check_tiled_mma<Atom, Rep, C, A, B>();
-  if constexpr (parsed && K::ranks && K::static_tile && K::operands_ok &&
-                K::divides && K::repeat_ok && K::repeat_rank) {
+  if constexpr (parsed && K::ranks && K::static_tile && K::tile_agrees &&
+                K::operands_ok && K::divides && K::repeat_ok &&
+                K::repeat_rank) {
     // The atoms together compute exactly the tile's matmul: each element of
     // acc accumulates its products in float, k increasing, atom after atom.
     tf::matmul(acc, lhs, rhs);
@@ -388,12 +406,12 @@ template <class Src, class Dst> auto check_tma_operands() {
   static_assert(K::same_rank,
                 "tf::schedule<tf::nv::CopyAsyncTensor>: source and "
                 "destination ranks differ");
+#if TF_SCHEDULE_CONTRACT_CHECKS
   static_assert(K::extents,
                 "tf::schedule<tf::nv::CopyAsyncTensor>: the box (the gmem "
                 "tile) and the smem tile have different extents; take a "
                 "gmem tile of the smem tile's extents, e.g. "
                 "a.tile<BM, BK>(m0, k0)");
-#if TF_SCHEDULE_CONTRACT_CHECKS
   using T = TmaChecks<Src, Dst>;
   TF_STATIC_CHECK(T::is_load || T::is_store,
                     "tf::schedule<tf::nv::CopyAsyncTensor>: TMA copies a gmem "

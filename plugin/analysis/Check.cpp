@@ -470,7 +470,10 @@ private:
       return std::nullopt;
     const TensorType &T = K.Values[O->Value].Type;
     const Swizzle Written = H.S.operands[I].layout.swizzle;
-    if (!T.SwizzleRange.valid() || Written.is_identity())
+    // An unswizzled text has the empty range at its end: the fix-it
+    // inserts the swizzle there.
+    if (!T.SwizzleRange.valid() ||
+        (Written.is_identity() != (T.SwizzleRange.Begin == T.SwizzleRange.End)))
       return std::nullopt;
     const Name Subject = H.S.operands[I].name;
     for (const Swizzle &Meant : swizzlesMeant(Written, T.Element)) {
@@ -483,7 +486,10 @@ private:
         continue;
       const std::string Bytes = std::to_string(16 << Meant.bits);
       std::string Because =
-          bits(T.Element) >= 16 && Meant == inBytes(Written, T.Element)
+          Written.is_identity()
+              ? "it reads the " + Bytes + "-byte swizzle " + to_string(Meant) +
+                    ", and the layout writes no swizzle"
+          : bits(T.Element) >= 16 && Meant == inBytes(Written, T.Element)
               ? to_string(Written) + " counts " +
                     std::to_string(bits(T.Element) / 8) +
                     "-byte elements, as CuTe's Swizzle<" +
@@ -497,7 +503,8 @@ private:
       const std::string Value = valueText(K, O->Value);
       Finding F = make(DiagId::err_tf_contract_layout, T.SwizzleRange,
                        {str(C.id), str(Subject), Value, Because}, Why);
-      F.FixIts.push_back({T.SwizzleRange, to_string(Meant)});
+      F.FixIts.push_back({T.SwizzleRange, (Written.is_identity() ? " | " : "") +
+                                              to_string(Meant)});
       F.Notes.push_back({DiagId::note_tf_derived,
                          operandRange(Subject),
                          {"operand " + str(Subject) + " (" + Value +
@@ -805,7 +812,9 @@ std::vector<Finding> check(const Kernel &K,
   // repeat it, unless the contract refuses the mesh itself (a WGMMA with no
   // thread mesh): that error names the cause and stands alone. An op that
   // reads such an op's result (the cast of a value the mesh does not hold,
-  // then copied) is not checked at all.
+  // then copied) is not checked at all; nor is one that reads the result of
+  // a copy whose extents were refused (its type is the slot's, not what was
+  // loaded: a WGMMA reading A's tile through B's ring).
   std::vector<StmtId> NotHeld;
   std::vector<Finding> Scoped = checkScopes(K, &NotHeld);
   std::vector<Finding> Findings;
@@ -828,6 +837,8 @@ std::vector<Finding> check(const Kernel &K,
       continue;
     if (Held) {
       checkSite(K, S, Target, Findings);
+      if (Op.Result != hir::None && refusesExtents(Op))
+        Unheld.push_back(Op.Result);
       continue;
     }
     std::vector<Finding> Site;

@@ -18,12 +18,26 @@
 // Windows of one tensor along one dimension are taken together (a body may
 // split one step into two windows, k and k + 64), the same window taken
 // twice counts once, and so does another iteration's window (a prefetch of
-// the next tile at m * 128 + 128); one error per loop index. An offset of any other form, or one whose terms are not
-// compile-time constants, is not checked.
+// the next tile at m * 128 + 128); one error per loop index. An offset of
+// any other form, or one whose terms are not compile-time constants, is not
+// checked; nor is a window whose copy refuses its extents (a box narrower
+// than its slot: the contract check's error says so).
+//
+// One mistake, one error, where two orders are swapped:
+//   a.tile<BM, BK>(k, m * BM)            each of two dimensions advances by
+//                                        the other's extent: one error at
+//                                        the window (its offsets' order);
+//   tf::persistent_tiles(cta, GN, GM)    each index's tile count divides by
+//                                        the other index's advance: one
+//                                        error at the counts, the swap as a
+//                                        fix-it when both are named.
 //
 //===----------------------------------------------------------------------===//
 
 #include "analysis/Analysis.h"
+#include "analysis/Site.h"
+
+#include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
 #include <map>
@@ -36,7 +50,6 @@ namespace {
 using hir::ExprId;
 using hir::ExprKind;
 using hir::None;
-using hir::StmtId;
 using hir::ValueId;
 
 /// An offset `Index * Scale + Start`.
@@ -51,18 +64,32 @@ public:
       : K(K), Out(Out) {}
 
   void run() {
-    for (StmtId S = 0; S < K.Stmts.size(); ++S) {
-      const hir::Stmt &L = K.Stmts[S];
+    for (const hir::Stmt &Op : K.Stmts)
+      if (Op.Kind == hir::StmtKind::Op && Op.Sched && refusesExtents(Op))
+        Refused.insert(Refused.end(), Op.Operands.begin(), Op.Operands.end());
+    for (const hir::Stmt &L : K.Stmts)
+      if (L.Kind == hir::StmtKind::Loop)
+        for (std::size_t I = 0; I < L.Indices.size(); ++I)
+          LoopOf.emplace(L.Indices[I], &L);
+    for (ValueId V = 0; V < K.Values.size(); ++V)
+      checkOffsetOrder(V);
+    for (const hir::Stmt &L : K.Stmts) {
       if (L.Kind != hir::StmtKind::Loop)
         continue;
+      const bool CountsSwapped = checkCountOrder(L);
       for (std::size_t I = 0; I < L.Indices.size(); ++I)
-        checkIndex(L, I);
+        checkIndex(L, I, CountsSwapped);
     }
   }
 
 private:
   const hir::Kernel &K;
   std::vector<Finding> &Out;
+  /// Windows whose copy refuses their extents, or whose offsets are
+  /// written in the wrong order (one error at the window says so).
+  std::vector<ValueId> Refused;
+  /// The loop of each loop index.
+  std::map<ValueId, const hir::Stmt *> LoopOf;
 
   /// The expression \p E stands for, through index values bound by a Let.
   const hir::Expr &resolve(ExprId E) const {
@@ -107,47 +134,202 @@ private:
     ValueId Tile;
     std::int64_t Start, Extent;
   };
+  /// (tensor, dimension) -> the advance and the windows at one index (an
+  /// advance of 0: the windows advance differently, not checked).
+  using Groups = std::map<std::pair<ValueId, unsigned>,
+                          std::pair<std::int64_t, std::vector<Window>>>;
 
-  void checkIndex(const hir::Stmt &L, std::size_t I) {
-    ValueId Index = L.Indices[I];
-    bool TileOffsets = L.Loop == hir::LoopKind::TileOffsets;
+  /// How far an offset Scale * Index moves per iteration of Index's loop
+  /// \p L: the step times Scale for tile_offsets, Scale for a tile loop
+  /// (its index counts tiles); none when the step is not a constant.
+  std::optional<std::int64_t> advance(const hir::Stmt &L,
+                                      std::int64_t Scale) const {
+    if (L.Loop != hir::LoopKind::TileOffsets)
+      return Scale;
     std::optional<std::int64_t> Step =
-        TileOffsets && L.Bounds.size() == 2 ? constant(L.Bounds[1])
-                                            : std::nullopt;
-    if (TileOffsets && !Step)
-      return;
-    // (tensor, dimension) -> the advance and the windows at this index.
-    std::map<std::pair<ValueId, unsigned>,
-             std::pair<std::int64_t, std::vector<Window>>>
-        Groups;
+        L.Bounds.size() == 2 ? constant(L.Bounds[1]) : std::nullopt;
+    if (!Step)
+      return std::nullopt;
+    return *Step * Scale;
+  }
+
+  /// The windows the body takes at index \p I of \p L, by tensor and
+  /// dimension.
+  Groups groupsAt(const hir::Stmt &L, std::size_t I) const {
+    const ValueId Index = L.Indices[I];
+    Groups Out;
     for (ValueId V = 0; V < K.Values.size(); ++V) {
       const hir::Value &T = K.Values[V];
       if (T.TileOf == None ||
-          T.TileOffsets.size() != T.Type.WindowExtents.size())
+          T.TileOffsets.size() != T.Type.WindowExtents.size() ||
+          llvm::is_contained(Refused, V))
         continue;
       for (unsigned D = 0; D < T.TileOffsets.size(); ++D) {
         std::optional<AffineOffset> A = affine(T.TileOffsets[D], Index);
         if (!A || A->Scale <= 0)
           continue;
-        std::int64_t Advance = TileOffsets ? *Step * A->Scale : A->Scale;
-        auto [It, New] = Groups.try_emplace({T.TileOf, D}, Advance,
-                                            std::vector<Window>{});
-        if (It->second.first != Advance) {
+        std::optional<std::int64_t> Advance = advance(L, A->Scale);
+        if (!Advance)
+          continue;
+        auto [It, New] =
+            Out.try_emplace({T.TileOf, D}, *Advance, std::vector<Window>{});
+        if (It->second.first != *Advance) {
           It->second.first = 0; // mixed advances: not checked
           continue;
         }
         It->second.second.push_back({V, A->Start, T.Type.WindowExtents[D]});
       }
     }
+    return Out;
+  }
+
+  void checkIndex(const hir::Stmt &L, std::size_t I, bool CountsSwapped) {
+    Groups At = groupsAt(L, I);
     // One mistake, one error: the first tensor whose windows do not tile
     // stands for the others at the same index (a K loop's wrong step shows
     // in A's and B's windows alike).
     std::size_t Reported = Out.size();
-    for (auto &[Key, Group] : Groups)
+    for (auto &[Key, Group] : At)
       if (Group.first > 0 && Out.size() == Reported)
-        checkGroup(L, Index, Key.first, Key.second, Group.first, Group.second);
-    if (!TileOffsets && Out.size() == Reported)
-      checkTileCount(L, I, Groups);
+        checkGroup(L, L.Indices[I], Key.first, Key.second, Group.first,
+                   Group.second);
+    if (L.Loop != hir::LoopKind::TileOffsets && !CountsSwapped &&
+        Out.size() == Reported)
+      checkTileCount(L, I, At);
+  }
+
+  /// A window whose offsets are written in the wrong order
+  /// (a.tile<BM, BK>(k, m * BM) for (m * BM, k)): two of its dimensions
+  /// each advance by the other's extent, and neither by its own. One error
+  /// at the window, which the loops' checks then leave out.
+  void checkOffsetOrder(ValueId V) {
+    const hir::Value &T = K.Values[V];
+    const std::vector<std::int64_t> &Extents = T.Type.WindowExtents;
+    if (T.TileOf == None || T.TileOffsets.size() != Extents.size() ||
+        llvm::is_contained(Refused, V))
+      return;
+    struct Step {
+      ValueId Index = None;
+      std::int64_t Advance = 0, Start = 0;
+    };
+    std::vector<Step> Steps(Extents.size());
+    for (std::size_t D = 0; D < Extents.size(); ++D)
+      for (const auto &[Index, L] : LoopOf) {
+        std::optional<AffineOffset> A = affine(T.TileOffsets[D], Index);
+        std::optional<std::int64_t> Advance =
+            A && A->Scale > 0 ? advance(*L, A->Scale) : std::nullopt;
+        if (Advance) {
+          Steps[D] = {Index, *Advance, A->Start};
+          break;
+        }
+      }
+    auto startsAt = [](std::int64_t Start, std::int64_t Advance) {
+      return Start % Advance == 0;
+    };
+    for (std::size_t I = 0; I < Steps.size(); ++I)
+      for (std::size_t J = I + 1; J < Steps.size(); ++J) {
+        const Step &A = Steps[I], &B = Steps[J];
+        if (A.Index == None || B.Index == None || A.Index == B.Index ||
+            Extents[I] == A.Advance || Extents[J] == B.Advance ||
+            Extents[I] != B.Advance || Extents[J] != A.Advance ||
+            !startsAt(A.Start, B.Advance) || !startsAt(B.Start, A.Advance))
+          continue;
+        Finding F;
+        F.Id = plugin::DiagId::err_tf_loop_coverage;
+        F.Args = {"'" + K.Values[T.TileOf].Name + "'", std::to_string(I),
+                  std::to_string(Extents[I]), std::to_string(A.Start),
+                  "'" + K.Values[A.Index].Name + "'",
+                  std::to_string(A.Advance),
+                  "its offsets are in the wrong order: dimension " +
+                      std::to_string(J) + " (" + std::to_string(Extents[J]) +
+                      " wide) advances with '" + K.Values[B.Index].Name +
+                      "' by " + std::to_string(B.Advance) +
+                      "; swapped, each dimension advances by its own "
+                      "extent: write the offsets in the order of '" +
+                      K.Values[T.TileOf].Name + "''s dimensions"};
+        F.Range = T.Range.valid() ? T.Range : K.Stmts[T.Def].Range;
+        Out.push_back(std::move(F));
+        Refused.push_back(V);
+        return;
+      }
+  }
+
+  /// The tile counts of a persistent or grid loop written in the wrong
+  /// order (tf::persistent_tiles(cta, GN, GM)): each index's count divides
+  /// by the other index's advance, and neither by its own. One error at the
+  /// counts, with the swap as a fix-it when both are named; returns whether
+  /// it was reported (the counts are then not checked one by one).
+  bool checkCountOrder(const hir::Stmt &L) {
+    if (L.Loop == hir::LoopKind::TileOffsets || L.Indices.size() < 2 ||
+        L.Bounds.size() < L.Indices.size())
+      return false;
+    struct Count {
+      std::optional<std::int64_t> Divisor;
+      std::int64_t Advance = 0;
+      std::pair<ValueId, unsigned> Key;
+      const Window *First = nullptr;
+    };
+    std::vector<Groups> At;
+    std::vector<Count> Counts;
+    for (std::size_t I = 0; I < L.Indices.size(); ++I)
+      At.push_back(groupsAt(L, I));
+    for (std::size_t I = 0; I < L.Indices.size(); ++I) {
+      Count C;
+      const hir::Expr &E = resolve(L.Bounds[I]);
+      if (E.Kind == ExprKind::CeilDiv)
+        C.Divisor = constant(E.Rhs);
+      for (const auto &[Key, Group] : At[I])
+        if (Group.first > 0 && !Group.second.empty()) {
+          C.Advance = Group.first;
+          C.Key = Key;
+          C.First = &Group.second.front();
+          break;
+        }
+      Counts.push_back(C);
+    }
+    auto countName = [&](std::size_t I) -> std::string {
+      const hir::Expr &E = K.Exprs[L.Bounds[I]];
+      if (E.Kind == ExprKind::Ref && E.Ref < K.Values.size() &&
+          !K.Values[E.Ref].Name.empty())
+        return K.Values[E.Ref].Name;
+      return {};
+    };
+    for (std::size_t I = 0; I < Counts.size(); ++I)
+      for (std::size_t J = I + 1; J < Counts.size(); ++J) {
+        const Count &A = Counts[I], &B = Counts[J];
+        if (!A.Divisor || !B.Divisor || !A.First || !B.First ||
+            *A.Divisor == A.Advance || *B.Divisor == B.Advance ||
+            *A.Divisor != B.Advance || *B.Divisor != A.Advance)
+          continue;
+        const std::string NameA = countName(I), NameB = countName(J);
+        auto spelled = [](const std::string &Name) {
+          return Name.empty() ? std::string() : " (" + Name + ")";
+        };
+        Finding F;
+        F.Id = plugin::DiagId::err_tf_loop_coverage;
+        F.Args = {"'" + K.Values[A.Key.first].Name + "'",
+                  std::to_string(A.Key.second), std::to_string(A.First->Extent),
+                  std::to_string(A.First->Start),
+                  "'" + K.Values[L.Indices[I]].Name + "'",
+                  std::to_string(A.Advance),
+                  "the loop's tile counts are in the wrong order: the count "
+                  "of '" + K.Values[L.Indices[I]].Name + "'" + spelled(NameA) +
+                      " divides by " + std::to_string(*A.Divisor) +
+                      " (ceil_div) and that of '" +
+                      K.Values[L.Indices[J]].Name + "'" + spelled(NameB) +
+                      " by " + std::to_string(*B.Divisor) + "; swap them"};
+        const hir::SourceRange &First = K.Exprs[L.Bounds[I]].Range;
+        const hir::SourceRange &Second = K.Exprs[L.Bounds[J]].Range;
+        F.Range = First.valid() ? First : L.Range;
+        if (!NameA.empty() && !NameB.empty() && First.valid() &&
+            Second.valid()) {
+          F.FixIts.push_back({First, NameB});
+          F.FixIts.push_back({Second, NameA});
+        }
+        Out.push_back(std::move(F));
+        return true;
+      }
+    return false;
   }
 
   /// The windows along one dimension cover [0, Advance) exactly.
@@ -196,10 +378,8 @@ private:
 
   /// A tile count ceil_div(E, Q) of a persistent or grid loop agrees with
   /// the windows' advance.
-  void checkTileCount(
-      const hir::Stmt &L, std::size_t I,
-      const std::map<std::pair<ValueId, unsigned>,
-                     std::pair<std::int64_t, std::vector<Window>>> &Groups) {
+  void checkTileCount(const hir::Stmt &L, std::size_t I,
+                      const Groups &At) {
     if (I >= L.Bounds.size())
       return;
     const hir::Expr &Count = resolve(L.Bounds[I]);
@@ -208,7 +388,7 @@ private:
     std::optional<std::int64_t> Q = constant(Count.Rhs);
     if (!Q)
       return;
-    for (const auto &[Key, Group] : Groups) {
+    for (const auto &[Key, Group] : At) {
       if (Group.first <= 0 || Group.first == *Q || Group.second.empty())
         continue;
       const Window &W = Group.second.front();

@@ -29,6 +29,8 @@
 
 #include "tf/contract/match.hpp"
 
+#include "llvm/ADT/STLExtras.h"
+
 namespace tf::analysis {
 
 using namespace hir;
@@ -156,6 +158,24 @@ std::vector<Finding> infer(Kernel &K, const targets::MergedTarget *Target) {
       if (O.Untyped && O.Value != None && O.Value < K.Values.size())
         Findings.push_back(untypedOperand(K, Op, *Site.C, O));
     if (isBoxCopy(*Site.C)) {
+      // Extents first: the boxes are cut from the shared-memory side, so a
+      // box whose extents differ from its slot's (A's tile loaded into B's
+      // ring) is the whole copy's refusal; its layout and limits are
+      // questions about boxes that cannot be cut.
+      MatchReport Whole = match(*Site.C, Site.S);
+      if (llvm::any_of(Whole.reasons, [](const Reason &Why) {
+            return Why.kind == ReasonKind::operand_shape;
+          })) {
+        MatchReport Extents = Whole;
+        Extents.reasons = {};
+        Extents.dropped = 0;
+        for (const Reason &Why : Whole.reasons)
+          if (Why.kind != ReasonKind::operand_layout &&
+              Why.kind != ReasonKind::operand_limit)
+            Extents.reasons.push_back(Why);
+        Op.Sched->Match = std::move(Extents);
+        continue;
+      }
       if (std::optional<BoxSplit> Split = splitIntoBoxes(Site)) {
         Op.Sched->DerivedRepeat = Split->Count;
         Op.Sched->BoxExtents = Split->Extents;

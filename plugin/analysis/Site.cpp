@@ -719,6 +719,16 @@ bool isBoxCopy(const Contract &C) {
   return false;
 }
 
+bool refusesExtents(const hir::Stmt &Op) {
+  const Contract *C = contractOf(Op);
+  if (!C || C->kind != AtomKind::copy || !Op.Sched->Match)
+    return false;
+  for (const Reason &Why : Op.Sched->Match->reasons)
+    if (Why.kind == ReasonKind::operand_shape)
+      return true;
+  return false;
+}
+
 std::optional<BoxSplit> recordedSplit(const hir::Stmt &Op) {
   if (!Op.Sched || Op.Sched->BoxExtents.empty())
     return std::nullopt;

@@ -117,6 +117,13 @@ std::optional<BoxSplit> splitIntoBoxes(const HirSite &Whole);
 /// box copy, or no box accepted).
 std::optional<BoxSplit> recordedSplit(const hir::Stmt &Op);
 
+/// Whether copy \p Op's recorded match refuses the extents of an operand
+/// (a box whose extents differ from its slot's): the one error of that
+/// mistake. Its result's type is the destination's, not what the source
+/// held, so the ops that read it are not checked, and the loops it tiles
+/// are not checked for coverage through its windows.
+bool refusesExtents(const hir::Stmt &Op);
+
 /// \p Whole with its operands cut to box 0 of \p Split, in box order: the
 /// shared-memory side is Split.Box, the global side the window with the
 /// box's extents, its modes permuted by Split.Order.

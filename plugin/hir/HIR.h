@@ -79,8 +79,10 @@ struct TensorType {
   /// of rings and buffers), so that a finding about the element type or the
   /// swizzle stands at the mistake rather than at a use: the element type
   /// argument, the layout text's string literal and the `Swizzle(...)`
-  /// inside it. Invalid where no declaration spells them (a type derived by
-  /// inference, a template parameter).
+  /// inside it -- or, where the text writes no swizzle, the empty range at
+  /// the end of the text, where one would be written. Invalid where no
+  /// declaration spells them (a type derived by inference, a template
+  /// parameter).
   SourceRange ElementRange;
   SourceRange LayoutRange;
   SourceRange SwizzleRange;

@@ -53,6 +53,8 @@
 // RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=23 %s 2>&1 | FileCheck %s --check-prefix=NOTATOM
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=24 %s 2>&1 | FileCheck %s --check-prefix=MMAARGS
 // RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=24 %s 2>&1 | FileCheck %s --check-prefix=MMAARGS
+// RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=25 %s 2>&1 | FileCheck %s --check-prefix=AGREE
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=25 %s 2>&1 | FileCheck %s --check-prefix=AGREE-GXX
 // RUN: %clangxx -std=c++20 -fsyntax-only -I %tf_include -fplugin=%tf_plugin -DCASE=1 %s > %t.plugin 2>&1 || true
 // RUN: FileCheck %s --check-prefix=PLUGIN --allow-empty --input-file=%t.plugin
 
@@ -134,6 +136,8 @@ void kernel(Acc acc, Lhs lhs, Rhs rhs, tf::Tensor<tf::bf16, "(?,?)"> a,
   tf::schedule<int>(lhs, lhs);
 #elif CASE == 24 // MMAARGS
   tf::schedule<tf::TiledMma<Wgmma>>(acc, lhs);
+#elif CASE == 25 // AGREE
+  tf::schedule<tf::TiledMma<Wgmma>>(acc, lhs96, rhs);
 #endif
 }
 
@@ -176,4 +180,7 @@ void kernel(Acc acc, Lhs lhs, Rhs rhs, tf::Tensor<tf::bf16, "(?,?)"> a,
 // COPYREP: error: {{.*}}tf::schedule: tf::Repeat applies to MMA atoms
 // NOTATOM: error: {{.*}}tf::schedule<Atom>: Atom is tf::TiledMma<MmaAtom>
 // MMAARGS: error: {{.*}}give acc, lhs and rhs
+// AGREE: error: {{.*}}acc is 128x256 (M x N), lhs 96x64 (M x K), rhs 64x256 (K x N): their M, N and K extents must agree
+// AGREE-NOT: tf::matmul
+// AGREE-GXX: error: {{.*}}acc (M x N), lhs (M x K) and rhs (K x N) must agree in M, N and K
 // PLUGIN-NOT: static assertion failed

@@ -283,4 +283,24 @@ TEST(Ops, InsertSliceDropsWhatFallsOutside) {
     }
 }
 
+// Storage of its own gives every coordinate an offset of its own: the
+// accumulator with its warpgroup stride halved (8192 for 16384) would write
+// each group's rows over the other's; an interleaving the stride order
+// alone cannot vouch for ((3,2):(2,3): offsets 0,3,2,5,4,7) is enumerated.
+TEST(Buffers, StorageOfItsOwnHasOnePlacePerElement) {
+  using Overlapping = tf::Tensor<float, "((2@group,4@warp,2,8@lane8),(32,4@lane4,2)):((8192,16,8,1),(512,128,64))", tf::rmem>;
+  EXPECT_DEATH((void)tf::zeros<Overlapping>(),
+               "tf::Buffer: the layout puts two coordinates at offset [0-9]+ "
+               "\\(a stride of 8192 falls inside the span 16384");
+  using OverlappingSlot = tf::Tensor<tf::bf16, "(128,64):(32,1)", tf::smem>;
+  using OverlappingRing = tf::Ring<OverlappingSlot, 2>;
+  EXPECT_DEATH((void)OverlappingRing(), "a stride of 32 falls inside the span 64");
+  using Interleaved = tf::Tensor<float, "(3,2):(2,3)", tf::rmem>;
+  auto b = tf::zeros<Interleaved>();
+  EXPECT_EQ(b.cosize(), 8);
+  EXPECT_EQ(tf::zeros<Acc>().cosize(), 128 * 256);
+  using Repeated = tf::Tensor<float, "(3,2):(1,2)", tf::rmem>;
+  EXPECT_DEATH((void)tf::empty<Repeated>(), "puts two coordinates at offset 2");
+}
+
 } // namespace

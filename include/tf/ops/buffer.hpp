@@ -17,8 +17,68 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <utility>
+#include <vector>
 
 namespace tf {
+
+namespace detail {
+/// Aborts unless the leaves (`extents`, `strides`) give every coordinate an
+/// offset of its own below `cosize`: a buffer is written element by element,
+/// and a layout that puts two coordinates at one offset (an accumulator
+/// whose warpgroup stride is half what it must be) makes every write to one
+/// overwrite the other. Sorted by stride, leaves whose strides each clear
+/// the span of the smaller ones are one place per element; otherwise (an
+/// interleaving such as (3,2):(2,3)) the offsets are enumerated -- as many
+/// steps as the buffer's zero fill.
+template <std::size_t N>
+void check_one_place_per_element(const std::array<std::int64_t, N> &extents,
+                                 const std::array<std::int64_t, N> &strides,
+                                 std::int64_t cosize) {
+  std::array<std::size_t, N> order{};
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < N; ++i)
+    if (extents[i] > 1)
+      order[n++] = i;
+  for (std::size_t i = 1; i < n; ++i) // insertion sort by stride: N is small
+    for (std::size_t j = i; j > 0 && strides[order[j]] < strides[order[j - 1]];
+         --j)
+      std::swap(order[j], order[j - 1]);
+  std::int64_t span = 1; // one past the largest offset so far
+  std::size_t inside = n;
+  for (std::size_t i = 0; i < n && inside == n; ++i) {
+    const std::size_t l = order[i];
+    if (strides[l] < span)
+      inside = i;
+    else
+      span = strides[l] * (extents[l] - 1) + span;
+  }
+  if (inside == n)
+    return;
+  std::vector<bool> taken(static_cast<std::size_t>(cosize > 0 ? cosize : 1));
+  std::array<std::int64_t, N> coord{};
+  std::int64_t size = 1;
+  for (std::size_t i = 0; i < N; ++i)
+    size *= extents[i];
+  for (std::int64_t flat = 0; flat < size; ++flat) {
+    std::int64_t offset = 0;
+    for (std::size_t i = 0; i < N; ++i)
+      offset += coord[i] * strides[i];
+    if (offset < 0 || offset >= cosize || taken[static_cast<std::size_t>(offset)])
+      tensor_fatal("tf::Buffer: the layout puts two coordinates at offset {} "
+                   "(a stride of {} falls inside the span {} of the smaller "
+                   "strides); storage of its own (tf::zeros, tf::empty, "
+                   "tf::full, a tf::Ring slot) needs one place per element",
+                   offset, strides[order[inside]], span);
+    taken[static_cast<std::size_t>(offset)] = true;
+    for (std::size_t i = N; i-- > 0;) // the last leaf fastest
+      if (++coord[i] < extents[i])
+        break;
+      else
+        coord[i] = 0;
+  }
+}
+} // namespace detail
 
 /// Owning storage for a view of type `TT` (a tf::Tensor in smem or rmem).
 template <class TT> class Buffer {
@@ -51,6 +111,8 @@ public:
         static_cast<std::size_t>(count_ > 0 ? count_ : 1));
     view_ = TT::from_leaves(data_.get(), probe.leaf_extents(),
                             probe.leaf_strides());
+    detail::check_one_place_per_element(probe.leaf_extents(),
+                                        probe.leaf_strides(), count_);
   }
 
   Buffer(const Buffer &o)

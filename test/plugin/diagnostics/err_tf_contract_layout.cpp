@@ -1,6 +1,9 @@
 // DEFINE: %{tf} = -std=c++20 -fsyntax-only -I %tf_include -fplugin=%tf_plugin
 // RUN: %clangxx %{tf} -Xclang -verify %s
-// An operand in a layout the atom cannot read: a plain row-major A slot is no WGMMA K-major core-matrix layout (TMA can fill it).
+// An operand in a layout the atom cannot read: a plain row-major A slot is no
+// WGMMA K-major core-matrix layout (TMA can fill it). Where a swizzle would
+// make it one, the error is at the end of the declaration's layout text
+// with the swizzle as a fix-it (inserted), the use in a note.
 // When another value of a written choice parameter reads the layout (B
 // stored N-major, the atom written with Major::K for B), the error is at
 // that template argument with the value as a fix-it, the operand in a note.
@@ -16,6 +19,8 @@ namespace t {
 using namespace gemm_test; // cta, loader, compute, Wgmma, RhsSlot, Matrix
 using Acc = Acc128x64<>;
 // Row-major, not swizzled (gemm_test::LhsSlot is swizzled).
+// expected-error@+2 {{nv.sm90.Wgmma cannot read operand A ('lhs') in this layout: it reads the 128-byte swizzle Swizzle(3,4,3), and the layout writes no swizzle [tf:contract-layout]}}
+// expected-note-re@+1 {{contract nv.sm90.Wgmma, operand A: fragment ((8,8),(2,8)):((512,64),(8,1)) does not match {{.*}}}}
 using LhsSlot = tf::Tensor<tf::bf16, "(128,64):(64,1)", tf::smem>;
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
@@ -27,7 +32,7 @@ void gemm(Matrix a, Matrix b) {
     for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
       [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), lhs_ring); 
       [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring); 
-      [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>, tf::Repeat<2, 1, 4> >(acc, lhs, rhs); // expected-error-re {{nv.sm90.Wgmma cannot read operand A ('lhs') in this layout: fragment ((8,8),(2,8)):((512,64),(8,1)) does not match {{.*}}}} expected-note-re {{contract nv.sm90.Wgmma, operand A: fragment {{.*}}}}
+      [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>, tf::Repeat<2, 1, 4> >(acc, lhs, rhs); // expected-note {{operand A ('lhs') is read here}}
     }
   }
 }
@@ -73,6 +78,7 @@ void swizzles(Matrix a, Matrix b) {
 }
 } // namespace t
 // RUN: not %clangxx %{tf} -fno-color-diagnostics -fdiagnostics-parseable-fixits %s 2>&1 | FileCheck %s --check-prefix=FIXIT
-// FIXIT: fix-it:"{{.*}}err_tf_contract_layout.cpp":{38:79-38:91}:"tf::Major::MN"
-// FIXIT: fix-it:"{{.*}}err_tf_contract_layout.cpp":{56:62-56:76}:"Swizzle(3,4,3)"
-// FIXIT: fix-it:"{{.*}}err_tf_contract_layout.cpp":{59:63-59:77}:"Swizzle(3,4,3)"
+// FIXIT: fix-it:"{{.*}}err_tf_contract_layout.cpp":{24:54-24:54}:" | Swizzle(3,4,3)"
+// FIXIT: fix-it:"{{.*}}err_tf_contract_layout.cpp":{43:79-43:91}:"tf::Major::MN"
+// FIXIT: fix-it:"{{.*}}err_tf_contract_layout.cpp":{61:62-61:76}:"Swizzle(3,4,3)"
+// FIXIT: fix-it:"{{.*}}err_tf_contract_layout.cpp":{64:63-64:77}:"Swizzle(3,4,3)"

@@ -42,6 +42,38 @@ void inline_type(Matrix a, Matrix b) {
     }
   }
 }
+
+// A TMA box whose extents differ from its slot's: A's 128x64 tile loaded
+// into B's 64x64 ring. The error is the copy's, at the slot; the WGMMA that
+// reads the slot is not checked again.
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
+void box_into_other_ring(Matrix a, Matrix b) {
+  tf::Ring<LhsSlot, 3> lhs_ring;
+  tf::Ring<RhsSlot, 3> rhs_ring;
+  for (auto [m, n] : tf::persistent_tiles(cta, tf::ceil_div(a.extent(0), 128), tf::ceil_div(b.extent(1), 64))) {
+    [[tf::mesh(compute)]] auto acc = tf::zeros<Acc128x64<float>>();
+    for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
+      // expected-error@+2 {{operand dst (a slot of 'rhs_ring') does not fit nv.sm90.CopyAsyncTensor: shape (64,64) does not fit (*box) = (128,64) bound by operand src [tf:contract-operand]}}
+      // expected-note@+1 {{contract nv.sm90.CopyAsyncTensor, operand dst: shape (64,64) does not fit (*box) = (128,64) bound by operand src}}
+      [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), rhs_ring);
+      [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring);
+      [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>, tf::Repeat<2, 1, 4> >(acc, lhs, rhs);
+    }
+  }
+}
+
+// A TMA store whose global window is narrower than the staged tile: the
+// error is at the window; the loop's coverage through it is not checked
+// again (its gap is this mistake).
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
+void store_window_narrower(Matrix a, Matrix out) {
+  for (auto [m, n] : tf::persistent_tiles(cta, tf::ceil_div(a.extent(0), 128), tf::ceil_div(out.extent(1), 64))) {
+    [[tf::mesh(loader)]] auto staged = tf::empty<LhsSlot>();
+    // expected-error@+2 {{operand dst (a tile of 'out') does not fit nv.sm90.CopyAsyncTensor: shape (128,32) does not fit (*box) = (128,64) bound by operand src [tf:contract-operand]}}
+    // expected-note@+1 {{contract nv.sm90.CopyAsyncTensor, operand dst: shape (128,32) does not fit (*box) = (128,64) bound by operand src}}
+    [[tf::mesh(loader)]] tf::schedule<tf::nv::CopyAsyncTensor>(staged, out.tile<128, 32>(m * 128, n * 64));
+  }
+}
 } // namespace t
 // RUN: not %clangxx %{tf} -fno-color-diagnostics -fdiagnostics-parseable-fixits %s 2>&1 | FileCheck %s --check-prefix=FIXIT
 // FIXIT: fix-it:"{{.*}}err_tf_contract_operand.cpp":{13:23-13:30}:"float"

@@ -122,4 +122,40 @@ void prefetch_next(Matrix a) {
     }
   }
 }
+
+// A window's offsets in the wrong order: dimension 0 advances with k by 64
+// but is 128 wide, dimension 1 with m by 128 but is 64 wide. One error at
+// the window, not one per dimension.
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 128))]]
+void offsets_swapped(Matrix a) {
+  tf::Ring<Slot, 2> ring;
+  const std::int64_t GM = tf::ceil_div(a.extent(0), BM);
+  for (auto [m, n] : tf::persistent_tiles(cta, GM, 1)) {
+    (void)n;
+    for (std::int64_t k : tf::tile_offsets(a.extent(1), BK)) {
+      [[tf::mesh(loader)]] auto x =
+          // expected-error@+1 {{window of 'a' along dimension 0 is 128 elements wide at offset 0 from 'k', which advances by 64: its offsets are in the wrong order: dimension 1 (64 wide) advances with 'm' by 128; swapped, each dimension advances by its own extent: write the offsets in the order of 'a''s dimensions}}
+          tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<BM, BK>(k, m * BM), ring);
+      (void)x;
+    }
+  }
+}
+
+// The tile counts in the wrong order: m counts tiles of BK, n tiles of BM.
+// One error at the counts, the swap as a fix-it.
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 128))]]
+void counts_swapped(Matrix a) {
+  tf::Ring<Slot, 2> ring;
+  const std::int64_t GM = tf::ceil_div(a.extent(0), BM);
+  const std::int64_t GN = tf::ceil_div(a.extent(1), BK);
+  // expected-error@+1 {{window of 'a' along dimension 0 is 128 elements wide at offset 0 from 'm', which advances by 128: the loop's tile counts are in the wrong order: the count of 'm' (GN) divides by 64 (ceil_div) and that of 'n' (GM) by 128; swap them}}
+  for (auto [m, n] : tf::persistent_tiles(cta, GN, GM)) {
+    [[tf::mesh(loader)]] auto x =
+        tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<BM, BK>(m * BM, n * BK), ring);
+    (void)x;
+  }
+}
 } // namespace t2
+// RUN: not %tf-cc1 -fdiagnostics-parseable-fixits %s 2>&1 | FileCheck %s --check-prefix=FIXIT
+// FIXIT: fix-it:"{{.*}}err_tf_loop_coverage.cpp":{152:48-152:50}:"GM"
+// FIXIT: fix-it:"{{.*}}err_tf_loop_coverage.cpp":{152:52-152:54}:"GN"
