@@ -567,6 +567,9 @@ private:
   void buildSchedule(hir::Stmt &Op, const CallExpr *CE);
   std::optional<std::string> contractIdOf(const CXXRecordDecl *RD,
                                           int Depth = 0);
+  /// Whether the text at \p R is a template parameter of the kernel
+  /// template this kernel instantiates (Wgmma<N, ...>).
+  bool spelledByTemplateParameter(clang::SourceRange R) const;
   std::vector<hir::SourceRange> paramRanges(const CallExpr *CE,
                                             const CXXRecordDecl *AtomRD,
                                             const detail::AtomParams &Params);
@@ -2238,6 +2241,22 @@ KernelBuilder::contractIdOf(const CXXRecordDecl *RD, int Depth) {
 /// i is its template argument i when their values agree (the atom types
 /// list their parameters in the contract's order; derived ones come last
 /// and have no argument).
+bool KernelBuilder::spelledByTemplateParameter(clang::SourceRange R) const {
+  const FunctionTemplateDecl *P =
+      FD && FD->isTemplateInstantiation() ? FD->getPrimaryTemplate() : nullptr;
+  if (!P || R.isInvalid())
+    return false;
+  bool Invalid = false;
+  llvm::StringRef Text =
+      Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM,
+                           Ctx.getLangOpts(), &Invalid)
+          .trim();
+  return !Invalid && llvm::any_of(*P->getTemplateParameters(),
+                                  [&](const NamedDecl *Param) {
+                                    return Param->getName() == Text;
+                                  });
+}
+
 std::vector<hir::SourceRange>
 KernelBuilder::paramRanges(const CallExpr *CE, const CXXRecordDecl *AtomRD,
                            const detail::AtomParams &Params) {
@@ -2307,8 +2326,13 @@ KernelBuilder::paramRanges(const CallExpr *CE, const CXXRecordDecl *AtomRD,
       }
       break;
     }
-    if (Agrees)
-      Out[I] = range(AtomLoc->getArgLoc(I).getSourceRange());
+    // An argument spelled by a template parameter (Wgmma<N, ...> in a
+    // kernel template) is the instantiation's decision, not this text's:
+    // a fix-it there would change every instantiation.
+    const clang::SourceRange ArgRange = AtomLoc->getArgLoc(I).getSourceRange();
+    const bool ByTemplate = spelledByTemplateParameter(ArgRange);
+    if (Agrees && !ByTemplate)
+      Out[I] = range(ArgRange);
   }
   return Out;
 }

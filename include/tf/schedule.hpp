@@ -476,10 +476,6 @@ template <class Src, class Dst> auto run_copy(const Src &src, Dst &&dst) {
   constexpr bool parsed = layout_text_parsed<S> && layout_text_parsed<D>;
   static_assert(!parsed || K::same_rank,
                 "tf::schedule<tf::Copy>: source and destination ranks differ");
-  static_assert(!parsed || K::extents,
-                "tf::schedule<tf::Copy>: source and destination extents "
-                "differ; copy a tile of the larger one, e.g. "
-                "dst.tile<BM, BN>(m0, n0)");
   constexpr const Contract &contract = Copy::contract;
   static constexpr AtomParams params{
       {"dtype", ParamValue::of(dtype_or_f64<typename S::element_type>())}};
@@ -488,6 +484,10 @@ template <class Src, class Dst> auto run_copy(const Src &src, Dst &&dst) {
   constexpr bool dtype_ok = operand_takes_dtype(
       contract, params, "dst", dtype_or_f64<typename D::element_type>());
 #if TF_SCHEDULE_CONTRACT_CHECKS
+  static_assert(!parsed || K::extents,
+                "tf::schedule<tf::Copy>: source and destination extents "
+                "differ; copy a tile of the larger one, e.g. "
+                "dst.tile<BM, BN>(m0, n0)");
   static_assert(dtype_ok,
                 "tf::schedule<tf::Copy>: source and destination element "
                 "types differ (generic.Copy does not convert); convert the "

@@ -59,6 +59,11 @@ std::vector<Finding> checkTopologies(const hir::Kernel &K);
 /// (Coverage.cpp).
 std::vector<Finding> checkCoverage(const hir::Kernel &K);
 
+/// Whether tile \p Window advances along each dimension whose offset steps
+/// with a loop index (a.tile<BM, BK>(m * BM, k) in a K loop of step BK) by
+/// its own extent (Coverage.cpp).
+bool windowFitsItsLoops(const hir::Kernel &K, hir::ValueId Window);
+
 /// Ops whose operands' static extents disagree where the op relates their
 /// modes: a tf::broadcast over the wrong mode or extent (Shapes.cpp).
 std::vector<Finding> checkShapes(const hir::Kernel &K);

@@ -44,6 +44,7 @@
 #include "tf/contract/describe.hpp"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
 #include <tuple>
@@ -138,9 +139,13 @@ std::vector<Swizzle> swizzlesMeant(const Swizzle &Written, DType Element) {
 
 /// The valid value nearest the offending one, when it is determined: for
 /// an integer range the nearest multiple of the step inside it (n = 260 ->
-/// 256 for WGMMA's 8..256 step 8), for a set of integers the nearest member,
-/// for a set of choices or dtypes its only member.
-std::optional<ParamValue> nearest(const Reason &R, const Contract &C) {
+/// 256 for WGMMA's 8..256 step 8) -- among those that divide \p Tile when it
+/// is given (> 0: the tile's extent along the atom mode the parameter sizes,
+/// so that the value is one the tile can use: n = 100 on a 256-wide tile ->
+/// 128, not 96) -- for a set of integers the nearest member, for a set of
+/// choices or dtypes its only member.
+std::optional<ParamValue> nearest(const Reason &R, const Contract &C,
+                                  std::int64_t Tile = 0) {
   if (R.index < 0 || R.index >= static_cast<int>(C.params.size()))
     return std::nullopt;
   const ParamDef &D = C.params[R.index];
@@ -184,11 +189,34 @@ std::optional<ParamValue> nearest(const Reason &R, const Contract &C) {
   if (Lo > Hi)
     return std::nullopt;
   std::int64_t V = R.value.integer;
+  if (Tile > 0) {
+    std::optional<std::int64_t> Best;
+    for (std::int64_t X = std::max<std::int64_t>(Lo, Step); X <= Hi; X += Step)
+      if (Tile % X == 0 && (!Best || std::abs(X - V) <= std::abs(*Best - V)))
+        Best = X;
+    if (Best)
+      return ParamValue::of(*Best);
+  }
   std::int64_t Down = V >= 0 ? V / Step * Step : -((-V + Step - 1) / Step * Step);
   std::int64_t Up = Down == V ? V : Down + Step;
   std::int64_t Pick = V - Down <= Up - V ? Down : Up;
   Pick = std::clamp(Pick, Lo, Hi);
   return ParamValue::of(Pick);
+}
+
+/// The tile's extent along the atom mode parameter \p P sizes (WGMMA's n is
+/// the atom's N), from match report \p R; 0 when P sizes none or the tile
+/// is not known.
+std::int64_t tileSizedBy(const Contract &C, const MatchReport &R,
+                         const Name &P) {
+  if (C.atom_shape.is_leaf() || C.atom_shape.rank() != 3)
+    return 0;
+  for (int D = 0; D < 3; ++D) {
+    const IntTuple &M = C.atom_shape.mode(D);
+    if (M.is_leaf() && M.leaf().is_symbolic() && M.leaf().symbol == P)
+      return R.repeat.tile[D];
+  }
+  return 0;
 }
 
 /// How a finding names the value behind an operand.
@@ -256,6 +284,177 @@ std::optional<Finding> boxOrderFinding(const Kernel &K, const HirSite &Site,
                  {str(Site.C->id), valueText(K, Global->Value), Why},
                  {},
                  {}};
+}
+
+/// The static extents of \p Shape's top-level modes; empty when one is
+/// dynamic.
+std::vector<std::int64_t> staticExtents(const IntTuple &Shape) {
+  std::vector<std::int64_t> Out;
+  const int Rank = Shape.is_leaf() ? 1 : Shape.rank();
+  for (int I = 0; I < Rank; ++I) {
+    Result<std::int64_t> E = product(Shape.is_leaf() ? Shape : Shape.mode(I));
+    if (!E)
+      return {};
+    Out.push_back(*E);
+  }
+  return Out;
+}
+
+/// A shared-memory tile of extents \p Box (R x C, C contiguous) with
+/// \p Bytes-byte elements, as TMA writes it under \p Written's swizzle:
+/// row-major (R,C):(C,1) when a row fits the swizzle's width (the swizzle
+/// narrowed to the row when it is narrower), else row-major panels of that
+/// width side by side, (R,(C/P,P)):(P,(R*P,1)) -- the form of the example
+/// GEMM's B and staged tiles. None for other ranks or a width the panels
+/// do not divide.
+std::optional<ComposedLayout> panelLayout(const std::vector<std::int64_t> &Box,
+                                          int Bytes, Swizzle Written) {
+  if (Box.size() != 2 || Bytes <= 0 || Box[0] <= 0 || Box[1] <= 0)
+    return std::nullopt;
+  const std::int64_t R = Box[0], Cols = Box[1];
+  auto leaf = [](std::int64_t X) { return IntTuple(Int(X)); };
+  ComposedLayout Out;
+  const std::int64_t Span = Written.is_identity() ? 0 : 16 << Written.bits;
+  if (Span == 0 || Cols * Bytes <= Span) {
+    Out.layout.shape = IntTuple{leaf(R), leaf(Cols)};
+    Out.layout.stride = IntTuple{leaf(Cols), leaf(1)};
+    if (Span != 0)
+      for (int B = 3; B >= 1; --B)
+        if (Cols * Bytes == (16 << B))
+          Out.swizzle = Swizzle{B, 4, 3};
+    return Out;
+  }
+  const std::int64_t P = Span / Bytes;
+  if (Cols % P != 0)
+    return std::nullopt;
+  Out.swizzle = Written;
+  Out.layout.shape = IntTuple{leaf(R), IntTuple{leaf(Cols / P), leaf(P)}};
+  Out.layout.stride = IntTuple{leaf(P), IntTuple{leaf(R * P), leaf(1)}};
+  return Out;
+}
+
+/// The register layout of a TM x TN accumulator that contract \p C's
+/// register fragment \p Pattern tiles, over \p Where -- the mesh its
+/// fragment's units are the trailing axes of (a WGMMA warpgroup's 4 x 8 x 4
+/// after the leading group axes): the fragment's leaves for one AM x AN
+/// atom, its symbolic leaf solved for the atom's extent; then, outside it,
+/// along N the atoms one after another, along M the leading axes side by
+/// side and the rest one after another. Each outer leaf's stride is the
+/// span of what it repeats (the fragment is compact), and an outer leaf
+/// that continues the fragment's outermost leaf merges with it -- the
+/// example GEMM's ((2@group,4@warp,2,8@lane8),(32,4@lane4,2)). None when the
+/// pattern or the mesh is of another form, or the tile does not divide.
+std::optional<ShardLayout>
+tiledAccumulator(const ShardLayout &Pattern, const Mesh &Where, std::int64_t AM,
+                 std::int64_t AN, std::int64_t TM, std::int64_t TN) {
+  const Layout &P = Pattern.layout;
+  const int Leaves = P.shape.leaf_count();
+  if (Leaves < 2 || Pattern.axes.size() != static_cast<std::size_t>(Leaves) ||
+      AM <= 0 || AN <= 0 || TM % AM != 0 || TN % AN != 0)
+    return std::nullopt;
+  // Units: the pattern mesh's leaves are Where's trailing top-level modes.
+  const int Units = Pattern.mesh.layout.shape.leaf_count();
+  const int Lead = Where.rank() - Units;
+  if (Lead < 0 || Where.axes.size() != static_cast<std::size_t>(Where.rank()))
+    return std::nullopt;
+  for (int U = 0; U < Units; ++U) {
+    Result<std::int64_t> Have = size(Where.layout.mode(Lead + U));
+    const Int &Want = Pattern.mesh.layout.shape.leaf_at(U);
+    if (!Have || !Want.is_constant() || *Have != *Want.get())
+      return std::nullopt;
+  }
+  std::int64_t Groups = 1;
+  for (int G = 0; G < Lead; ++G) {
+    Result<std::int64_t> E = size(Where.layout.mode(G));
+    if (!E)
+      return std::nullopt;
+    Groups *= *E;
+  }
+  if (TM % (AM * Groups) != 0)
+    return std::nullopt;
+  // The fragment's leaves, split into M and N where the products are the
+  // atom's extents; one symbolic leaf per mode is solved.
+  struct Leaf {
+    std::int64_t Extent = 1, Stride = 0;
+    AxisRef Axis{};
+  };
+  std::vector<Leaf> M, N;
+  for (int Split = 1; Split < Leaves && M.empty(); ++Split) {
+    std::vector<Leaf> Modes[2];
+    bool Ok = true;
+    for (int Part = 0; Part < 2 && Ok; ++Part) {
+      const int Begin = Part == 0 ? 0 : Split, End = Part == 0 ? Split : Leaves;
+      const std::int64_t Want = Part == 0 ? AM : AN;
+      std::int64_t Known = 1;
+      int Symbol = -1;
+      for (int I = Begin; I < End && Ok; ++I) {
+        const Int &E = P.shape.leaf_at(I), &S = P.stride.leaf_at(I);
+        Ok = S.is_constant();
+        if (E.is_constant())
+          Known *= *E.get();
+        else if (Symbol < 0)
+          Symbol = I;
+        else
+          Ok = false;
+        Modes[Part].push_back(
+            {E.is_constant() ? *E.get() : 0, Ok ? *S.get() : 0,
+             Pattern.axes[static_cast<std::size_t>(I)]});
+      }
+      if (!Ok)
+        break;
+      if (Symbol >= 0) {
+        Ok = Want % Known == 0;
+        Modes[Part][static_cast<std::size_t>(Symbol - Begin)].Extent =
+            Ok ? Want / Known : 0;
+      } else {
+        Ok = Known == Want;
+      }
+    }
+    if (Ok) {
+      M = Modes[0];
+      N = Modes[1];
+    }
+  }
+  if (M.empty() || N.empty())
+    return std::nullopt;
+  const std::int64_t Atom = AM * AN;
+  const std::int64_t RN = TN / AN, T = TM / (AM * Groups);
+  // Outside the fragment: N's atoms, then M's sequential rows of atoms,
+  // then the groups.
+  std::int64_t Span = Atom;
+  auto outer = [&](std::vector<Leaf> &Mode, std::int64_t Count, AxisRef Axis) {
+    if (Count == 1)
+      return;
+    Leaf &First = Mode.front();
+    if (!First.Axis.bound() && !Axis.bound() &&
+        Span == First.Extent * First.Stride)
+      First.Extent *= Count; // continues the fragment's outermost leaf
+    else
+      Mode.insert(Mode.begin(), Leaf{Count, Span, Axis});
+    Span *= Count;
+  };
+  outer(N, RN, AxisRef{});
+  outer(M, T, AxisRef{});
+  for (int G = Lead - 1; G >= 0; --G)
+    outer(M, *size(Where.layout.mode(G)), axis(Where.axes[G]));
+  // Fragment leaves bound to the pattern mesh's leaf U are bound to Where's
+  // top-level mode Lead + U, by name.
+  ShardLayout Out;
+  Out.mesh = Where;
+  for (std::vector<Leaf> *Mode : {&M, &N}) {
+    IntTuple Shape, Stride;
+    for (const Leaf &L : *Mode) {
+      Shape.push_back(IntTuple(Int(L.Extent)));
+      Stride.push_back(IntTuple(Int(L.Stride)));
+      AxisRef A = L.Axis;
+      if (A.index >= 0)
+        A = A.index < Units ? axis(Where.axes[Lead + A.index]) : AxisRef{};
+      Out.axes.push_back(A);
+    }
+    Out.layout.shape.push_back(Shape);
+    Out.layout.stride.push_back(Stride);
+  }
+  return Out;
 }
 
 class SiteChecker {
@@ -328,6 +527,9 @@ private:
   const Stmt &Op;
   const Contract &C;
   std::vector<Finding> &Out;
+  /// An accumulator finding was made: the site's other tile mismatches are
+  /// that one mistake.
+  bool AccumulatorFixed = false;
 
   SourceRange callRange() const {
     return Op.CallRange.valid() ? Op.CallRange : Op.Range;
@@ -516,6 +718,275 @@ private:
     return std::nullopt;
   }
 
+  /// For a tile the atom's extent does not divide (\p Why, tile_extent),
+  /// where a parameter sizes the atom along that mode (WGMMA's n for N):
+  /// that parameter (its index in the contract) and the nearest value the
+  /// contract allows that divides the tile.
+  std::optional<std::pair<int, ParamValue>>
+  atomParameterFix(const Reason &Why, const MatchReport &R) const {
+    const int D = Why.index;
+    if (Why.kind != ReasonKind::tile_extent || D < 0 || D > 2 ||
+        C.atom_shape.is_leaf() || C.atom_shape.rank() != 3 || Why.found <= 0)
+      return std::nullopt;
+    const IntTuple &Mode = C.atom_shape.mode(D);
+    if (!Mode.is_leaf() || !Mode.leaf().is_symbolic())
+      return std::nullopt;
+    const Name P = Mode.leaf().symbol;
+    int Def = -1;
+    for (std::size_t J = 0; J < C.params.size(); ++J)
+      if (C.params[J].name == P)
+        Def = static_cast<int>(J);
+    const ResolvedParam *Current = nullptr;
+    for (const ResolvedParam &X : R.params)
+      if (X.name == P)
+        Current = &X;
+    if (Def < 0 || !Current || Current->value.kind != ParamKind::integer)
+      return std::nullopt;
+    Reason Asked;
+    Asked.kind = ReasonKind::param_predicate;
+    Asked.subject = P;
+    Asked.index = Def;
+    Asked.value = Current->value;
+    std::optional<ParamValue> V = nearest(Asked, C, Why.found);
+    if (!V || V->kind != ParamKind::integer || V->integer <= 0 ||
+        V->integer == Current->value.integer || Why.found % V->integer != 0)
+      return std::nullopt;
+    return std::pair(Def, *V);
+  }
+
+  /// A tile the atom's extent does not divide, where a written parameter
+  /// sizes the atom along that mode: the error is at that template
+  /// argument, with atomParameterFix's value as a fix-it, the operand in a
+  /// note.
+  std::optional<Finding> atomExtentFinding(const Reason &Why,
+                                           const MatchReport &R,
+                                           bool *ParamFixed) const {
+    std::optional<std::pair<int, ParamValue>> Fix = atomParameterFix(Why, R);
+    if (!Fix)
+      return std::nullopt;
+    const ParamDef &PD = C.params[static_cast<std::size_t>(Fix->first)];
+    const int I = paramIndex(PD.name);
+    const SourceRange At = paramRange(PD.name);
+    if (I < 0 || static_cast<std::size_t>(I) >= max_site_params ||
+        !At.valid() || At.Begin == callRange().Begin || ParamFixed[I])
+      return std::nullopt;
+    Finding F = make(DiagId::err_tf_contract_tile, At,
+                     {str(C.id), withoutItem(describe(Why, C))}, Why);
+    F.FixIts.push_back({At, spelling(Fix->second, PD)});
+    F.Notes.push_back({DiagId::note_tf_derived, At,
+                       {"the nearest value " + str(C.id) +
+                        " allows that divides the tile's " +
+                        std::to_string(Why.found) + " is " + str(PD.name) +
+                        " = " + value_string(Fix->second, PD)},
+                       {},
+                       {}});
+    F.Notes.push_back({DiagId::note_tf_derived, operandRange(Why.subject),
+                       {"operand " + str(Why.subject) + " is read here"},
+                       {},
+                       {}});
+    ParamFixed[I] = true;
+    return F;
+  }
+
+  /// An accumulator whose extents are not the tile's that the other
+  /// operands (the user's tiles) give: the accumulator's declaration is the
+  /// mistake (a retiled kernel's). The error is at its layout text, with
+  /// the layout the contract's register fragment tiles to over the op's
+  /// mesh as a fix-it (tiledAccumulator) -- offered only when the contract
+  /// accepts the site with it -- and the use in a note.
+  std::optional<Finding> accumulatorFinding(const Reason &Why,
+                                            const MatchReport &R) const {
+    const SiteOperandSource *O = operand(Why.subject);
+    int Pattern = -1;
+    for (std::size_t I = 0; I < C.operands.size(); ++I)
+      if (C.operands[I].name == Why.subject &&
+          C.operands[I].storage == Storage::rmem &&
+          C.operands[I].access == tf::Access::read_write)
+        Pattern = static_cast<int>(I);
+    if (!O || O->Value == None || O->Value >= K.Values.size() || Pattern < 0 ||
+        C.atom_shape.is_leaf() || C.atom_shape.rank() != 3)
+      return std::nullopt;
+    const Value &Acc = K.Values[O->Value];
+    const TensorType &T = Acc.Type;
+    std::optional<Mesh> Where =
+        K.meshOf(Acc.Def != None ? Acc.Def : Acc.Scope);
+    const OperandPattern &OP = C.operands[static_cast<std::size_t>(Pattern)];
+    if (!T.LayoutRange.valid() || !Where || OP.atom_modes.size() != 2)
+      return std::nullopt;
+    // The atom as the fix-its of its parameters make it (a retiled WGMMA's
+    // n follows the tile too).
+    std::int64_t Atom[3] = {R.repeat.atom[0], R.repeat.atom[1],
+                            R.repeat.atom[2]};
+    for (const Reason &W : R.reasons)
+      if (std::optional<std::pair<int, ParamValue>> Fix = atomParameterFix(W, R))
+        Atom[W.index] = Fix->second.integer;
+    const std::int64_t TM = R.repeat.tile[OP.atom_modes[0]];
+    const std::int64_t TN = R.repeat.tile[OP.atom_modes[1]];
+    const std::int64_t AM = Atom[OP.atom_modes[0]];
+    const std::int64_t AN = Atom[OP.atom_modes[1]];
+    for (const LayoutPattern &L : OP.layouts) {
+      if (L.kind != LayoutPatternKind::shard)
+        continue;
+      std::optional<ShardLayout> Tiled =
+          tiledAccumulator(L.shard, *Where, AM, AN, TM, TN);
+      if (!Tiled || !acceptsAccumulator(Why.subject, *Tiled, R))
+        continue;
+      const std::string Text =
+          "\"" + to_string(Tiled->layout, Tiled->axes) + "\"";
+      Finding F = make(DiagId::err_tf_contract_tile, T.LayoutRange,
+                       {str(C.id), withoutItem(describe(Why, C))}, Why);
+      F.FixIts.push_back({T.LayoutRange, Text});
+      F.Notes.push_back({DiagId::note_tf_derived, T.LayoutRange,
+                         {"the " + std::to_string(TM) + "x" +
+                          std::to_string(TN) + " accumulator over mesh " +
+                          to_string(*Where) + ": " + Text},
+                         {},
+                         {}});
+      F.Notes.push_back({DiagId::note_tf_derived, operandRange(Why.subject),
+                         {"operand " + str(Why.subject) + " (" +
+                          valueText(K, O->Value) + ") is read here"},
+                         {},
+                         {}});
+      return F;
+    }
+    return std::nullopt;
+  }
+
+  /// Whether the site accepts operand \p N as register layout \p L: its
+  /// tile and its layout (other reasons are not the accumulator's), with
+  /// the atom's parameters as their own fix-its would make them (a retiled
+  /// WGMMA's n).
+  bool acceptsAccumulator(const Name &N, const ShardLayout &L,
+                          const MatchReport &Recorded) const {
+    IntTuple Shape;
+    for (int I = 0; I < L.layout.rank(); ++I) {
+      Result<std::int64_t> E = size(L.layout.mode(I));
+      if (!E)
+        return false;
+      Shape.push_back(IntTuple(Int(*E)));
+    }
+    HirSite Alt;
+    copySite(Whole, Alt);
+    for (SiteOperand &X : Alt.S.operands)
+      if (X.name == N)
+        X = site_operand(N, Shape, X.dtype, X.storage, L);
+    for (const Reason &Why : Recorded.reasons)
+      if (std::optional<std::pair<int, ParamValue>> Fix =
+              atomParameterFix(Why, Recorded)) {
+        const Name P = C.params[static_cast<std::size_t>(Fix->first)].name;
+        auto Arg = llvm::find_if(Alt.S.params,
+                                 [&](const ParamArg &A) { return A.name == P; });
+        if (Arg != Alt.S.params.end())
+          Arg->value = Fix->second;
+        else
+          Alt.S.params.push_back({P, Fix->second});
+      }
+    const MatchReport R = match(C, Alt.S);
+    return llvm::none_of(R.reasons, [&](const Reason &W) {
+      return W.kind == ReasonKind::tile_mismatch ||
+             W.kind == ReasonKind::tile_extent ||
+             ((W.kind == ReasonKind::operand_layout ||
+               W.kind == ReasonKind::operand_shape) &&
+              W.subject == N);
+    });
+  }
+
+  /// A TMA copy whose box (the global window, the user's tile) has other
+  /// extents than its shared-memory side. The window is the decision when
+  /// it is the one refused in a load, or when, refused in a store, it
+  /// advances with its loops by its own extents (a window narrower than
+  /// its loop's step is the mistake itself: no fix is offered). What
+  /// follows from the window is offered: another ring of the kernel whose
+  /// slots have the box's extents and element type (A's tile loaded into
+  /// B's ring), as the operand; else the shared-memory side's declaration
+  /// in the box's extents (a retiled kernel), in the row-major panels of
+  /// its swizzle's width -- offered only when the contract accepts the copy
+  /// into that layout.
+  std::optional<Finding> boxExtentsFinding(const Reason &Why) const {
+    const SiteOperand *Slot = nullptr, *Window = nullptr;
+    for (const SiteOperand &X : H.S.operands) {
+      if (X.storage == Storage::smem)
+        Slot = &X;
+      else if (X.storage == Storage::gmem)
+        Window = &X;
+    }
+    if (!isBoxCopy(C) || !Slot || !Window || Window->shape.is_leaf())
+      return std::nullopt;
+    const SiteOperandSource *O = operand(Slot->name);
+    const SiteOperandSource *W = operand(Window->name);
+    if (!O || O->Value == None || O->Value >= K.Values.size() || !W ||
+        W->Value == None)
+      return std::nullopt;
+    const Name Refused = Why.subject;
+    if (Refused != Slot->name &&
+        !(Refused == Window->name && windowFitsItsLoops(K, W->Value)))
+      return std::nullopt;
+    std::vector<std::int64_t> Box;
+    for (int I = 0; I < Window->shape.rank(); ++I) {
+      Result<std::int64_t> E = product(Window->shape.mode(I));
+      if (!E)
+        return std::nullopt;
+      Box.push_back(*E);
+    }
+    const Value &Filled = K.Values[O->Value];
+    const SiteOperandSource &At = Refused == Slot->name ? *O : *W;
+    Finding F = make(DiagId::err_tf_contract_operand, operandRange(Refused),
+                     {str(Refused), valueText(K, At.Value), str(C.id),
+                      withoutItem(describe(Why, C))},
+                     Why);
+    const std::string Extents = llvm::join(
+        llvm::map_range(Box, [](std::int64_t E) { return std::to_string(E); }),
+        "x");
+    for (const hir::Value &Ring : K.Values)
+      if (Filled.Kind == ValueKind::Ring && &Ring != &Filled &&
+          Ring.Kind == ValueKind::Ring &&
+          !Ring.Name.empty() && Ring.Type.Element == Filled.Type.Element &&
+          staticExtents(Ring.Type.shape()) == Box) {
+        F.FixIts.push_back({operandRange(Slot->name), Ring.Name});
+        F.Notes.push_back({DiagId::note_tf_derived,
+                           Ring.Range,
+                           {"'" + Ring.Name + "' holds slots of " + Extents},
+                           {},
+                           {}});
+        return F;
+      }
+    const TensorType &T = Filled.Type;
+    std::optional<ComposedLayout> Derived =
+        panelLayout(Box, bits(T.Element) / 8, Slot->layout.swizzle);
+    if (!T.LayoutRange.valid() || !Derived || !acceptsSlot(*Derived, Box))
+      return F;
+    const std::string Text = "\"" + to_string(*Derived) + "\"";
+    F.FixIts.push_back({T.LayoutRange, Text});
+    F.Notes.push_back({DiagId::note_tf_derived,
+                       T.LayoutRange,
+                       {"the shared-memory tile's layout for a " + Extents +
+                        " box: " + Text},
+                       {},
+                       {}});
+    return F;
+  }
+
+  /// Whether the copy accepts a slot of layout \p L for the box \p Box:
+  /// the site matched again with it, split into boxes.
+  bool acceptsSlot(const ComposedLayout &L,
+                   const std::vector<std::int64_t> &Box) const {
+    HirSite Alt;
+    copySite(Whole, Alt);
+    for (SiteOperand &X : Alt.S.operands)
+      if (X.storage == Storage::smem) {
+        X.shape = IntTuple();
+        for (std::int64_t E : Box)
+          X.shape.push_back(IntTuple(Int(E)));
+        X.layout = L;
+      }
+    std::optional<BoxSplit> Split = splitIntoBoxes(Alt);
+    if (!Split)
+      return false;
+    HirSite Boxed;
+    buildBoxSite(Alt, *Split, Boxed);
+    return match(C, Boxed.S).reasons.empty();
+  }
+
   /// The site matched again with operand \p Operand's swizzle \p Meant, a
   /// TMA's swizzle mode (when the site decided it) following it, and a box
   /// copy split into boxes again.
@@ -612,12 +1083,18 @@ private:
                      At.valid() && At.Begin != callRange().Begin;
       if (Written && !ParamFixed[I] && Why.index >= 0 &&
           Why.index < static_cast<int>(C.params.size())) {
-        if (std::optional<ParamValue> V = nearest(Why, C)) {
+        const std::int64_t Tile = tileSizedBy(C, R, Why.subject);
+        if (std::optional<ParamValue> V = nearest(Why, C, Tile)) {
           const ParamDef &D = C.params[Why.index];
+          const bool Divides = Tile > 0 && V->kind == ParamKind::integer &&
+                               V->integer > 0 && Tile % V->integer == 0;
           F.FixIts.push_back({At, spelling(*V, D)});
           F.Notes.push_back({DiagId::note_tf_derived, At,
-                             {"the nearest value " + str(C.id) +
-                              " allows is " + str(Why.subject) + " = " +
+                             {"the nearest value " + str(C.id) + " allows" +
+                              (Divides ? " that divides the tile's " +
+                                             std::to_string(Tile)
+                                       : std::string()) +
+                              " is " + str(Why.subject) + " = " +
                               value_string(*V, D)},
                              {},
                              {}});
@@ -652,6 +1129,11 @@ private:
           Out.push_back(std::move(*F));
           return;
         }
+      if (Why.kind == ReasonKind::operand_shape)
+        if (std::optional<Finding> F = boxExtentsFinding(Why)) {
+          Out.push_back(std::move(*F));
+          return;
+        }
       Out.push_back(make(DiagId::err_tf_contract_operand,
                          operandRange(Why.subject),
                          {str(Why.subject),
@@ -681,6 +1163,19 @@ private:
     }
     case ReasonKind::tile_mismatch:
     case ReasonKind::tile_extent:
+      if (Why.kind == ReasonKind::tile_extent)
+        if (std::optional<Finding> F = atomExtentFinding(Why, R, ParamFixed)) {
+          Out.push_back(std::move(*F));
+          return;
+        }
+      if (Why.kind == ReasonKind::tile_mismatch && AccumulatorFixed)
+        return;
+      if (Why.kind == ReasonKind::tile_mismatch)
+        if (std::optional<Finding> F = accumulatorFinding(Why, R)) {
+          Out.push_back(std::move(*F));
+          AccumulatorFixed = true;
+          return;
+        }
       Out.push_back(make(DiagId::err_tf_contract_tile,
                          operandRange(Why.subject), {Id, withoutItem(Line)},
                          Why));

@@ -61,16 +61,17 @@ struct AffineOffset {
 class CoverageChecker {
 public:
   CoverageChecker(const hir::Kernel &K, std::vector<Finding> &Out)
-      : K(K), Out(Out) {}
+      : K(K), Out(Out) {
+    for (const hir::Stmt &L : K.Stmts)
+      if (L.Kind == hir::StmtKind::Loop)
+        for (std::size_t I = 0; I < L.Indices.size(); ++I)
+          LoopOf.emplace(L.Indices[I], &L);
+  }
 
   void run() {
     for (const hir::Stmt &Op : K.Stmts)
       if (Op.Kind == hir::StmtKind::Op && Op.Sched && refusesExtents(Op))
         Refused.insert(Refused.end(), Op.Operands.begin(), Op.Operands.end());
-    for (const hir::Stmt &L : K.Stmts)
-      if (L.Kind == hir::StmtKind::Loop)
-        for (std::size_t I = 0; I < L.Indices.size(); ++I)
-          LoopOf.emplace(L.Indices[I], &L);
     for (ValueId V = 0; V < K.Values.size(); ++V)
       checkOffsetOrder(V);
     for (const hir::Stmt &L : K.Stmts) {
@@ -198,6 +199,42 @@ private:
       checkTileCount(L, I, At);
   }
 
+public:
+  /// Whether window \p V advances along each dimension whose offset steps
+  /// with a loop index by its own extent (the windows of one iteration
+  /// tile the loop's advance alone).
+  bool fitsItsLoops(ValueId V) const {
+    const hir::Value &T = K.Values[V];
+    if (T.TileOf == None || T.TileOffsets.size() != T.Type.WindowExtents.size())
+      return false;
+    for (std::size_t D = 0; D < T.TileOffsets.size(); ++D) {
+      const Step S = stepOf(T.TileOffsets[D]);
+      if (S.Index != None && (S.Advance != T.Type.WindowExtents[D] ||
+                              S.Start % S.Advance != 0))
+        return false;
+    }
+    return true;
+  }
+
+private:
+  struct Step {
+    ValueId Index = None;
+    std::int64_t Advance = 0, Start = 0;
+  };
+
+  /// The loop index offset \p E steps with and by how much per iteration;
+  /// Index None when \p E is no affine offset of one.
+  Step stepOf(ExprId E) const {
+    for (const auto &[Index, L] : LoopOf) {
+      std::optional<AffineOffset> A = affine(E, Index);
+      std::optional<std::int64_t> Advance =
+          A && A->Scale > 0 ? advance(*L, A->Scale) : std::nullopt;
+      if (Advance)
+        return {Index, *Advance, A->Start};
+    }
+    return {};
+  }
+
   /// A window whose offsets are written in the wrong order
   /// (a.tile<BM, BK>(k, m * BM) for (m * BM, k)): two of its dimensions
   /// each advance by the other's extent, and neither by its own. One error
@@ -208,21 +245,9 @@ private:
     if (T.TileOf == None || T.TileOffsets.size() != Extents.size() ||
         llvm::is_contained(Refused, V))
       return;
-    struct Step {
-      ValueId Index = None;
-      std::int64_t Advance = 0, Start = 0;
-    };
-    std::vector<Step> Steps(Extents.size());
-    for (std::size_t D = 0; D < Extents.size(); ++D)
-      for (const auto &[Index, L] : LoopOf) {
-        std::optional<AffineOffset> A = affine(T.TileOffsets[D], Index);
-        std::optional<std::int64_t> Advance =
-            A && A->Scale > 0 ? advance(*L, A->Scale) : std::nullopt;
-        if (Advance) {
-          Steps[D] = {Index, *Advance, A->Start};
-          break;
-        }
-      }
+    std::vector<Step> Steps;
+    for (ExprId E : T.TileOffsets)
+      Steps.push_back(stepOf(E));
     auto startsAt = [](std::int64_t Start, std::int64_t Advance) {
       return Start % Advance == 0;
     };
@@ -453,6 +478,12 @@ std::vector<Finding> checkCoverage(const hir::Kernel &K) {
   std::vector<Finding> Out;
   CoverageChecker(K, Out).run();
   return Out;
+}
+
+bool windowFitsItsLoops(const hir::Kernel &K, hir::ValueId Window) {
+  std::vector<Finding> Unused;
+  return Window < K.Values.size() &&
+         CoverageChecker(K, Unused).fitsItsLoops(Window);
 }
 
 } // namespace tf::analysis

@@ -27,7 +27,7 @@ constexpr int N = 260;
 #else
 constexpr int N = 64;
 #endif
-using Wgmma = tf::nv::sm90::Wgmma<N, tf::bf16, tf::Form::SS, tf::Major::K>; // param-error {{parameter 'n' of nv.sm90.Wgmma: 260 violates n <= 256}} param-note {{contract nv.sm90.Wgmma, parameter n: 260 violates n <= 256}} param-note {{the nearest value nv.sm90.Wgmma allows is n = 256}} param-error {{parameter 'n' of nv.sm90.Wgmma: 260 violates n % 8 == 0}} param-note {{contract nv.sm90.Wgmma, parameter n: 260 violates n % 8 == 0}}
+using Wgmma = tf::nv::sm90::Wgmma<N, tf::bf16, tf::Form::SS, tf::Major::K>; // param-error {{parameter 'n' of nv.sm90.Wgmma: 260 violates n <= 256}} param-note {{contract nv.sm90.Wgmma, parameter n: 260 violates n <= 256}} param-note {{the nearest value nv.sm90.Wgmma allows that divides the tile's 64 is n = 64}} param-error {{parameter 'n' of nv.sm90.Wgmma: 260 violates n % 8 == 0}} param-note {{contract nv.sm90.Wgmma, parameter n: 260 violates n % 8 == 0}}
 
 #ifdef OPERAND
 using Acc = Acc128x64<tf::f16>; // operand-error {{operand C ('acc') does not fit nv.sm90.Wgmma: dtype f16, expected f32}} operand-note {{contract nv.sm90.Wgmma, operand C: dtype f16, expected f32}}
@@ -90,4 +90,4 @@ void gemm(Matrix a, Matrix b) {
 }
 } // namespace t
 
-// PARAMFIX: fix-it:"{{.*}}wgmma.cpp":{{{[0-9]+}}:{{[0-9]+}}-{{[0-9]+}}:{{[0-9]+}}}:"256"
+// PARAMFIX: fix-it:"{{.*}}wgmma.cpp":{{{[0-9]+}}:{{[0-9]+}}-{{[0-9]+}}:{{[0-9]+}}}:"64"

@@ -8,8 +8,8 @@ namespace t {
 using namespace gemm_test; // cta, loader, compute, LhsSlot, RhsSlot, Matrix
 using Acc = Acc128x64<>;
 // n = 260 (gemm_test::Wgmma has n = 64).
-using Wgmma = tf::nv::sm90::Wgmma<260, tf::bf16, tf::Form::SS, tf::Major::K>; // expected-error {{parameter 'n' of nv.sm90.Wgmma: 260 violates n <= 256}} expected-note {{contract nv.sm90.Wgmma, parameter n: 260 violates n <= 256}} expected-note {{the nearest value nv.sm90.Wgmma allows is n = 256}} expected-error {{parameter 'n' of nv.sm90.Wgmma: 260 violates n % 8 == 0}} expected-note {{contract nv.sm90.Wgmma, parameter n: 260 violates n % 8 == 0}}
-// CHECK: fix-it:"{{.*}}err_tf_contract_parameter.cpp":{[[#@LINE-1]]:35-[[#@LINE-1]]:38}:"256"
+using Wgmma = tf::nv::sm90::Wgmma<260, tf::bf16, tf::Form::SS, tf::Major::K>; // expected-error {{parameter 'n' of nv.sm90.Wgmma: 260 violates n <= 256}} expected-note {{contract nv.sm90.Wgmma, parameter n: 260 violates n <= 256}} expected-note {{the nearest value nv.sm90.Wgmma allows that divides the tile's 64 is n = 64}} expected-error {{parameter 'n' of nv.sm90.Wgmma: 260 violates n % 8 == 0}} expected-note {{contract nv.sm90.Wgmma, parameter n: 260 violates n % 8 == 0}}
+// CHECK: fix-it:"{{.*}}err_tf_contract_parameter.cpp":{[[#@LINE-1]]:35-[[#@LINE-1]]:38}:"64"
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
 void gemm(Matrix a, Matrix b) {
