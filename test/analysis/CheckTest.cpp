@@ -164,7 +164,8 @@ TEST(Check, WgmmaNOutOfRangeGetsTheNearestValue) {
 }
 
 TEST(Check, ParameterFixItIsTheNearestValidValue) {
-  // Random n against a brute-force search of 8..256 step 8.
+  // Random n against a brute-force search of 8..256 step 8 among the values
+  // that divide the tile's N (256): a fix-it the tile can use.
   std::mt19937 Rng(42);
   for (int Trial = 0; Trial < 40; ++Trial) {
     std::int64_t N = static_cast<std::int64_t>(Rng() % 600) - 100;
@@ -176,10 +177,11 @@ TEST(Check, ParameterFixItIsTheNearestValidValue) {
     GemmKernel G = buildGemm(O);
     analysis::infer(G.K);
     std::vector<Finding> Fs = analysis::check(G.K, nullptr);
+    const std::int64_t TileN = 256;
     std::int64_t Best = 8;
     for (std::int64_t V = 8; V <= 256; V += 8)
-      if (std::llabs(V - N) < std::llabs(Best - N))
-        Best = V;
+      if (TileN % V == 0 && std::llabs(V - N) <= std::llabs(Best - N))
+        Best = V; // ties: the larger, fewer atoms
     auto Params = withId(Fs, DiagId::err_tf_contract_parameter);
     ASSERT_FALSE(Params.empty()) << "n = " << N << "\n" << render(Fs);
     int Fixes = 0;
