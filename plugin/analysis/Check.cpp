@@ -252,9 +252,9 @@ private:
   const Stmt &Op;
   const Contract &C;
   std::vector<Finding> &Out;
-  /// An accumulator finding was made: the site's other tile mismatches are
-  /// that one mistake.
-  bool AccumulatorFixed = false;
+  /// The operands a tile mismatch was reported for: another extent of the
+  /// same operand is that one mistake.
+  std::vector<Name> Mismatched;
 
   SourceRange callRange() const {
     return Op.CallRange.valid() ? Op.CallRange : Op.Range;
@@ -893,14 +893,16 @@ private:
           Out.push_back(std::move(*F));
           return;
         }
-      if (Why.kind == ReasonKind::tile_mismatch && AccumulatorFixed)
-        return;
-      if (Why.kind == ReasonKind::tile_mismatch)
+      if (Why.kind == ReasonKind::tile_mismatch) {
+        // One operand whose M and N both differ is one mistake.
+        if (llvm::is_contained(Mismatched, Why.subject))
+          return;
+        Mismatched.push_back(Why.subject);
         if (std::optional<Finding> F = accumulatorFinding(Why, R)) {
           Out.push_back(std::move(*F));
-          AccumulatorFixed = true;
           return;
         }
+      }
       Out.push_back(make(DiagId::err_tf_contract_tile,
                          operandRange(Why.subject), {Id, withoutItem(Line)},
                          Why));
@@ -1033,8 +1035,8 @@ std::vector<Finding> check(const Kernel &K,
   // thread mesh): that error names the cause and stands alone. An op that
   // reads such an op's result (the cast of a value the mesh does not hold,
   // then copied) is not checked at all; nor is one that reads the result of
-  // a copy whose extents were refused (its type is the slot's, not what was
-  // loaded: a WGMMA reading A's tile through B's ring).
+  // an op whose extents were refused (refusesExtents: a WGMMA reading A's
+  // tile through B's ring, the cast of an accumulator not retiled).
   std::vector<StmtId> NotHeld;
   std::vector<Finding> Scoped = checkScopes(K, &NotHeld);
   std::vector<Finding> Findings;
@@ -1044,9 +1046,14 @@ std::vector<Finding> check(const Kernel &K,
     const Stmt &Op = K.Stmts[S];
     if (Op.Kind != StmtKind::Op)
       continue;
-    if (llvm::any_of(Op.Operands,
-                     [&](ValueId V) { return llvm::is_contained(Unheld, V); })) {
-      if (Op.Result != hir::None)
+    auto unheld = [&](ValueId V) { return llvm::is_contained(Unheld, V); };
+    if (llvm::any_of(Op.Operands, unheld)) {
+      // Its result is what it computed from what it read -- unless it is
+      // the destination it wrote (a copy's), which is as good as that is.
+      const bool IntoDestination = resultRule(Op) == ResultType::Destination &&
+                                   Op.Operands.size() > 1 &&
+                                   !unheld(Op.Operands[1]);
+      if (Op.Result != hir::None && !IntoDestination)
         Unheld.push_back(Op.Result);
       continue;
     }

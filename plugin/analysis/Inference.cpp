@@ -37,18 +37,6 @@ using namespace hir;
 
 namespace {
 
-/// Where Op's result takes its type from: the op's rule, or for a
-/// tf::schedule that of the op its atom's contract implements (None for an
-/// atom tf's registry does not hold).
-ResultType resultRule(const Stmt &Op) {
-  ResultType Rule = opInfo(Op.Op).Result;
-  if (Rule != ResultType::Scheduled)
-    return Rule;
-  const Contract *C = contractOf(Op);
-  std::optional<OpKind> Performs = C ? scheduledOp(C->kind) : std::nullopt;
-  return Performs ? opInfo(*Performs).Result : ResultType::None;
-}
-
 /// The value Result takes the type of, or None.
 ValueId typeSource(const Kernel &K, const Stmt &Op, ResultType Rule) {
   auto Operand = [&](std::size_t I) {

@@ -719,12 +719,28 @@ bool isBoxCopy(const Contract &C) {
   return false;
 }
 
+ResultType resultRule(const Stmt &Op) {
+  ResultType Rule = opInfo(Op.Op).Result;
+  if (Rule != ResultType::Scheduled)
+    return Rule;
+  const Contract *C = contractOf(Op);
+  std::optional<OpKind> Performs = C ? scheduledOp(C->kind) : std::nullopt;
+  return Performs ? opInfo(*Performs).Result : ResultType::None;
+}
+
 bool refusesExtents(const hir::Stmt &Op) {
   const Contract *C = contractOf(Op);
-  if (!C || C->kind != AtomKind::copy || !Op.Sched->Match)
+  if (!C || !Op.Sched->Match)
     return false;
+  auto accumulates = [&](const Name &N) {
+    return llvm::any_of(C->operands, [&](const OperandPattern &P) {
+      return P.name == N && P.access == tf::Access::read_write;
+    });
+  };
   for (const Reason &Why : Op.Sched->Match->reasons)
-    if (Why.kind == ReasonKind::operand_shape)
+    if ((C->kind == AtomKind::copy && Why.kind == ReasonKind::operand_shape) ||
+        (C->kind == AtomKind::mma && Why.kind == ReasonKind::tile_mismatch &&
+         accumulates(Why.subject)))
       return true;
   return false;
 }

@@ -117,11 +117,17 @@ std::optional<BoxSplit> splitIntoBoxes(const HirSite &Whole);
 /// box copy, or no box accepted).
 std::optional<BoxSplit> recordedSplit(const hir::Stmt &Op);
 
-/// Whether copy \p Op's recorded match refuses the extents of an operand
-/// (a box whose extents differ from its slot's): the one error of that
-/// mistake. Its result's type is the destination's, not what the source
-/// held, so the ops that read it are not checked, and the loops it tiles
-/// are not checked for coverage through its windows.
+/// Where \p Op's result takes its type from: the op's rule, or for a
+/// tf::schedule that of the op its atom's contract implements (None for an
+/// atom tf's registry does not hold).
+hir::ResultType resultRule(const hir::Stmt &Op);
+
+/// Whether \p Op's recorded match refuses the extents of an operand -- a
+/// copy's (a box whose extents differ from its slot's), an MMA's
+/// accumulator (not the tile the other operands give): the one error of
+/// that mistake. Its result's type is not what the op computes, so the ops
+/// that read it are not checked, and the loops it tiles are not checked for
+/// coverage through its windows.
 bool refusesExtents(const hir::Stmt &Op);
 
 /// \p Whole with its operands cut to box 0 of \p Split, in box order: the
