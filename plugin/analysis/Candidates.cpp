@@ -11,12 +11,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/Candidates.h"
+#include "analysis/Derive.h"
 #include "analysis/Site.h"
 
 #include "tf/atoms/registry.hpp"
 #include "tf/contract/describe.hpp"
 #include "tf/contract/match.hpp"
 #include "tf/layout/mesh_text.hpp"
+#include "tf/layout/swizzle.hpp"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -333,7 +335,7 @@ MatchReport matchInto(const HirSite &Site, Candidate &Out) {
   }
   Out.Accepted = R.accepted;
   for (const Reason &Why : R.reasons)
-    Out.Reasons.push_back({to_string(Why.kind), describe(Why, C)});
+    Out.Reasons.push_back({Why.kind, describe(Why, C)});
   Out.Dropped = R.dropped;
   if (!R.accepted)
     return R;
@@ -345,6 +347,134 @@ MatchReport matchInto(const HirSite &Site, Candidate &Out) {
     Out.Repeat.assign(R.repeat.count, R.repeat.count + 3);
   }
   return R;
+}
+
+/// Whether operand \p N is the subject of one of \p R's reasons.
+bool refuses(const MatchReport &R, const Name &N) {
+  return llvm::any_of(R.reasons,
+                      [&](const Reason &W) { return W.subject == N; });
+}
+
+/// The kernel's meshes an accumulator may be placed over: the op's own
+/// (unnamed), then each mesh scope's, by spelling, in program order.
+std::vector<std::pair<Mesh, std::string>> meshesOf(const Kernel &K,
+                                                   const HirSite &Site) {
+  std::vector<std::pair<Mesh, std::string>> Out{{Site.S.mesh, ""}};
+  for (const Stmt &S : K.Stmts)
+    if (S.Kind == StmtKind::MeshScope && S.MeshSpelling != Site.MeshSpelling &&
+        llvm::none_of(Out, [&](const auto &M) {
+          return M.second == S.MeshSpelling;
+        }))
+      Out.push_back({S.Mesh, S.MeshSpelling});
+  return Out;
+}
+
+/// The placement of a refused MMA candidate (CandidatePlacement): none
+/// unless every refusal is an operand's layout or the mesh, and unless each
+/// layout it offers is accepted when the site is matched again with it.
+std::optional<CandidatePlacement>
+placementOf(const Kernel &K, const HirSite &Site, const MatchReport &R) {
+  const Contract &C = *Site.C;
+  if (C.kind != AtomKind::mma || R.accepted || R.reasons.empty() ||
+      C.atom_shape.is_leaf() || C.atom_shape.rank() != 3 ||
+      !llvm::all_of(R.reasons, [](const Reason &W) {
+        return W.kind == ReasonKind::operand_layout ||
+               W.kind == ReasonKind::mesh;
+      }))
+    return std::nullopt;
+  auto valueOf = [&](const Name &N) {
+    for (const SiteOperandSource &O : Site.Operands)
+      if (O.Operand == N)
+        return O.Value;
+    return None;
+  };
+  auto patternOf = [&](const Name &N) -> const OperandPattern * {
+    for (const OperandPattern &P : C.operands)
+      if (P.name == N)
+        return &P;
+    return nullptr;
+  };
+
+  // The shared-memory tiles the contract refuses, as TMA writes them.
+  CandidatePlacement Out;
+  HirSite Tiles;
+  copySite(Site, Tiles);
+  std::vector<Name> Placed;
+  const SiteOperand *Acc = nullptr;
+  const OperandPattern *AccPattern = nullptr;
+  for (SiteOperand &X : Tiles.S.operands) {
+    const OperandPattern *P = patternOf(X.name);
+    if (!P)
+      continue;
+    if (P->storage == Storage::rmem && P->access == tf::Access::read_write) {
+      Acc = &X;
+      AccPattern = P;
+      continue;
+    }
+    if (P->storage != Storage::smem || X.storage != Storage::smem ||
+        !refuses(R, X.name))
+      continue;
+    const std::vector<std::int64_t> Extents = staticExtents(X.shape);
+    std::optional<int> Unit = X.kind == OperandLayoutKind::shard
+                                  ? std::nullopt
+                                  : unitStrideMode(X.layout.layout);
+    std::optional<ComposedLayout> L;
+    if (Unit)
+      L = panelLayout(Extents, bits(X.dtype) / 8,
+                      swizzle_for(SwizzleMode::bytes128), *Unit);
+    if (!L)
+      return std::nullopt;
+    X = site_operand(X.name, X.shape, X.dtype, X.storage, *L);
+    Out.Layouts.push_back({str(X.name), valueOf(X.name), to_string(*L)});
+    Placed.push_back(X.name);
+  }
+
+  // The accumulator over the first of the kernel's meshes that takes it.
+  const RepeatDerivation &Rep = R.repeat;
+  if (Acc && AccPattern && AccPattern->atom_modes.size() == 2) {
+    const int DM = AccPattern->atom_modes[0], DN = AccPattern->atom_modes[1];
+    for (const auto &[Where, Spelling] : meshesOf(K, Site))
+      for (const LayoutPattern &L : AccPattern->layouts) {
+        if (L.kind != LayoutPatternKind::shard)
+          continue;
+        std::optional<ShardLayout> Tiled =
+            tiledAccumulator(L.shard, Where, Rep.atom[DM], Rep.atom[DN],
+                             Rep.tile[DM], Rep.tile[DN]);
+        if (!Tiled)
+          continue;
+        HirSite Try;
+        copySite(Tiles, Try);
+        Try.S.mesh = Where;
+        for (SiteOperand &X : Try.S.operands)
+          if (X.name == Acc->name)
+            X = site_operand(X.name, X.shape, X.dtype, X.storage, *Tiled);
+        if (!match(C, Try.S).reasons.empty())
+          continue;
+        Out.Layouts.push_back({str(Acc->name), valueOf(Acc->name),
+                               to_string(Tiled->layout, Tiled->axes)});
+        Out.Mesh = Spelling;
+        Out.Accepted = true;
+        return Out;
+      }
+  }
+
+  // No mesh of the kernel holds the accumulator: the tiles alone, when the
+  // contract takes them.
+  const MatchReport Left = match(C, Tiles.S);
+  if (Placed.empty() || llvm::any_of(Placed, [&](const Name &N) {
+        return refuses(Left, N);
+      }))
+    return std::nullopt;
+  Out.Accepted = Left.reasons.empty();
+  if (Acc && refuses(Left, Acc->name))
+    Out.Unplaced = "operand " + str(Acc->name) +
+                   ": no mesh of the kernel holds its register fragment (" +
+                   str(C.id) + " runs on " + to_string(C.execution_mesh.mesh) +
+                   ")";
+  else if (!Out.Accepted)
+    Out.Unplaced = "the mesh: " + str(C.id) + " runs on " +
+                   to_string(C.execution_mesh.mesh);
+  return Out;
 }
 
 /// Every candidate of contract \p C for op \p OpId into \p Out.
@@ -409,6 +539,7 @@ void candidatesOf(const Kernel &K, StmtId OpId, const Contract &C,
     Cand.ContractId = str(C.id);
     // The parameters as the engine resolved them, in contract order.
     const MatchReport R = matchInto(Site, Cand);
+    Cand.Placement = placementOf(K, Site, R);
     for (const ResolvedParam &P : R.params) {
       if (P.source == ParamSource::missing)
         continue;
@@ -429,13 +560,13 @@ void candidatesOf(const Kernel &K, StmtId OpId, const Contract &C,
     AnyAccepted |= X.Accepted;
     bool Valid = true;
     for (const CandidateReason &Why : X.Reasons)
-      Valid = Valid && Why.Kind.rfind("param_", 0) != 0;
+      Valid = Valid && !isParamReason(Why.Kind);
     AnyValid |= Valid;
   }
   for (Candidate &X : Tried) {
     bool Valid = true;
     for (const CandidateReason &Why : X.Reasons)
-      Valid = Valid && Why.Kind.rfind("param_", 0) != 0;
+      Valid = Valid && !isParamReason(Why.Kind);
     if (AnyAccepted ? X.Accepted : (!AnyValid || Valid))
       Out.push_back(std::move(X));
   }

@@ -37,6 +37,12 @@
 // Candidates are not filtered by the kernel's target: a contract whose
 // capability the target lacks is refused for that reason.
 //
+// A refused MMA whose refusals are all its operands' layouts or the mesh
+// gets a placement (CandidatePlacement): the layouts of the analysis'
+// derivations (Derive.h) for its shared-memory tiles and accumulator,
+// offered only when the site matched again with them loses those
+// refusals -- data placement ready to paste.
+//
 //===----------------------------------------------------------------------===//
 #ifndef TF_PLUGIN_ANALYSIS_CANDIDATES_H
 #define TF_PLUGIN_ANALYSIS_CANDIDATES_H
@@ -44,8 +50,10 @@
 #include "hir/HIR.h"
 
 #include "tf/contract/contract.hpp"
+#include "tf/contract/match.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,10 +79,36 @@ struct CandidateParam {
 
 /// One reason a candidate was refused.
 struct CandidateReason {
-  /// describe.hpp's kind name: mesh, capability, param_predicate, ...
-  std::string Kind;
+  /// Which check refused it (tf::to_string names it: mesh, capability,
+  /// param_predicate, ...).
+  ReasonKind Kind = ReasonKind::mesh;
   /// describe.hpp's line: "mesh: Mesh(...) does not match Mesh(...): ...".
   std::string Text;
+};
+
+/// Where a refused MMA candidate would accept its operands, ready to paste
+/// into their declarations: each shared-memory tile as TMA writes it under
+/// the widest swizzle its rows take (row-major panels of the swizzle's
+/// width, the operand's major kept: Derive.h panelLayout), the accumulator
+/// as the contract's register fragment tiled over a mesh of the kernel
+/// (tiledAccumulator) -- the op's own, else the first mesh scope of the
+/// kernel on which the candidate accepts the site. Each layout is checked
+/// by matching the site again with it.
+struct CandidatePlacement {
+  struct OperandLayout {
+    std::string Operand;              ///< the contract's name: A, B, C
+    hir::ValueId Value = hir::None;   ///< the operand's value
+    std::string Text;                 ///< the layout text, as written in tf::Tensor
+  };
+  std::vector<OperandLayout> Layouts;
+  /// The mesh scope the accumulator's layout is over, as spelled
+  /// ('compute'); empty when it is the op's own mesh.
+  std::string Mesh;
+  /// The candidate accepts the site with these layouts (on Mesh); when
+  /// not, what is still missing -- the accumulator no mesh of the kernel
+  /// holds -- is in Unplaced.
+  bool Accepted = false;
+  std::string Unplaced;
 };
 
 /// One contract matched with one parameter combination.
@@ -99,6 +133,9 @@ struct Candidate {
   bool Lowerable = false;
   std::string NotLowered;
   int Rank = 0;
+  /// Refused MMAs whose refusals are their operands' layouts or the mesh:
+  /// the layouts that would make it accept them.
+  std::optional<CandidatePlacement> Placement;
 };
 
 /// One operand of a site: an access of the op (the CLI prints the value and

@@ -115,9 +115,20 @@ std::vector<std::int64_t> staticExtents(const IntTuple &Shape) {
 }
 
 std::optional<ComposedLayout> panelLayout(const std::vector<std::int64_t> &Box,
-                                          int Bytes, Swizzle Written) {
+                                          int Bytes, Swizzle Written,
+                                          int Contiguous) {
   if (Box.size() != 2 || Bytes <= 0 || Box[0] <= 0 || Box[1] <= 0)
     return std::nullopt;
+  if (Contiguous == 0) {
+    std::optional<ComposedLayout> Rows =
+        panelLayout({Box[1], Box[0]}, Bytes, Written);
+    if (!Rows)
+      return std::nullopt;
+    Layout &L = Rows->layout;
+    L.shape = IntTuple{L.shape.mode(1), L.shape.mode(0)};
+    L.stride = IntTuple{L.stride.mode(1), L.stride.mode(0)};
+    return Rows;
+  }
   const std::int64_t R = Box[0], Cols = Box[1];
   auto leaf = [](std::int64_t X) { return IntTuple(Int(X)); };
   ComposedLayout Out;

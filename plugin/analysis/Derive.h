@@ -55,9 +55,11 @@ std::vector<std::int64_t> staticExtents(const IntTuple &Shape);
 /// narrowed to the row when it is narrower), else row-major panels of that
 /// width side by side, (R,(C/P,P)):(P,(R*P,1)) -- the form of the example
 /// GEMM's B and staged tiles. None for other ranks or a width the panels
-/// do not divide.
+/// do not divide. \p Contiguous 0: the rows are mode 0's (an M- or K-major
+/// tile stored column by column), the same panels with the modes swapped.
 std::optional<ComposedLayout> panelLayout(const std::vector<std::int64_t> &Box,
-                                          int Bytes, Swizzle Written);
+                                          int Bytes, Swizzle Written,
+                                          int Contiguous = 1);
 
 /// The register layout of a TM x TN accumulator that a contract's
 /// register fragment \p Pattern tiles, over \p Where -- the mesh its

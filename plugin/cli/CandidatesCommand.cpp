@@ -6,8 +6,9 @@
 // Compiles each FILE as `tf hir` does (ToolRunner.h) and lists, for every op
 // of its kernels that has no instruction yet, the contracts of tf's registry
 // that implement it: accepted ones with what the engine derives, refused
-// ones with every reason (analysis/Candidates.h decides which contracts and
-// which parameters). The text is stable and names files by their basename;
+// ones with every reason and, for a refused MMA, the placement of its
+// operands it would accept (analysis/Candidates.h decides which contracts,
+// which parameters and the placement). The text is stable and names files by their basename;
 // --json prints one document in the form docs/schemas/candidates.schema.json
 // describes. The exit status is 0 when the query ran, refusals or not; 1
 // when a file had errors or --site names no undecided op. docs/cli.md
@@ -22,6 +23,8 @@
 #include "backend/Backend.h"
 #include "hir/HIR.h"
 #include "hir/Printer.h"
+
+#include "tf/contract/describe.hpp"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
@@ -48,7 +51,8 @@ cl::SubCommand CandidatesSubcommand(
     "For every op without a tf::schedule (tf::matmul, tf::copy, tf::cast, "
     "...), its\nmesh and operands, then each contract of tf's registry that "
     "implements it:\naccepted (with the derived repeat or boxes) or refused "
-    "(with every reason).\nThe exit status is 0 when the query ran, 1 when a "
+    "(with every reason;\nfor an MMA refused only for its operands' layouts, "
+    "the layouts it would\naccept, ready to paste).\nThe exit status is 0 when the query ran, 1 when a "
     "file has errors. See\ndocs/cli.md");
 
 static cl::OptionCategory CandidatesCategory("tf candidates options");
@@ -82,6 +86,8 @@ struct KernelResult {
   hir::SourceRange Range;
   std::string Target;
   std::vector<analysis::CandidateSite> Sites;
+  /// The values' names as the HIR printer prints them (%acc).
+  std::vector<std::string> Names;
 };
 
 using FileResult = FileAnswer<KernelResult>;
@@ -98,7 +104,8 @@ void collect(FileResult &Out, hir::Module &M,
     R.Name = K.Name;
     R.Range = K.Range;
     R.Target = K.Target;
-    const std::vector<std::string> Names = hir::valueNames(K);
+    R.Names = hir::valueNames(K);
+    const std::vector<std::string> &Names = R.Names;
     const targets::MergedTarget *Target =
         I < Targets.size() ? Targets[I] : nullptr;
     std::vector<analysis::CandidateSite> Sites =
@@ -125,7 +132,25 @@ std::string joined(const std::vector<std::int64_t> &Xs) {
   return Out;
 }
 
-void printCandidate(const analysis::Candidate &C, raw_ostream &OS) {
+std::string valueName(const KernelResult &K, hir::ValueId V) {
+  return V < K.Names.size() ? K.Names[V] : std::string("?");
+}
+
+void printPlacement(const analysis::CandidatePlacement &P,
+                    const KernelResult &K, raw_ostream &OS) {
+  OS << "              placement";
+  if (P.Accepted)
+    OS << ", accepted" << (P.Mesh.empty() ? "" : " on '" + P.Mesh + "'");
+  OS << ":\n";
+  for (const analysis::CandidatePlacement::OperandLayout &L : P.Layouts)
+    OS << "                operand " << L.Operand << " ("
+       << valueName(K, L.Value) << "): \"" << L.Text << "\"\n";
+  if (!P.Unplaced.empty())
+    OS << "                not placed: " << P.Unplaced << '\n';
+}
+
+void printCandidate(const analysis::Candidate &C, const KernelResult &K,
+                    raw_ostream &OS) {
   OS << "  " << (C.Accepted ? "accepted" : "refused ") << "  " << C.ContractId
      << " ";
   std::vector<std::string> Tried;
@@ -154,6 +179,8 @@ void printCandidate(const analysis::Candidate &C, raw_ostream &OS) {
     OS << "              " << R.Text << '\n';
   if (C.Dropped)
     OS << "              ... and " << C.Dropped << " more\n";
+  if (C.Placement)
+    printPlacement(*C.Placement, K, OS);
 }
 
 void printText(const FileResult &F, raw_ostream &OS) {
@@ -186,7 +213,7 @@ void printText(const FileResult &F, raw_ostream &OS) {
       if (!S.NoCandidates.empty())
         OS << "  " << S.NoCandidates << '\n';
       for (const analysis::Candidate &C : S.Candidates)
-        printCandidate(C, OS);
+        printCandidate(C, K, OS);
     }
   }
 }
@@ -199,7 +226,36 @@ void intsJson(json::OStream &J, StringRef Key,
   });
 }
 
-void candidateJson(json::OStream &J, const analysis::Candidate &C) {
+void placementJson(json::OStream &J, const analysis::Candidate &C,
+                   const KernelResult &K) {
+  if (!C.Placement) {
+    J.attribute("placement", nullptr);
+    return;
+  }
+  const analysis::CandidatePlacement &P = *C.Placement;
+  J.attributeObject("placement", [&] {
+    J.attribute("accepted", P.Accepted);
+    if (P.Mesh.empty())
+      J.attribute("mesh_scope", nullptr);
+    else
+      J.attribute("mesh_scope", P.Mesh);
+    J.attributeArray("layouts", [&] {
+      for (const analysis::CandidatePlacement::OperandLayout &L : P.Layouts)
+        J.object([&] {
+          J.attribute("operand", L.Operand);
+          J.attribute("value", valueName(K, L.Value));
+          J.attribute("layout", L.Text);
+        });
+    });
+    if (P.Unplaced.empty())
+      J.attribute("unplaced", nullptr);
+    else
+      J.attribute("unplaced", P.Unplaced);
+  });
+}
+
+void candidateJson(json::OStream &J, const analysis::Candidate &C,
+                   const KernelResult &K) {
   J.object([&] {
     J.attribute("contract", C.ContractId);
     J.attribute("accepted", C.Accepted);
@@ -214,7 +270,7 @@ void candidateJson(json::OStream &J, const analysis::Candidate &C) {
     J.attributeArray("reasons", [&] {
       for (const analysis::CandidateReason &R : C.Reasons)
         J.object([&] {
-          J.attribute("kind", R.Kind);
+          J.attribute("kind", tf::to_string(R.Kind));
           J.attribute("text", R.Text);
         });
     });
@@ -237,11 +293,13 @@ void candidateJson(json::OStream &J, const analysis::Candidate &C) {
         else
           J.attribute("reason", C.NotLowered);
       });
+    placementJson(J, C, K);
   });
 }
 
 void siteJson(json::OStream &J, const analysis::CandidateSite &S,
-              const std::vector<OperandText> &Operands) {
+              const std::vector<OperandText> &Operands,
+              const KernelResult &K) {
   J.object([&] {
     J.attribute("op", hir::opName(S.Kind));
     positionJson(J, S.Range);
@@ -264,7 +322,7 @@ void siteJson(json::OStream &J, const analysis::CandidateSite &S,
       J.attribute("no_candidates", S.NoCandidates);
     J.attributeArray("candidates", [&] {
       for (const analysis::Candidate &C : S.Candidates)
-        candidateJson(J, C);
+        candidateJson(J, C, K);
     });
   });
 }
@@ -275,7 +333,7 @@ void printJson(ArrayRef<FileResult> Files, raw_ostream &OS) {
     J.attribute("target", K.Target);
     J.attributeArray("sites", [&] {
       for (std::size_t I = 0; I < K.Sites.size(); ++I)
-        siteJson(J, K.Sites[I], K.Operands[I]);
+        siteJson(J, K.Sites[I], K.Operands[I], K);
     });
   });
 }

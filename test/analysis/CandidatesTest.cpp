@@ -127,7 +127,7 @@ TEST(Candidates, WgmmaIsAcceptedOnTheComputeMesh) {
   EXPECT_FALSE(Amx->Accepted);
   EXPECT_TRUE(std::any_of(Amx->Reasons.begin(), Amx->Reasons.end(),
                           [](const analysis::CandidateReason &R) {
-                            return R.Kind == "capability";
+                            return R.Kind == ReasonKind::capability;
                           }));
 }
 
@@ -145,7 +145,7 @@ TEST(Candidates, EveryMmaIsRefusedOnTheCtaMesh) {
     ASSERT_NE(C, nullptr) << Id;
     EXPECT_FALSE(C->Accepted) << Id;
     ASSERT_FALSE(C->Reasons.empty()) << Id;
-    EXPECT_EQ(C->Reasons[0].Kind, "mesh") << Id;
+    EXPECT_EQ(C->Reasons[0].Kind, ReasonKind::mesh) << Id;
     EXPECT_NE(C->Reasons[0].Text.find("Mesh(cta, (132):(1)) does not match "
                                       "Mesh(thread, "),
               std::string::npos)
@@ -229,7 +229,7 @@ TEST(Candidates, RowReductionsTakeWarpOrCtaReductions) {
   ASSERT_NE(W, nullptr);
   EXPECT_FALSE(W->Accepted);
   ASSERT_FALSE(W->Reasons.empty());
-  EXPECT_EQ(W->Reasons[0].Kind, "mesh");
+  EXPECT_EQ(W->Reasons[0].Kind, ReasonKind::mesh);
 }
 
 TEST(Candidates, SameKernelGivesTheSameCandidates) {

@@ -41,6 +41,16 @@ TEST(Derive, PanelLayoutsAreTheExampleTiles) {
   EXPECT_EQ(text(panelLayout({8, 8, 64}, 2, Sw128)), "none");
 }
 
+TEST(Derive, ColumnMajorPanelsAreTheRowMajorOnesTransposed) {
+  // B 64 x 256 stored K-major (mode 0 contiguous): the 256 x 64 row-major
+  // tile with its modes swapped; a 128-row column as two panels of 64
+  // rows, each 64 x 64.
+  EXPECT_EQ(text(panelLayout({64, 256}, 2, Sw128, 0)),
+            "(64,256):(1,64) | Swizzle(3,4,3)");
+  EXPECT_EQ(text(panelLayout({128, 64}, 2, Sw128, 0)),
+            "((2,64),64):((4096,1),64) | Swizzle(3,4,3)");
+}
+
 TEST(Derive, TiledAccumulatorIsTheExampleAccumulator) {
   const Contract *C = find_contract("nv.sm90.Wgmma");
   ASSERT_NE(C, nullptr);
