@@ -574,7 +574,55 @@ private:
                          {}});
       return F;
     }
-    return std::nullopt;
+    return meshGroupsFinding(Why, Acc, *Where, OP, AM, TM);
+  }
+
+  /// An accumulator no layout over its mesh can hold because the mesh runs
+  /// more groups side by side along M than the tile has rows of atoms (a
+  /// 64-row tile on the example's two consumer warpgroups): the mesh and
+  /// the tile disagree, and the fix is one of them, not a layout. The error
+  /// is at the accumulator's layout text, with a note at its mesh scope
+  /// saying how many groups the tile fills and what would hold it.
+  std::optional<Finding> meshGroupsFinding(const Reason &Why, const Value &Acc,
+                                           const Mesh &Where,
+                                           const OperandPattern &OP,
+                                           std::int64_t AM,
+                                           std::int64_t TM) const {
+    std::int64_t Groups = 0;
+    for (const LayoutPattern &L : OP.layouts)
+      if (L.kind == LayoutPatternKind::shard && Groups == 0)
+        Groups = leadingGroups(L.shard, Where);
+    Result<std::int64_t> Units = Where.size();
+    const StmtId Scope = K.meshScopeOf(Acc.Def != None ? Acc.Def : Acc.Scope);
+    if (Groups <= 1 || AM <= 0 || TM % AM != 0 || (TM / AM) % Groups == 0 ||
+        !Units || Scope == None)
+      return std::nullopt;
+    const std::int64_t Fills = TM / AM, PerGroup = *Units / Groups;
+    const Stmt &At = K.Stmts[Scope];
+    const std::string Name =
+        At.MeshSpelling.empty() ? to_string(Where) : "'" + At.MeshSpelling + "'";
+    Finding F = make(DiagId::err_tf_contract_tile, Acc.Type.LayoutRange,
+                     {str(C.id), withoutItem(describe(Why, C))}, Why);
+    F.Notes.push_back(
+        {DiagId::note_tf_derived,
+         At.Range,
+         {"mesh " + Name + " runs " + std::to_string(Groups) +
+          " groups side by side along M, " + std::to_string(AM) +
+          " rows each (one " + str(C.id) + " atom); the " +
+          std::to_string(TM) + "-row tile fills " + std::to_string(Fills) +
+          ": a mesh of " + std::to_string(Fills) + " group" +
+          (Fills == 1 ? "" : "s") + " of " + std::to_string(PerGroup) +
+          " threads holds it, or a tile of a multiple of " +
+          std::to_string(AM * Groups) + " rows"},
+         {},
+         {}});
+    F.Notes.push_back({DiagId::note_tf_derived, operandRange(Why.subject),
+                       {"operand " + str(Why.subject) + " (" +
+                        valueText(K, operand(Why.subject)->Value) +
+                        ") is read here"},
+                       {},
+                       {}});
+    return F;
   }
 
   /// Whether the site accepts operand \p N as register layout \p L: its

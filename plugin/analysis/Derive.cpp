@@ -151,6 +151,28 @@ std::optional<ComposedLayout> panelLayout(const std::vector<std::int64_t> &Box,
   return Out;
 }
 
+std::int64_t leadingGroups(const ShardLayout &Pattern, const Mesh &Where) {
+  // Units: the pattern mesh's leaves are Where's trailing top-level modes.
+  const int Units = Pattern.mesh.layout.shape.leaf_count();
+  const int Lead = Where.rank() - Units;
+  if (Lead < 0 || Where.axes.size() != static_cast<std::size_t>(Where.rank()))
+    return 0;
+  for (int U = 0; U < Units; ++U) {
+    Result<std::int64_t> Have = size(Where.layout.mode(Lead + U));
+    const Int &Want = Pattern.mesh.layout.shape.leaf_at(U);
+    if (!Have || !Want.is_constant() || *Have != *Want.get())
+      return 0;
+  }
+  std::int64_t Groups = 1;
+  for (int G = 0; G < Lead; ++G) {
+    Result<std::int64_t> E = size(Where.layout.mode(G));
+    if (!E)
+      return 0;
+    Groups *= *E;
+  }
+  return Groups;
+}
+
 std::optional<ShardLayout>
 tiledAccumulator(const ShardLayout &Pattern, const Mesh &Where, std::int64_t AM,
                  std::int64_t AN, std::int64_t TM, std::int64_t TN) {
@@ -159,25 +181,10 @@ tiledAccumulator(const ShardLayout &Pattern, const Mesh &Where, std::int64_t AM,
   if (Leaves < 2 || Pattern.axes.size() != static_cast<std::size_t>(Leaves) ||
       AM <= 0 || AN <= 0 || TM % AM != 0 || TN % AN != 0)
     return std::nullopt;
-  // Units: the pattern mesh's leaves are Where's trailing top-level modes.
+  const std::int64_t Groups = leadingGroups(Pattern, Where);
   const int Units = Pattern.mesh.layout.shape.leaf_count();
   const int Lead = Where.rank() - Units;
-  if (Lead < 0 || Where.axes.size() != static_cast<std::size_t>(Where.rank()))
-    return std::nullopt;
-  for (int U = 0; U < Units; ++U) {
-    Result<std::int64_t> Have = size(Where.layout.mode(Lead + U));
-    const Int &Want = Pattern.mesh.layout.shape.leaf_at(U);
-    if (!Have || !Want.is_constant() || *Have != *Want.get())
-      return std::nullopt;
-  }
-  std::int64_t Groups = 1;
-  for (int G = 0; G < Lead; ++G) {
-    Result<std::int64_t> E = size(Where.layout.mode(G));
-    if (!E)
-      return std::nullopt;
-    Groups *= *E;
-  }
-  if (TM % (AM * Groups) != 0)
+  if (Groups == 0 || TM % (AM * Groups) != 0)
     return std::nullopt;
   // The fragment's leaves, split into M and N where the products are the
   // atom's extents; one symbolic leaf per mode is solved.

@@ -72,6 +72,12 @@ std::optional<ComposedLayout> panelLayout(const std::vector<std::int64_t> &Box,
 /// that continues the fragment's outermost leaf merges with it -- the
 /// example GEMM's ((2@group,4@warp,2,8@lane8),(32,4@lane4,2)). None when the
 /// pattern or the mesh is of another form, or the tile does not divide.
+/// How many units of \p Pattern's mesh \p Where runs side by side: the
+/// product of its leading top-level modes before the trailing ones the
+/// pattern's mesh leaves are (a compute mesh (2,4,8,4) of WGMMA's 4 x 8 x 4
+/// warpgroup: 2 groups). 0 when Where is not of that form.
+std::int64_t leadingGroups(const ShardLayout &Pattern, const Mesh &Where);
+
 std::optional<ShardLayout>
 tiledAccumulator(const ShardLayout &Pattern, const Mesh &Where, std::int64_t AM,
                  std::int64_t AN, std::int64_t TM, std::int64_t TN);

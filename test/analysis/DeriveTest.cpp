@@ -13,6 +13,7 @@
 namespace {
 
 using namespace tf;
+using tf::analysis::leadingGroups;
 using tf::analysis::panelLayout;
 using tf::analysis::tiledAccumulator;
 
@@ -83,6 +84,17 @@ TEST(Derive, TiledAccumulatorIsTheExampleAccumulator) {
   // A tile the groups and atoms do not divide: none.
   EXPECT_EQ(shown(256, 64, 256), "none");
   EXPECT_EQ(shown(96, 128, 256), "none");
+  // The compute mesh runs two warpgroups side by side; one warpgroup of
+  // its own, one; a mesh that is not warpgroups, none.
+  EXPECT_EQ(leadingGroups(*Fragment, Compute), 2);
+  constexpr Mesh One = mesh("thread", layout<"(1,4,8,4)">, "group", "warp",
+                            "lane8", "lane4");
+  EXPECT_EQ(leadingGroups(*Fragment, One), 1);
+  EXPECT_EQ(shown(64, 64, 64), "none");
+  EXPECT_EQ(to_string(tiledAccumulator(*Fragment, One, 64, 64, 64, 64)->layout,
+                      tiledAccumulator(*Fragment, One, 64, 64, 64, 64)->axes),
+            "((4@warp,2,8@lane8),(8,4@lane4,2)):((16,8,1),(512,128,64))");
+  EXPECT_EQ(leadingGroups(*Fragment, Threads), 0);
 }
 
 } // namespace
