@@ -8,6 +8,7 @@
 #include "ToolRunner.h"
 #include "PrefixHeader.h"
 #include "QueryOutput.h"
+#include "Diagnostics.h"
 
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
@@ -49,8 +50,8 @@ int fail(const ToolOptions &Opts, const Twine &Message) {
 /// Prints diagnostics as clang++ does (a TextDiagnosticPrinter with the
 /// command line's diagnostic options), counts them and records them
 /// (DiagnosticLog.h). It sees the driver's diagnostics too, which ClangTool
-/// prints but does not count as a failure; those come before any source
-/// file and read `tf COMMAND: error: ...`.
+/// prints but does not count as a failure; those, and any other without a
+/// source location, read `tf COMMAND: error: ...`.
 class CountingPrinter : public DiagnosticConsumer {
 public:
   explicit CountingPrinter(std::string Prefix) : Prefix(std::move(Prefix)) {}
@@ -80,7 +81,9 @@ public:
                         const Diagnostic &Info) override {
     DiagnosticConsumer::HandleDiagnostic(Level, Info);
     TextDiagnosticPrinter &P = printer(*Info.getDiags());
-    P.setPrefix(InSource ? "" : Prefix);
+    // Without a place in the source (the driver's, an unknown tf
+    // argument's), the line names the command.
+    P.setPrefix(InSource && Info.getLocation().isValid() ? "" : Prefix);
     P.HandleDiagnostic(Level, Info);
     Log.record(Level, Info, LangOpts);
   }
@@ -106,29 +109,42 @@ private:
   plugin::DiagnosticLog Log;
 };
 
-/// Runs the tf consumer with the options of its compile command.
+/// Runs the tf consumer with the options of its compile command. Its
+/// unknown tf arguments are reported as the plugin reports them, through
+/// Clang's engine (so the file's recorded diagnostics and error count have
+/// them), and the file is not analysed, as the plugin's compile would stop.
 class TfAction : public ASTFrontendAction {
 public:
-  explicit TfAction(plugin::Options Opts) : Opts(std::move(Opts)) {}
+  TfAction(plugin::Options Opts, std::vector<std::string> Unknown)
+      : Opts(std::move(Opts)), Unknown(std::move(Unknown)) {}
 
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef) override {
+    for (const std::string &Arg : Unknown)
+      plugin::report(CI.getDiagnostics(), SourceLocation(),
+                     plugin::DiagId::err_tf_plugin_unknown_argument)
+          << Arg << plugin::knownArguments();
+    if (!Unknown.empty())
+      return nullptr;
     return plugin::makeConsumer(Opts, outs());
   }
 
 private:
   plugin::Options Opts;
+  std::vector<std::string> Unknown;
 };
 
 /// Creates one TfAction per compile command. The argument adjuster fills
-/// Opts from the command's -fplugin-arg-tf-* right before create() runs.
+/// Opts (and the unknown tf arguments) from the command's
+/// -fplugin-arg-tf-* right before create() runs.
 class TfActionFactory : public FrontendActionFactory {
 public:
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<TfAction>(Opts);
+    return std::make_unique<TfAction>(Opts, Unknown);
   }
 
   plugin::Options Opts;
+  std::vector<std::string> Unknown;
 };
 
 bool isTfPlugin(StringRef Path) { return sys::path::filename(Path) == "tf.so"; }
@@ -137,30 +153,26 @@ bool isTfPlugin(StringRef Path) { return sys::path::filename(Path) == "tf.so"; }
 /// seen: tf.so itself is not loaded (the tool links the same code), the
 /// command's tf arguments become \p Factory's options (report and sarif=
 /// never; the dump and the sink as the command asks), and --targets-dir wins over a
-/// targets-dir= in the command. Unknown tf arguments are reported as the
-/// plugin reports them and make the run fail.
+/// targets-dir= in the command. Unknown tf arguments go to the factory,
+/// whose action reports them as the plugin does.
 ArgumentsAdjuster takeTfArguments(const ToolOptions &TO, StringRef File,
-                                  TfActionFactory &Factory,
-                                  bool &BadArgument) {
-  return [&TO, File, &Factory, &BadArgument](const CommandLineArguments &Args,
-                                             StringRef) {
+                                  TfActionFactory &Factory) {
+  return [&TO, File, &Factory](const CommandLineArguments &Args, StringRef) {
     plugin::Options Opts;
+    std::vector<std::string> Unknown;
     CommandLineArguments Out;
     for (const std::string &Arg : Args) {
       StringRef A(Arg);
       if (A.starts_with("-fplugin=") && isTfPlugin(A.drop_front(9)))
         continue;
       if (A.consume_front("-fplugin-arg-tf-")) {
-        if (!plugin::parseArgument(A, Opts)) {
-          errs() << "tf " << TO.Command << ": error: unknown tf plugin "
-                 << "argument '" << A << "' in the compile command; known "
-                 << "arguments: " << plugin::knownArguments() << '\n';
-          BadArgument = true;
-        }
+        if (!plugin::parseArgument(A, Opts))
+          Unknown.push_back(A.str());
         continue;
       }
       Out.push_back(Arg);
     }
+    Factory.Unknown = std::move(Unknown);
     Opts.DumpHir = TO.DumpHir;
     Opts.DumpHirJson = TO.DumpHirJson;
     Opts.Report = false;
@@ -240,7 +252,6 @@ ArgumentsAdjuster usePrefixHeader(const ToolOptions &TO, StringRef File,
 bool runOne(const ToolOptions &TO, const CompilationDatabase &DB,
             const std::string &File, bool FixedFlags) {
   TfActionFactory Factory;
-  bool BadArgument = false;
   CountingPrinter Diagnostics("tf " + TO.Command);
   ClangTool Tool(DB, {File});
   Tool.setPrintErrorMessage(false);
@@ -261,7 +272,7 @@ bool runOne(const ToolOptions &TO, const CompilationDatabase &DB,
     Tool.appendArgumentsAdjuster(
         getInsertArgumentAdjuster(*CompilerFlags, ArgumentInsertPosition::END));
   }
-  Tool.appendArgumentsAdjuster(takeTfArguments(TO, File, Factory, BadArgument));
+  Tool.appendArgumentsAdjuster(takeTfArguments(TO, File, Factory));
   Tool.appendArgumentsAdjuster(useClangDriver);
   // The directory the compiler runs in (its relative -I paths).
   std::vector<CompileCommand> Commands = DB.getCompileCommands(File);
@@ -272,7 +283,7 @@ bool runOne(const ToolOptions &TO, const CompilationDatabase &DB,
   outs().flush();
   if (TO.DiagnosticSink)
     TO.DiagnosticSink(File, Diagnostics.log().diagnostics());
-  return RC == 0 && Diagnostics.getNumErrors() == 0 && !BadArgument;
+  return RC == 0 && Diagnostics.getNumErrors() == 0;
 }
 
 } // namespace
