@@ -153,26 +153,6 @@ const SiteOperand *siteOperandNamed(const tf::Site &S, const Name &N) {
   return nullptr;
 }
 
-/// The top-level mode of \p L holding its unit stride (a leaf of extent > 1
-/// and stride 1), when exactly one does.
-std::optional<int> unitStrideMode(const Layout &L) {
-  if (L.shape.is_leaf())
-    return std::nullopt;
-  std::optional<int> Found;
-  for (int I = 0; I < L.rank(); ++I) {
-    IntTuple S = L.shape.mode(I), D = L.stride.mode(I);
-    for (int J = 0; J < S.leaf_count() && J < D.leaf_count(); ++J) {
-      const Int &E = S.leaf_at(J), &T = D.leaf_at(J);
-      if (E.is_constant() && E.value > 1 && T.is_constant() && T.value == 1) {
-        if (Found && *Found != I)
-          return std::nullopt;
-        Found = I;
-      }
-    }
-  }
-  return Found;
-}
-
 bool isSymbol(const IntTuple &T, const Name &N) {
   return T.is_leaf() && T.leaf().is_symbolic() && T.leaf().symbol == N;
 }
@@ -275,7 +255,7 @@ std::optional<ParamValue> fromOperands(const Contract &C, const ParamDef &D,
       if (!O || (O->kind != OperandLayoutKind::layout &&
                  O->kind != OperandLayoutKind::composed))
         return std::nullopt;
-      std::optional<int> Unit = unitStrideMode(O->layout.layout);
+      std::optional<int> Unit = contiguousMode(O->layout.layout);
       if (!Unit || *Unit >= static_cast<int>(P.atom_modes.size()))
         return std::nullopt;
       ParamValue V = ParamValue::choose(P.atom_modes[*Unit] == 2 ? "K" : "MN");
@@ -417,7 +397,7 @@ placementOf(const Kernel &K, const HirSite &Site, const MatchReport &R) {
     const std::vector<std::int64_t> Extents = staticExtents(X.shape);
     std::optional<int> Unit = X.kind == OperandLayoutKind::shard
                                   ? std::nullopt
-                                  : unitStrideMode(X.layout.layout);
+                                  : contiguousMode(X.layout.layout);
     std::optional<ComposedLayout> L;
     if (Unit)
       L = panelLayout(Extents, bits(X.dtype) / 8,

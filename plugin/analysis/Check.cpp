@@ -160,6 +160,8 @@ std::optional<Finding> boxOrderFinding(const Kernel &K, const HirSite &Site,
     return std::nullopt;
   const int Rank = L.layout.rank();
   const std::string Name = "'" + Tensor.Name + "' (" + to_string(L) + ")";
+  const Value &Slot = K.Values[Shared->Value];
+  const std::optional<int> SlotUnit = contiguousMode(Slot.Type.Layout.layout);
   std::string Why;
   if (Site.GlobalUnitMode < 0)
     Why = "no single dimension of " + Name +
@@ -173,7 +175,42 @@ std::optional<Finding> boxOrderFinding(const Kernel &K, const HirSite &Site,
           to_string(K.Values[Shared->Value].Type.Layout) +
           ") is not contiguous in dimension " +
           std::to_string(Site.GlobalUnitMode) + ": give it stride 1 there";
-  else
+  else if (SlotUnit && *SlotUnit != Site.GlobalUnitMode) {
+    // Both sides say which dimension is contiguous, and they disagree (B
+    // passed row-major to a kernel whose slot is K-major): the global
+    // tensor's declaration is where that was said, the slot's in a note.
+    Why = Name + " is contiguous in dimension " +
+          std::to_string(Site.GlobalUnitMode) +
+          ", which its TMA box has innermost and writes contiguously into "
+          "shared memory; the shared-memory side (" +
+          to_string(Slot.Type.Layout) + ") is contiguous in dimension " +
+          std::to_string(*SlotUnit) + ": give '" + Tensor.Name +
+          "' stride 1 in dimension " + std::to_string(*SlotUnit) +
+          " or the shared-memory side stride 1 in dimension " +
+          std::to_string(Site.GlobalUnitMode);
+    Finding F{DiagId::err_tf_tma_box_order,
+              Tensor.Type.LayoutRange.valid() ? Tensor.Type.LayoutRange
+              : Global->Range.valid()         ? Global->Range
+                                              : K.Stmts[Site.Op].Range,
+              {str(Site.C->id), valueText(K, Global->Value), Why},
+              {},
+              {}};
+    if (Tensor.Type.LayoutRange.valid() && Global->Range.valid())
+      F.Notes.push_back({DiagId::note_tf_derived,
+                         Global->Range,
+                         {"'" + Tensor.Name + "' is copied here into " +
+                          valueText(K, Shared->Value)},
+                         {},
+                         {}});
+    if (Slot.Type.LayoutRange.valid())
+      F.Notes.push_back({DiagId::note_tf_derived,
+                         Slot.Type.LayoutRange,
+                         {"the shared-memory side is contiguous in dimension " +
+                          std::to_string(*SlotUnit) + " here"},
+                         {},
+                         {}});
+    return F;
+  } else
     return std::nullopt;
   return Finding{DiagId::err_tf_tma_box_order,
                  Global->Range.valid() ? Global->Range : K.Stmts[Site.Op].Range,

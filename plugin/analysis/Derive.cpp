@@ -102,6 +102,24 @@ std::int64_t tileSizedBy(const Contract &C, const MatchReport &R,
   return 0;
 }
 
+std::optional<int> contiguousMode(const Layout &L) {
+  if (L.shape.is_leaf())
+    return std::nullopt;
+  std::optional<int> Found;
+  for (int I = 0; I < L.rank(); ++I) {
+    IntTuple S = L.shape.mode(I), D = L.stride.mode(I);
+    for (int J = 0; J < S.leaf_count() && J < D.leaf_count(); ++J) {
+      const Int &E = S.leaf_at(J), &T = D.leaf_at(J);
+      if (E.is_constant() && E.value > 1 && T.is_constant() && T.value == 1) {
+        if (Found && *Found != I)
+          return std::nullopt;
+        Found = I;
+      }
+    }
+  }
+  return Found;
+}
+
 std::vector<std::int64_t> staticExtents(const IntTuple &Shape) {
   std::vector<std::int64_t> Out;
   const int Rank = Shape.is_leaf() ? 1 : Shape.rank();

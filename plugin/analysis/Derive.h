@@ -45,6 +45,10 @@ std::optional<ParamValue> nearest(const Reason &R, const Contract &C,
 std::int64_t tileSizedBy(const Contract &C, const MatchReport &R,
                          const Name &P);
 
+/// The top-level mode of \p L that holds its stride-1 leaf (of extent > 1):
+/// the dimension a tile is contiguous in. None when no mode or several do.
+std::optional<int> contiguousMode(const Layout &L);
+
 /// The static extents of \p Shape's top-level modes; empty when one is
 /// dynamic.
 std::vector<std::int64_t> staticExtents(const IntTuple &Shape);

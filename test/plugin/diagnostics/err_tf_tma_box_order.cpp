@@ -2,7 +2,9 @@
 // innermost (TMA's dimension 0) and written into shared memory row-major in
 // that box order. A global tensor with no dimension of stride 1, or a
 // shared-memory tile that is not contiguous in the global tensor's
-// unit-stride dimension, cannot be boxed: an error at the global operand.
+// unit-stride dimension, cannot be boxed: an error at the global operand
+// (at the global tensor's layout when the shared-memory side says which
+// other dimension it is contiguous in).
 // (examples/gemm/nt.cpp is the accepted case: B "(?,?):(1,?)" into the slot
 // "(64,256):(1,64) | Swizzle(3,4,3)", box order {1, 0}.)
 // RUN: %clangxx -std=c++20 -fsyntax-only -I %tf_include -fplugin=%tf_plugin -Xclang -verify %s
@@ -52,3 +54,30 @@ void gemm(Strided a, Matrix b) {
   }
 }
 } // namespace no_unit_stride
+
+// B stored row by row (N contiguous) copied into a K-major slot that WGMMA
+// reads with b_major = K: the two sides name different contiguous
+// dimensions. One error, at the global tensor's layout (where its
+// contiguity was said), with the copy and the slot in notes -- not the
+// contract's two refusals of the box's bytes and the slot's order.
+namespace row_major_b_k_major_slot {
+using namespace gemm_test;
+using Acc = Acc128x64<>;
+using KMajorSlot = tf::Tensor<tf::bf16, "(64,64):(1,64) | Swizzle(3,4,3)", tf::smem>; // expected-note {{the shared-memory side is contiguous in dimension 0 here}}
+using RowMajor = tf::Tensor<tf::bf16, "(?,?)">; // expected-error {{nv.sm90.CopyAsyncTensor cannot box a tile of 'b': 'b' ((?,?):(?,1)) is contiguous in dimension 1, which its TMA box has innermost and writes contiguously into shared memory; the shared-memory side ((64,64):(1,64) | Swizzle(3,4,3)) is contiguous in dimension 0: give 'b' stride 1 in dimension 0 or the shared-memory side stride 1 in dimension 1 [tf:tma-box-order]}}
+using KWgmma = tf::nv::sm90::Wgmma<64, tf::bf16, tf::Form::SS, tf::Major::K, tf::Major::K>;
+
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
+void gemm(Matrix a, RowMajor b) {
+  tf::Ring<LhsSlot, 3> lhs_ring;
+  tf::Ring<KMajorSlot, 3> rhs_ring;
+  for (auto [m, n] : tf::persistent_tiles(cta, tf::ceil_div(a.extent(0), 128), tf::ceil_div(b.extent(1), 64))) {
+    [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();
+    for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
+      [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), lhs_ring);
+      [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring); // expected-note {{'b' is copied here into a slot of 'rhs_ring'}}
+      [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<KWgmma>, tf::Repeat<2, 1, 4> >(acc, lhs, rhs);
+    }
+  }
+}
+} // namespace row_major_b_k_major_slot
