@@ -162,6 +162,9 @@ std::optional<Finding> boxOrderFinding(const Kernel &K, const HirSite &Site,
   const std::string Name = "'" + Tensor.Name + "' (" + to_string(L) + ")";
   const Value &Slot = K.Values[Shared->Value];
   const std::optional<int> SlotUnit = contiguousMode(Slot.Type.Layout.layout);
+  const bool Loads = llvm::any_of(Site.C->operands, [&](const OperandPattern &P) {
+    return P.name == Global->Operand && P.access == tf::Access::read;
+  });
   std::string Why;
   if (Site.GlobalUnitMode < 0)
     Why = "no single dimension of " + Name +
@@ -175,10 +178,12 @@ std::optional<Finding> boxOrderFinding(const Kernel &K, const HirSite &Site,
           to_string(K.Values[Shared->Value].Type.Layout) +
           ") is not contiguous in dimension " +
           std::to_string(Site.GlobalUnitMode) + ": give it stride 1 there";
-  else if (SlotUnit && *SlotUnit != Site.GlobalUnitMode) {
-    // Both sides say which dimension is contiguous, and they disagree (B
-    // passed row-major to a kernel whose slot is K-major): the global
-    // tensor's declaration is where that was said, the slot's in a note.
+  else if (Loads && SlotUnit && *SlotUnit != Site.GlobalUnitMode) {
+    // A load whose two sides say which dimension is contiguous, and they
+    // disagree (B passed row-major to a kernel whose slot is K-major): the
+    // global tensor's declaration is where that was said, the slot's in a
+    // note. (A store's shared side is the kernel's own tile: the contract's
+    // refusal at it stands.)
     Why = Name + " is contiguous in dimension " +
           std::to_string(Site.GlobalUnitMode) +
           ", which its TMA box has innermost and writes contiguously into "
