@@ -175,7 +175,7 @@ std::optional<Finding> boxOrderFinding(const Kernel &K, const HirSite &Site,
           std::to_string(Site.GlobalUnitMode) +
           ", which its TMA box has innermost, and the box is written into "
           "shared memory row-major in that order; the shared-memory side (" +
-          to_string(K.Values[Shared->Value].Type.Layout) +
+          to_string(Slot.Type.Layout) +
           ") is not contiguous in dimension " +
           std::to_string(Site.GlobalUnitMode) + ": give it stride 1 there";
   else if (Loads && SlotUnit && *SlotUnit != Site.GlobalUnitMode) {
