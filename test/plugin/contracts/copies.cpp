@@ -1,10 +1,11 @@
 // The copies of a GEMM epilogue and its loads against nv.sm90.CopyAsyncTensor
 // (TMA) and generic.Copy, once accepted and once per refusal kind the kernel
 // language can express: TMA's one-thread execution mesh, its capability,
-// its box limits (an operand) and its shared-memory box layout; the Copy's
-// thread-level execution mesh and its element types (an operand). A copy
-// that is not one TMA box but splits into valid boxes (512 rows: two boxes
-// of 256) is accepted; a limit no split can meet (rows of 8 bytes) is not.
+// its box limits (an operand) and its box order (a column-major slot under a
+// row-major tensor); the Copy's thread-level execution mesh and its element
+// types (an operand). A copy that is not one TMA box but splits into valid
+// boxes (512 rows: two boxes of 256) is accepted; a limit no split can meet
+// (rows of 8 bytes) is not.
 //
 // DEFINE: %{tf} = -std=c++20 -fsyntax-only -I %tf_include -fplugin=%tf_plugin
 // RUN: %clangxx %{tf} -Xclang -verify=ok %s
@@ -44,7 +45,7 @@ constexpr int BM = 128, BN = 4;
 constexpr int BM = 128, BN = 64;
 #endif
 #ifdef TMA_LAYOUT
-using Slot = tf::Tensor<tf::bf16, "(128,64):(1,128)", tf::smem>; // column-major
+using Slot = tf::Tensor<tf::bf16, "(128,64):(1,128)", tf::smem>; // column-major tmalayout-note {{the shared-memory side is contiguous in dimension 0 here}}
 #else
 using Slot = tf::Tensor<tf::bf16, TILE, tf::smem>;
 #endif
@@ -53,7 +54,9 @@ using Staged = tf::Tensor<tf::f16, TILE, tf::smem>;
 #else
 using Staged = tf::Tensor<tf::bf16, TILE, tf::smem>;
 #endif
-using Matrix = tf::Tensor<tf::bf16, "(?,?)">;
+// A column-major slot under a row-major global tensor is one error at the
+// global tensor's layout: the box cannot be ordered for both.
+using Matrix = tf::Tensor<tf::bf16, "(?,?)">; // tmalayout-error {{nv.sm90.CopyAsyncTensor cannot box a tile of 'a': 'a' ((?,?):(?,1)) is contiguous in dimension 1, which its TMA box has innermost and writes contiguously into shared memory; the shared-memory side ((128,64):(1,128)) is contiguous in dimension 0: give 'a' stride 1 in dimension 0 or the shared-memory side stride 1 in dimension 1}}
 using OutMatrix = tf::Tensor<Staged::element_type, "(?,?)">;
 
 #ifdef TMA_CAPABILITY
@@ -77,7 +80,7 @@ void copy_tiles(Matrix a, OutMatrix out) {
 #elif defined(TMA_OPERAND)
     [[tf::mesh(loader)]] auto tile = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<BM, BN>(m * BM, n * BN), ring); // tmaoperand-error {{operand src (a tile of 'a') does not fit nv.sm90.CopyAsyncTensor: bytes of the innermost mode % 16 == 0 fails (found 8)}} tmaoperand-note {{contract nv.sm90.CopyAsyncTensor, operand src: bytes of the innermost mode % 16 == 0 fails (found 8)}}
 #elif defined(TMA_LAYOUT)
-    [[tf::mesh(loader)]] auto tile = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<BM, BN>(m * BM, n * BN), ring); // tmalayout-error {{nv.sm90.CopyAsyncTensor cannot read operand dst (a slot of 'ring') in this layout: fragment (128,64):(1,128) is not the compact row-major layout of its shape}} tmalayout-note {{contract nv.sm90.CopyAsyncTensor, operand dst: fragment (128,64):(1,128) is not the compact row-major layout of its shape}}
+    [[tf::mesh(loader)]] auto tile = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<BM, BN>(m * BM, n * BN), ring); // tmalayout-note {{'a' is copied here into a slot of 'ring'}}
 #else
     [[tf::mesh(loader)]] auto tile = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<BM, BN>(m * BM, n * BN), ring);
 #endif
