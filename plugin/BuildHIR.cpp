@@ -27,6 +27,7 @@
 #include "ConstantValue.h"
 #include "Diagnostics.h"
 #include "LayoutLiterals.h"
+#include "MeshSource.h"
 #include "tf/atoms/registry.hpp"
 #include "tf/layout/text/print.hpp"
 
@@ -812,6 +813,7 @@ std::optional<hir::Kernel> KernelBuilder::build() {
       }
       K.Topologies.push_back(*T);
       K.TopologyRanges.push_back(range(A.Range));
+      K.TopologyExtentRanges.push_back(topologyExtentRange(A.Written, Ctx));
     } else {
       error(A.Range.getBegin(), DiagId::err_tf_attribute_argument_type)
           << "kernel" << "tf::target(ID) or tf::topology(LEVEL, EXTENT)"
@@ -992,6 +994,7 @@ StmtId KernelBuilder::openMeshScope(const Site &S, clang::SourceRange Whole) {
     if (std::optional<tf::Mesh> M = decodeMesh(S.Args[0].Value, S.Args[0].Type))
       Scope.Mesh = *M;
     Scope.MeshSpelling = sourceText(S.Args[0].Range);
+    Scope.MeshGroups = meshGroupsSource(S.Args[0].Written, Ctx);
   }
   StmtId Saved = Current;
   Current = addStmt(std::move(Scope));

@@ -163,6 +163,7 @@ private:
         continue;
       }
       SiteArgument Value;
+      Value.Written = Arg;
       Value.Range = Arg->getSourceRange();
       Value.Type = Arg->getType();
       Value.Text = dyn_cast<StringLiteral>(Arg->IgnoreParenImpCasts());

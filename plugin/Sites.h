@@ -22,6 +22,7 @@ namespace clang {
 class AnnotateAttr;
 class ASTContext;
 class Decl;
+class Expr;
 class FunctionDecl;
 class Stmt;
 class StringLiteral;
@@ -31,6 +32,8 @@ namespace tf::plugin {
 
 /// One evaluated attribute argument.
 struct SiteArgument {
+  /// The argument as written (what the fix-its that edit it walk).
+  const clang::Expr *Written = nullptr;
   clang::SourceRange Range;
   clang::QualType Type;
   clang::APValue Value;

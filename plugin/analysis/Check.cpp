@@ -12,7 +12,10 @@
 //                           nearest valid value when there is one
 //   operand_* but layout    err_tf_contract_operand; an element type the
 //                           contract fixes (the f32 accumulator) at the
-//                           declaration's element type, with a fix-it
+//                           declaration's element type, with a fix-it; one
+//                           a written dtype parameter would read (f16
+//                           operands, an atom written for bf16)
+//                           err_tf_contract_parameter at that argument
 //   operand_layout          err_tf_contract_layout; at the template argument
 //                           of a choice that would read the layout (a
 //                           major), or at the declaration's swizzle when
@@ -223,11 +226,15 @@ void SiteChecker::report(const Reason &Why, const MatchReport &R,
   case ReasonKind::operand_storage:
   case ReasonKind::operand_limit: {
     const SiteOperandSource *O = operand(Why.subject);
-    if (Why.kind == ReasonKind::operand_dtype)
-      if (std::optional<Finding> F = elementFinding(Why, O)) {
+    if (Why.kind == ReasonKind::operand_dtype) {
+      std::optional<Finding> F = elementFinding(Why, O);
+      if (!F)
+        F = parameterFinding(Why, O);
+      if (F) {
         Out.push_back(std::move(*F));
         return;
       }
+    }
     if (Why.kind == ReasonKind::operand_limit)
       if (std::optional<Finding> F = swizzleFinding(Why)) {
         Out.push_back(std::move(*F));
@@ -247,7 +254,7 @@ void SiteChecker::report(const Reason &Why, const MatchReport &R,
   }
   case ReasonKind::operand_layout: {
     const SiteOperandSource *O = operand(Why.subject);
-    if (std::optional<Finding> F = layoutParameterFinding(Why, O)) {
+    if (std::optional<Finding> F = parameterFinding(Why, O)) {
       Out.push_back(std::move(*F));
       return;
     }
@@ -335,8 +342,10 @@ std::string knownContracts() {
   return Out;
 }
 
-/// The contract checks of scheduled op \p S.
-void checkSite(const Kernel &K, StmtId S, const targets::MergedTarget *Target,
+/// The contract checks of scheduled op \p S. Returns whether TMA cannot box
+/// it (err_tf_tma_box_order): the ops reading a load so refused are not
+/// checked against its result.
+bool checkSite(const Kernel &K, StmtId S, const targets::MergedTarget *Target,
                std::vector<Finding> &Findings) {
   const Stmt &Op = K.Stmts[S];
   if (!contractOf(Op)) {
@@ -350,17 +359,17 @@ void checkSite(const Kernel &K, StmtId S, const targets::MergedTarget *Target,
                     knownContracts()},
          {},
          {}});
-    return;
+    return false;
   }
   HirSite Site;
   if (!buildSite(K, S, Target, Site))
-    return;
+    return false;
   if (isBoxCopy(*Site.C)) {
     const std::optional<BoxSplit> Split = recordedSplit(Op);
     if (std::optional<Finding> F =
-            boxOrderFinding(K, Site, Split.has_value())) {
+            boxOrderFinding(K, Site, Split.has_value(), Target)) {
       Findings.push_back(std::move(*F));
-      return;
+      return true;
     }
     if (Split) {
       HirSite Box;
@@ -368,10 +377,11 @@ void checkSite(const Kernel &K, StmtId S, const targets::MergedTarget *Target,
       SiteChecker Checker(K, Box, Findings, &Site);
       Checker.run();
       Checker.checkBoxes(*Split);
-      return;
+      return false;
     }
   }
   SiteChecker(K, Site, Findings).run();
+  return false;
 }
 
 /// One mistake, one error: findings that stand at one place with one fix
@@ -418,7 +428,8 @@ std::vector<Finding> check(const Kernel &K,
   // reads such an op's result (the cast of a value the mesh does not hold,
   // then copied) is not checked at all; nor is one that reads the result of
   // an op whose extents were refused (refusesExtents: a WGMMA reading A's
-  // tile through B's ring, the cast of an accumulator not retiled).
+  // tile through B's ring, the cast of an accumulator not retiled), or a
+  // load TMA cannot box (its slot's layout is that error's).
   std::vector<StmtId> NotHeld;
   std::vector<Finding> Scoped = checkScopes(K, &NotHeld);
   std::vector<Finding> Findings;
@@ -445,8 +456,8 @@ std::vector<Finding> check(const Kernel &K,
     if (!Op.Sched)
       continue;
     if (Held) {
-      checkSite(K, S, Target, Findings);
-      if (Op.Result != hir::None && refusesExtents(Op))
+      const bool Unboxed = checkSite(K, S, Target, Findings);
+      if (Op.Result != hir::None && (Unboxed || refusesExtents(Op)))
         Unheld.push_back(Op.Result);
       continue;
     }

@@ -101,14 +101,38 @@ std::string meshText(const Mesh &M, const std::string &Spelling) {
                              : " ('" + Spelling + "')");
 }
 
-/// Why TMA cannot box copy \p Site, which inference did not split into
-/// boxes (\p Split false) or did: the global side has no dimension of
-/// stride 1 (TMA reads its dimension 0 contiguously), or the box order puts
-/// its unit-stride dimension innermost and the shared-memory side is not
-/// contiguous in it (the box lands in shared memory row-major in box
-/// order). None when neither holds: the contract's reasons then stand.
+namespace {
+
+/// Where an op reading value \p V refuses it for its layout (the WGMMA that
+/// cannot read the slot a TMA fills): that operand's range and the reason
+/// in the contract's words; none when every reader takes it.
+std::optional<std::pair<SourceRange, std::string>>
+readerRefusingLayout(const Kernel &K, ValueId V,
+                     const targets::MergedTarget *Target) {
+  for (StmtId S : K.preorder()) {
+    const Stmt &Op = K.Stmts[S];
+    if (Op.Kind != StmtKind::Op || !Op.Sched || !Op.Sched->Match ||
+        !llvm::is_contained(Op.Operands, V))
+      continue;
+    HirSite Reader;
+    if (!buildSite(K, S, Target, Reader))
+      continue;
+    for (const SiteOperandSource &O : Reader.Operands)
+      for (const Reason &W : Op.Sched->Match->reasons)
+        if (O.Value == V && W.kind == ReasonKind::operand_layout &&
+            W.subject == O.Operand)
+          return std::make_pair(O.Range.valid() ? O.Range : Op.CallRange,
+                                str(Reader.C->id) + " cannot read it either: " +
+                                    withoutItem(describe(W, *Reader.C)));
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
 std::optional<Finding> boxOrderFinding(const Kernel &K, const HirSite &Site,
-                                       bool Split) {
+                                       bool Split,
+                                       const targets::MergedTarget *Target) {
   const SiteOperandSource *Global = nullptr, *Shared = nullptr;
   for (const SiteOperandSource &O : Site.Operands) {
     if (O.Value == None || O.Value >= K.Values.size())
@@ -125,6 +149,7 @@ std::optional<Finding> boxOrderFinding(const Kernel &K, const HirSite &Site,
   if (L.layout.shape.is_leaf())
     return std::nullopt;
   const int Rank = L.layout.rank();
+  const int Unit = Site.GlobalUnitMode;
   const std::string Name = "'" + Tensor.Name + "' (" + to_string(L) + ")";
   const Value &Slot = K.Values[Shared->Value];
   const std::optional<int> SlotUnit = contiguousMode(Slot.Type.Layout.layout);
@@ -132,73 +157,99 @@ std::optional<Finding> boxOrderFinding(const Kernel &K, const HirSite &Site,
       llvm::any_of(Site.C->operands, [&](const OperandPattern &P) {
         return P.name == Global->Operand && P.access == tf::Access::read;
       });
-  std::string Why;
-  if (Site.GlobalUnitMode < 0)
-    Why = "no single dimension of " + Name +
-          " has the constant stride 1 that TMA reads contiguously; give "
-          "one dimension stride 1";
-  else if (!Split && Site.GlobalUnitMode != Rank - 1)
-    Why = Name + " is contiguous in dimension " +
-          std::to_string(Site.GlobalUnitMode) +
-          ", which its TMA box has innermost, and the box is written into "
-          "shared memory row-major in that order; the shared-memory side (" +
-          to_string(Slot.Type.Layout) + ") is not contiguous in dimension " +
-          std::to_string(Site.GlobalUnitMode) + ": give it stride 1 there";
-  else if (Loads && SlotUnit && *SlotUnit != Site.GlobalUnitMode) {
+  const SourceRange CopyRange =
+      Global->Range.valid() ? Global->Range : K.Stmts[Site.Op].Range;
+  auto finding = [&](SourceRange At, std::string Why) {
+    return Finding{DiagId::err_tf_tma_box_order,
+                   At,
+                   {str(Site.C->id), valueText(K, Global->Value),
+                    std::move(Why)},
+                   {},
+                   {}};
+  };
+  auto note = [](Finding &F, SourceRange At, std::string Text) {
+    if (At.valid())
+      F.Notes.push_back({DiagId::note_tf_derived, At, {std::move(Text)}, {}, {}});
+  };
+  if (Unit < 0)
+    return finding(CopyRange,
+                   "no single dimension of " + Name +
+                       " has the constant stride 1 that TMA reads "
+                       "contiguously; give one dimension stride 1");
+  if (Loads && SlotUnit && *SlotUnit != Unit) {
     // A load whose two sides say which dimension is contiguous, and they
-    // disagree (B passed row-major to a kernel whose slot is K-major): the
-    // global tensor's declaration is where that was said, the slot's in a
-    // note. (A store's shared side is the kernel's own tile: the contract's
-    // refusal at it stands.)
-    Why = Name + " is contiguous in dimension " +
-          std::to_string(Site.GlobalUnitMode) +
-          ", which its TMA box has innermost and writes contiguously into "
-          "shared memory; the shared-memory side (" +
-          to_string(Slot.Type.Layout) + ") is contiguous in dimension " +
-          std::to_string(*SlotUnit) + ": give '" + Tensor.Name +
-          "' stride 1 in dimension " + std::to_string(*SlotUnit) +
-          " or the shared-memory side stride 1 in dimension " +
-          std::to_string(Site.GlobalUnitMode);
-    Finding F{DiagId::err_tf_tma_box_order,
-              Tensor.Type.LayoutRange.valid() ? Tensor.Type.LayoutRange
-              : Global->Range.valid()         ? Global->Range
-                                              : K.Stmts[Site.Op].Range,
-              {str(Site.C->id), valueText(K, Global->Value), Why},
-              {},
-              {}};
-    if (Tensor.Type.LayoutRange.valid() && Global->Range.valid())
-      F.Notes.push_back({DiagId::note_tf_derived,
-                         Global->Range,
-                         {"'" + Tensor.Name + "' is copied here into " +
-                          valueText(K, Shared->Value)},
-                         {},
-                         {}});
-    if (Slot.Type.LayoutRange.valid())
-      F.Notes.push_back({DiagId::note_tf_derived,
-                         Slot.Type.LayoutRange,
-                         {"the shared-memory side is contiguous in dimension " +
-                          std::to_string(*SlotUnit) + " here"},
-                         {},
-                         {}});
+    // disagree. The side at fault is the one another contract refuses too:
+    // the slot when the op reading it cannot read its layout either (a
+    // K-major B slot declared row-major), else the global tensor (B passed
+    // row-major to a kernel whose slot is K-major). (A store's shared side
+    // is the kernel's own tile: the contract's refusal at it stands.)
+    const std::string Contiguous =
+        " is contiguous in dimension " + std::to_string(Unit) +
+        ", which its TMA box has innermost and writes contiguously into "
+        "shared memory";
+    const std::optional<std::pair<SourceRange, std::string>> Reader =
+        Slot.Type.LayoutRange.valid()
+            ? readerRefusingLayout(K, K.Stmts[Site.Op].Result, Target)
+            : std::nullopt;
+    if (Reader) {
+      Finding F = finding(
+          Slot.Type.LayoutRange,
+          "the shared-memory side (" + to_string(Slot.Type.Layout) +
+              ") is contiguous in dimension " + std::to_string(*SlotUnit) +
+              ", but " + Name + Contiguous + ": give the shared-memory side "
+              "stride 1 in dimension " + std::to_string(Unit));
+      note(F, CopyRange,
+           "'" + Tensor.Name + "' is copied here into " +
+               valueText(K, Shared->Value));
+      note(F, Reader->first, Reader->second);
+      return F;
+    }
+    Finding F = finding(
+        Tensor.Type.LayoutRange.valid() ? Tensor.Type.LayoutRange : CopyRange,
+        Name + Contiguous + "; the shared-memory side (" +
+            to_string(Slot.Type.Layout) + ") is contiguous in dimension " +
+            std::to_string(*SlotUnit) + ": give '" + Tensor.Name +
+            "' stride 1 in dimension " + std::to_string(*SlotUnit) +
+            " or the shared-memory side stride 1 in dimension " +
+            std::to_string(Unit));
+    if (Tensor.Type.LayoutRange.valid())
+      note(F, Global->Range,
+           "'" + Tensor.Name + "' is copied here into " +
+               valueText(K, Shared->Value));
+    note(F, Slot.Type.LayoutRange,
+         "the shared-memory side is contiguous in dimension " +
+             std::to_string(*SlotUnit) + " here");
     return F;
-  } else
-    return std::nullopt;
-  return Finding{DiagId::err_tf_tma_box_order,
-                 Global->Range.valid() ? Global->Range : K.Stmts[Site.Op].Range,
-                 {str(Site.C->id), valueText(K, Global->Value), Why},
-                 {},
-                 {}};
+  }
+  if (!Split && Unit != Rank - 1)
+    return finding(CopyRange,
+                   Name + " is contiguous in dimension " +
+                       std::to_string(Unit) +
+                       ", which its TMA box has innermost, and the box is "
+                       "written into shared memory row-major in that order; "
+                       "the shared-memory side (" +
+                       to_string(Slot.Type.Layout) +
+                       ") is not contiguous in dimension " +
+                       std::to_string(Unit) + ": give it stride 1 there");
+  return std::nullopt;
 }
 
-/// When operand \p Why.subject's layout is the one another value of a
-/// written choice parameter reads (B stored N-major for an atom written
-/// with Major::K), the error is at that template argument, with the
-/// value as a fix-it and the operand in a note. The site is matched again
-/// with the one value changed: a question asked only to word the error;
-/// the recorded match stays the decision.
+/// When operand \p Why.subject's layout or element type is the one another
+/// value of a written parameter reads -- B stored N-major for an atom
+/// written with Major::K (a choice), f16 operands for an atom written for
+/// bf16 (a dtype) -- the error is at that template argument, with the value
+/// as a fix-it and the operand in a note. The site is matched again with
+/// the one value changed: a question asked only to word the error; the
+/// recorded match stays the decision.
 std::optional<Finding>
-SiteChecker::layoutParameterFinding(const Reason &Why,
-                                    const SiteOperandSource *O) const {
+SiteChecker::parameterFinding(const Reason &Why,
+                              const SiteOperandSource *O) const {
+  const bool Layout = Why.kind == ReasonKind::operand_layout;
+  const ParamKind Reads = Layout ? ParamKind::choice : ParamKind::dtype;
+  const SiteOperand *Operand = nullptr;
+  for (const SiteOperand &X : H.S.operands)
+    if (X.name == Why.subject)
+      Operand = &X;
   for (std::size_t I = 0; I < H.S.params.size(); ++I) {
     const ParamArg &A = H.S.params[I];
     const ParamDef *D = nullptr;
@@ -206,34 +257,41 @@ SiteChecker::layoutParameterFinding(const Reason &Why,
       if (Def.name == A.name)
         D = &Def;
     SourceRange At = paramRange(A.name);
-    if (!D || D->kind != ParamKind::choice || !At.valid() ||
+    if (!D || D->kind != Reads || !At.valid() ||
         At.Begin == callRange().Begin)
       continue;
-    for (const ParamValue &V : D->allowed) {
-      if (V == A.value)
+    std::vector<ParamValue> Values(D->allowed.begin(), D->allowed.end());
+    if (!Layout)
+      Values = {ParamValue::of(Operand ? Operand->dtype : DType::f32)};
+    for (const ParamValue &V : Values) {
+      if (V == A.value || (!Layout && !Operand))
         continue;
       tf::Site Alt = H.S;
       Alt.params[I].value = V;
       MatchReport R = match(C, Alt);
       if (llvm::any_of(R.reasons, [&](const Reason &W) {
-            return W.kind == ReasonKind::operand_layout &&
-                   W.subject == Why.subject;
+            return W.kind == Why.kind && W.subject == Why.subject;
           }))
         continue;
-      const std::string Operand =
-          str(Why.subject) + " (" + valueText(K, O ? O->Value : None) + ")";
+      const std::string Value = valueText(K, O ? O->Value : None);
+      const std::string Written = "the atom is written with " + str(A.name) +
+                                  " = " + spelling(A.value, *D);
       Finding F =
-          make(DiagId::err_tf_contract_layout, At,
-               {str(C.id), str(Why.subject), valueText(K, O ? O->Value : None),
-                "its layout is what " + str(A.name) + " = " + spelling(V, *D) +
-                    " reads, but the atom is "
-                    "written with " +
-                    str(A.name) + " = " + spelling(A.value, *D)},
-               Why);
+          Layout ? make(DiagId::err_tf_contract_layout, At,
+                        {str(C.id), str(Why.subject), Value,
+                         "its layout is what " + str(A.name) + " = " +
+                             spelling(V, *D) + " reads, but " + Written},
+                        Why)
+                 : make(DiagId::err_tf_contract_parameter, At,
+                        {str(A.name), str(C.id),
+                         "operand " + str(Why.subject) + " (" + Value +
+                             ") holds " + spelling(V, *D) + ", but " + Written},
+                        Why);
       F.FixIts.push_back({At, spelling(V, *D)});
       F.Notes.push_back({DiagId::note_tf_derived,
                          operandRange(Why.subject),
-                         {"operand " + Operand + " is read here"},
+                         {"operand " + str(Why.subject) + " (" + Value +
+                          ") is read here"},
                          {},
                          {}});
       return F;
@@ -476,23 +534,111 @@ SiteChecker::accumulatorFinding(const Reason &Why, const MatchReport &R) const {
                        {}});
     return F;
   }
-  return meshGroupsFinding(Why, Acc, *Where, OP, AM, TM);
+  return meshGroupsFinding(Why, R, Acc, *Where, OP, {AM, AN}, {TM, TN});
 }
 
-/// An accumulator no layout over its mesh can hold because the mesh runs
-/// more groups side by side along M than the tile has rows of atoms (a
-/// 64-row tile on the example's two consumer warpgroups): the mesh and
-/// the tile disagree, and the fix is one of them, not a layout. The error
-/// is at the accumulator's layout text, with a note at its mesh scope
-/// saying how many groups the tile fills and what would hold it.
-std::optional<Finding>
-SiteChecker::meshGroupsFinding(const Reason &Why, const Value &Acc,
-                               const Mesh &Where, const OperandPattern &OP,
-                               std::int64_t AM, std::int64_t TM) const {
+namespace {
+
+/// \p Text, a layout or shape literal's contents written "(Old,...)", with
+/// New for its leading extent; none when it does not begin so.
+std::optional<std::string> withLeadingExtent(llvm::StringRef Text,
+                                             std::int64_t Old,
+                                             std::int64_t New) {
+  llvm::StringRef Rest = Text.ltrim();
+  if (!Rest.consume_front("("))
+    return std::nullopt;
+  Rest = Rest.ltrim();
+  const std::size_t Digits = Rest.find_first_not_of("0123456789");
+  std::int64_t Have = 0;
+  if (Digits == 0 || Digits == llvm::StringRef::npos ||
+      Rest.take_front(Digits).getAsInteger(10, Have) || Have != Old ||
+      !Rest.drop_front(Digits).ltrim().starts_with(","))
+    return std::nullopt;
+  return "\"(" + std::to_string(New) + Rest.drop_front(Digits).str() + "\"";
+}
+
+/// Mesh scope \p At's mesh \p Where, whose leading mode runs \p Have groups,
+/// regrouped to \p Want: the edits of the declarations it is written in
+/// (MeshGroupsSource; the groups are the last of the root mesh's leading
+/// mode, so the root shrinks or grows with them, and with it the kernel's
+/// topology of the level) and the mesh they make.
+struct Regrouped {
+  Mesh Where;
+  std::vector<FixIt> Edits;
+  /// The root mesh's new layout and the level's new extent, as the note
+  /// says them.
+  std::string RootLayout;
+  std::int64_t Units = 0;
+};
+
+std::optional<Regrouped> regroup(const Kernel &K, const Stmt &At,
+                                 const Mesh &Where, std::int64_t Have,
+                                 std::int64_t Want) {
+  const std::optional<MeshGroupsSource> &W = At.MeshGroups;
+  if (!W || Want <= 0 || W->End - W->Begin != Have ||
+      !Where.layout.shape.mode(0).is_leaf() ||
+      !Where.layout.shape.mode(0).leaf().is_constant() ||
+      *Where.layout.shape.mode(0).leaf().get() != Have)
+    return std::nullopt;
+  // The root's leading extent is the range's end: the groups are its last.
+  const std::int64_t RootGroups = W->End;
+  const std::int64_t NewRoot = RootGroups - Have + Want;
+  std::optional<std::string> Root =
+      withLeadingExtent(W->RootLayoutText, RootGroups, NewRoot);
+  if (!Root)
+    return std::nullopt;
+  Regrouped Out;
+  Out.RootLayout = Root->substr(1, Root->size() - 2);
+  Out.Edits.push_back({W->RootLayout, *Root});
+  Out.Edits.push_back({W->EndRange, std::to_string(W->Begin + Want)});
+  if (W->ReshapeShape.valid()) {
+    std::optional<std::string> Shape =
+        withLeadingExtent(W->ReshapeShapeText, Have, Want);
+    if (!Shape)
+      return std::nullopt;
+    Out.Edits.push_back({W->ReshapeShape, *Shape});
+  }
+  for (std::size_t I = 0; I < K.Topologies.size(); ++I) {
+    const Topology &T = K.Topologies[I];
+    if (T.level != Where.level)
+      continue;
+    Result<std::int64_t> Units = T.extent.get();
+    if (!Units || *Units % RootGroups != 0 || I >= K.TopologyExtentRanges.size() ||
+        !K.TopologyExtentRanges[I].valid())
+      return std::nullopt;
+    Out.Units = *Units / RootGroups * NewRoot;
+    Out.Edits.push_back({K.TopologyExtentRanges[I], std::to_string(Out.Units)});
+  }
+  if (Out.Units == 0)
+    return std::nullopt;
+  // The scope's mesh with Want groups: its leading mode is the groups (the
+  // range's extent, or the reshape's leading extent over them).
+  IntTuple Shape, Stride;
+  Shape.push_back(IntTuple(Int(Want)));
+  Stride.push_back(Where.layout.stride.mode(0));
+  for (int I = 1; I < Where.rank(); ++I) {
+    Shape.push_back(Where.layout.shape.mode(I));
+    Stride.push_back(Where.layout.stride.mode(I));
+  }
+  Out.Where = Where;
+  Out.Where.layout = Layout{Shape, Stride};
+  return Out;
+}
+
+} // namespace
+
+std::optional<Finding> SiteChecker::meshGroupsFinding(
+    const Reason &Why, const MatchReport &R, const Value &Acc,
+    const Mesh &Where, const OperandPattern &OP, const std::int64_t (&Atom)[2],
+    const std::int64_t (&Tile)[2]) const {
+  const std::int64_t AM = Atom[0], TM = Tile[0];
   std::int64_t Groups = 0;
+  const ShardLayout *Pattern = nullptr;
   for (const LayoutPattern &L : OP.layouts)
-    if (L.kind == LayoutPatternKind::shard && Groups == 0)
+    if (L.kind == LayoutPatternKind::shard && Groups == 0) {
       Groups = leadingGroups(L.shard, Where);
+      Pattern = &L.shard;
+    }
   Result<std::int64_t> Units = Where.size();
   const StmtId Scope = K.meshScopeOf(Acc.Def != None ? Acc.Def : Acc.Scope);
   if (Groups <= 1 || AM <= 0 || TM % AM != 0 || (TM / AM) % Groups == 0 ||
@@ -504,6 +650,22 @@ SiteChecker::meshGroupsFinding(const Reason &Why, const Value &Acc,
       At.MeshSpelling.empty() ? to_string(Where) : "'" + At.MeshSpelling + "'";
   Finding F = make(DiagId::err_tf_contract_tile, Acc.Type.LayoutRange,
                    {str(C.id), withoutItem(describe(Why, C))}, Why);
+  std::string Offer;
+  if (std::optional<Regrouped> New = regroup(K, At, Where, Groups, Fills)) {
+    std::optional<ShardLayout> Tiled = tiledAccumulator(
+        *Pattern, New->Where, AM, Atom[1], TM, Tile[1]);
+    if (Tiled && acceptsAccumulator(Why.subject, *Tiled, R, &New->Where)) {
+      const std::string Text =
+          "\"" + to_string(Tiled->layout, Tiled->axes) + "\"";
+      F.FixIts = std::move(New->Edits);
+      F.FixIts.push_back({Acc.Type.LayoutRange, Text});
+      Offer = "; the fix-its give " + Name + " " + std::to_string(Fills) +
+              " group" + (Fills == 1 ? "" : "s") + " (the mesh it is cut from " +
+              New->RootLayout + ", " + std::to_string(New->Units) + " " +
+              str(Where.level) + "s in the kernel's topology) and the "
+              "accumulator its layout over it, " + Text;
+    }
+  }
   F.Notes.push_back(
       {DiagId::note_tf_derived,
        At.Range,
@@ -514,7 +676,7 @@ SiteChecker::meshGroupsFinding(const Reason &Why, const Value &Acc,
         std::to_string(Fills) + " group" + (Fills == 1 ? "" : "s") + " of " +
         std::to_string(PerGroup) +
         " threads holds it, or a tile of a multiple of " +
-        std::to_string(AM * Groups) + " rows"},
+        std::to_string(AM * Groups) + " rows" + Offer},
        {},
        {}});
   F.Notes.push_back(
@@ -532,7 +694,8 @@ SiteChecker::meshGroupsFinding(const Reason &Why, const Value &Acc,
 /// the atom's parameters as their own fix-its would make them (a retiled
 /// WGMMA's n).
 bool SiteChecker::acceptsAccumulator(const Name &N, const ShardLayout &L,
-                                     const MatchReport &Recorded) const {
+                                     const MatchReport &Recorded,
+                                     const Mesh *Instead) const {
   IntTuple Shape;
   for (int I = 0; I < L.layout.rank(); ++I) {
     Result<std::int64_t> E = size(L.layout.mode(I));
@@ -545,6 +708,8 @@ bool SiteChecker::acceptsAccumulator(const Name &N, const ShardLayout &L,
   for (SiteOperand &X : Alt.S.operands)
     if (X.name == N)
       X = site_operand(N, Shape, X.dtype, X.storage, L);
+  if (Instead)
+    Alt.S.mesh = *Instead;
   for (const Reason &Why : Recorded.reasons)
     if (std::optional<std::pair<int, ParamValue>> Fix =
             atomParameterFix(Why, Recorded)) {

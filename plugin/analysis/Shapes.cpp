@@ -6,9 +6,11 @@
 // statistic broadcast over the wrong mode -- tf::broadcast<0>(rowmax, x)
 // for tf::broadcast<1> -- is reported here at the call, with both extents
 // and the mode that would fit, where the header stops only at run time (a
-// static_assert there would stop the compile before this finding). Element-wise ops
-// of one rank and reductions are checked by the headers' static_asserts;
-// dynamic extents are checked when the kernel runs.
+// static_assert there would stop the compile before this finding). A
+// tensor computed from a window cut narrower than its loop advances is the
+// coverage check's one error, at the window. Element-wise ops of one rank
+// and reductions are checked by the headers' static_asserts; dynamic
+// extents are checked when the kernel runs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,6 +66,24 @@ bool agree(const std::vector<std::int64_t> &A, const std::vector<std::int64_t> &
   return true;
 }
 
+/// The tile window \p V was computed from element by element (through
+/// casts and unary ops), or None.
+ValueId windowUnder(const Kernel &K, ValueId V) {
+  for (unsigned Depth = 0; Depth < 64 && V < K.Values.size(); ++Depth) {
+    const Value &X = K.Values[V];
+    if (X.TileOf != None)
+      return V;
+    if (X.Def == None || K.Stmts[X.Def].Kind != StmtKind::Op)
+      return None;
+    const Stmt &Op = K.Stmts[X.Def];
+    if (opInfo(Op.Op).Access != AccessShape::Elementwise ||
+        Op.Operands.size() != 1)
+      return None;
+    V = Op.Operands[0];
+  }
+  return None;
+}
+
 void checkBroadcast(const Kernel &K, const Stmt &Op,
                     std::vector<Finding> &Findings) {
   if (Op.Operands.size() < 2 || Op.Result == None)
@@ -77,6 +97,12 @@ void checkBroadcast(const Kernel &K, const Stmt &Op,
     return; // the header's static_assert reports ranks and modes
   const std::vector<std::int64_t> Need = without(Want, Mode);
   if (agree(Have, Need))
+    return;
+  // A window cut narrower than its loop advances (the bias cut BM long for
+  // a BN-wide tile) is the coverage check's error, at the window: that is
+  // the mistake, not the broadcast's mode.
+  if (ValueId W = windowUnder(K, Op.Operands[0]);
+      W != None && !windowFitsItsLoops(K, W))
     return;
   std::size_t Bad = 0;
   while (Bad < Have.size() &&

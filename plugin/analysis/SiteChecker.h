@@ -52,9 +52,13 @@ std::string meshText(const Mesh &M, const std::string &Spelling);
 /// stride 1 (TMA reads its dimension 0 contiguously), or the box order puts
 /// its unit-stride dimension innermost and the shared-memory side is not
 /// contiguous in it (the box lands in shared memory row-major in box
-/// order). None when neither holds: the contract's reasons then stand.
+/// order). For a load whose sides are contiguous in different dimensions,
+/// the error is at the declaration at fault: the slot's when an op reading
+/// the copy's result refuses its layout too, else the global tensor's. None
+/// when nothing of this holds: the contract's reasons then stand.
 std::optional<Finding> boxOrderFinding(const Kernel &K, const HirSite &Site,
-                                       bool Split);
+                                       bool Split,
+                                       const targets::MergedTarget *Target);
 
 class SiteChecker {
 public:
@@ -118,14 +122,11 @@ private:
     return callRange();
   }
 
-  /// When operand \p Why.subject's layout is the one another value of a
-  /// written choice parameter reads (B stored N-major for an atom written
-  /// with Major::K), the error is at that template argument, with the
-  /// value as a fix-it and the operand in a note. The site is matched again
-  /// with the one value changed: a question asked only to word the error;
-  /// the recorded match stays the decision.
+  /// A refused layout or element type that another value of a written
+  /// parameter reads (a major, the atom's dtype): the error at that
+  /// template argument, the value as a fix-it.
   std::optional<Finding>
-  layoutParameterFinding(const Reason &Why, const SiteOperandSource *O) const;
+  parameterFinding(const Reason &Why, const SiteOperandSource *O) const;
 
   /// The element type a contract fixes (an MMA accumulates in f32) is a
   /// decision of the operand's declaration, not of the call that reads it:
@@ -174,19 +175,28 @@ private:
   /// 64-row tile on the example's two consumer warpgroups): the mesh and
   /// the tile disagree, and the fix is one of them, not a layout. The error
   /// is at the accumulator's layout text, with a note at its mesh scope
-  /// saying how many groups the tile fills and what would hold it.
-  std::optional<Finding> meshGroupsFinding(const Reason &Why, const Value &Acc,
-                                           const Mesh &Where,
+  /// saying how many groups the tile fills and what would hold it. Where
+  /// the mesh is written as the last groups of a declared mesh
+  /// (MeshGroupsSource), the edits giving it the groups the tile fills --
+  /// the range, the reshape, the root mesh, the topology -- and the
+  /// accumulator's layout over that mesh are the fix-its, offered when the
+  /// contract accepts the accumulator over it. \p Atom and \p Tile: the
+  /// (M, N) extents of one atom and of the tile.
+  std::optional<Finding> meshGroupsFinding(const Reason &Why,
+                                           const MatchReport &R,
+                                           const Value &Acc, const Mesh &Where,
                                            const OperandPattern &OP,
-                                           std::int64_t AM,
-                                           std::int64_t TM) const;
+                                           const std::int64_t (&Atom)[2],
+                                           const std::int64_t (&Tile)[2]) const;
 
   /// Whether the site accepts operand \p N as register layout \p L: its
   /// tile and its layout (other reasons are not the accumulator's), with
   /// the atom's parameters as their own fix-its would make them (a retiled
   /// WGMMA's n).
+  /// \p Instead: the mesh the site would run on instead of its own.
   bool acceptsAccumulator(const Name &N, const ShardLayout &L,
-                          const MatchReport &Recorded) const;
+                          const MatchReport &Recorded,
+                          const Mesh *Instead = nullptr) const;
 
   /// A TMA copy whose box (the global window, the user's tile) has other
   /// extents than its shared-memory side. The window is the decision when

@@ -270,6 +270,24 @@ struct Schedule {
   HeapOptional<MatchReport> Match;
 };
 
+/// How a mesh scope's mesh is written when it is the last groups of a
+/// declared mesh -- `root = tf::mesh(LEVEL, tf::layout<"(W,...)">, ...)`,
+/// `scope = root.sub(tf::range(B, E), ...)`, optionally followed by
+/// `.reshape<"(G,...)">(...)` -- with the group counts written as numbers:
+/// where a check's fix-its change how many groups the scope runs.
+struct MeshGroupsSource {
+  /// The root's layout literal (quotes included) and its text.
+  SourceRange RootLayout;
+  std::string RootLayoutText;
+  /// tf::range's bounds, and where its end is written.
+  std::int64_t Begin = 0;
+  std::int64_t End = 0;
+  SourceRange EndRange;
+  /// The reshape's shape literal and its text; invalid without a reshape.
+  SourceRange ReshapeShape;
+  std::string ReshapeShapeText;
+};
+
 struct Stmt {
   StmtKind Kind = StmtKind::Block;
   SourceRange Range;
@@ -284,6 +302,8 @@ struct Stmt {
   /// The attribute is on a block of statements, not on one declaration or
   /// statement (whose ops it alone places).
   bool MeshOnBlock = false;
+  /// How the mesh is written, when as groups of a declared mesh.
+  std::optional<MeshGroupsSource> MeshGroups;
 
   // Loop
   LoopKind Loop = LoopKind::TileOffsets;
@@ -342,6 +362,9 @@ struct Kernel {
   std::vector<tf::Topology> Topologies;
   /// Where each topology is written (parallel to Topologies).
   std::vector<SourceRange> TopologyRanges;
+  /// Where each topology's extent is written as a number (parallel to
+  /// Topologies; invalid where it is another expression).
+  std::vector<SourceRange> TopologyExtentRanges;
   std::vector<ValueId> Parameters;
   /// The function body.
   StmtId Body = None;

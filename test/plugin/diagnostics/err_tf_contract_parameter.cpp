@@ -53,3 +53,30 @@ void gemm(Matrix a, Matrix b) {
   }
 }
 } // namespace fp8_mn_major
+
+// f16 tiles under an atom still written for bf16: the atom's dtype is the
+// decision that disagrees -- one error at it (for both operands the
+// contract refuses), with the tiles' type as the fix-it.
+namespace f16_tiles_bf16_atom {
+using namespace gemm_test; // cta, loader, compute
+using Acc = Acc128x64<>;
+using Wgmma = tf::nv::sm90::Wgmma<64, tf::bf16, tf::Form::SS, tf::Major::K>; // expected-error {{parameter 'dtype' of nv.sm90.Wgmma: operand A ('lhs') holds tf::f16, but the atom is written with dtype = tf::bf16}} expected-note {{contract nv.sm90.Wgmma, operand A: dtype f16, expected bf16 (dtype=bf16)}}
+// CHECK: fix-it:"{{.*}}err_tf_contract_parameter.cpp":{[[#@LINE-1]]:39-[[#@LINE-1]]:47}:"tf::f16"
+using LhsSlot = tf::Tensor<tf::f16, "(128,64):(64,1) | Swizzle(3,4,3)", tf::smem>;
+using RhsSlot = tf::Tensor<tf::f16, "(64,64):(64,1) | Swizzle(3,4,3)", tf::smem>;
+using Matrix = tf::Tensor<tf::f16, "(?,?)">;
+
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
+void gemm(Matrix a, Matrix b) {
+  tf::Ring<LhsSlot, 3> lhs_ring;
+  tf::Ring<RhsSlot, 3> rhs_ring;
+  for (auto [m, n] : tf::persistent_tiles(cta, tf::ceil_div(a.extent(0), 128), tf::ceil_div(b.extent(1), 64))) {
+    [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();
+    for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
+      [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), lhs_ring);
+      [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring);
+      [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>, tf::Repeat<2, 1, 4> >(acc, lhs, rhs); // expected-note {{operand A ('lhs') is read here}} expected-note {{operand B ('rhs') is read here}}
+    }
+  }
+}
+} // namespace f16_tiles_bf16_atom

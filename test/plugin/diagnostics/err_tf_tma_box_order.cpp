@@ -1,22 +1,25 @@
 // A TMA box is read from global memory with its unit-stride dimension
 // innermost (TMA's dimension 0) and written into shared memory row-major in
-// that box order. A global tensor with no dimension of stride 1, or a
-// shared-memory tile that is not contiguous in the global tensor's
-// unit-stride dimension, cannot be boxed: an error at the global operand
-// (at the global tensor's layout when the shared-memory side says which
-// other dimension it is contiguous in).
+// that box order. A global tensor with no dimension of stride 1 cannot be
+// boxed: an error at the global operand. A load whose shared-memory side is
+// contiguous in another dimension than the global tensor is one error at
+// the side at fault: the slot's layout when the op reading the copy's
+// result cannot read the slot either, else the global tensor's layout.
 // (examples/gemm/nt.cpp is the accepted case: B "(?,?):(1,?)" into the slot
 // "(64,256):(1,64) | Swizzle(3,4,3)", box order {1, 0}.)
 // RUN: %clangxx -std=c++20 -fsyntax-only -I %tf_include -fplugin=%tf_plugin -Xclang -verify %s
 #include "../Inputs/gemm_meshes.hpp"
 
 // B stored column by column (K x N with K contiguous, "NT") copied into a
-// row-major slot (64,64):(64,1): TMA would write each column of B (64
-// contiguous k) as a row of the slot, a transpose it cannot do.
+// row-major slot (64,64):(64,1) that WGMMA reads MN-major: TMA would write
+// each column of B (64 contiguous k) as a row of the slot, a transpose it
+// cannot do. The slot is what the kernel reads: the global tensor is at
+// fault.
 namespace column_major_b {
 using namespace gemm_test; // cta, loader, compute, Wgmma, LhsSlot, RhsSlot, Matrix
 using Acc = Acc128x64<>;
-using ColMajor = tf::Tensor<tf::bf16, "(?,?):(1,?)">;
+using ColMajor = tf::Tensor<tf::bf16, "(?,?):(1,?)">; // expected-error {{nv.sm90.CopyAsyncTensor cannot box a tile of 'b': 'b' ((?,?):(1,?)) is contiguous in dimension 0, which its TMA box has innermost and writes contiguously into shared memory; the shared-memory side ((64,64):(64,1) | Swizzle(3,4,3)) is contiguous in dimension 1: give 'b' stride 1 in dimension 1 or the shared-memory side stride 1 in dimension 0 [tf:tma-box-order]}}
+// expected-note@../Inputs/gemm_meshes.hpp:39 {{the shared-memory side is contiguous in dimension 1 here}}
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
 void gemm(Matrix a, ColMajor b) {
@@ -26,7 +29,7 @@ void gemm(Matrix a, ColMajor b) {
     [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();
     for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
       [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), lhs_ring);
-      [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring); // expected-error {{nv.sm90.CopyAsyncTensor cannot box a tile of 'b': 'b' ((?,?):(1,?)) is contiguous in dimension 0, which its TMA box has innermost, and the box is written into shared memory row-major in that order; the shared-memory side ((64,64):(64,1) | Swizzle(3,4,3)) is not contiguous in dimension 0: give it stride 1 there [tf:tma-box-order]}}
+      [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring); // expected-note {{'b' is copied here into a slot of 'rhs_ring'}}
       [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>, tf::Repeat<2, 1, 4> >(acc, lhs, rhs);
     }
   }
@@ -81,3 +84,29 @@ void gemm(Matrix a, RowMajor b) {
   }
 }
 } // namespace row_major_b_k_major_slot
+
+// The NT GEMM's B (column-major) into a slot declared row-major, for an atom
+// that reads B K-major: WGMMA cannot read the slot either, so the slot's
+// layout is the mistake -- one error there, WGMMA's refusal in a note, and
+// WGMMA's own error not repeated.
+namespace row_major_slot_k_major_atom {
+using namespace gemm_test;
+using Acc = Acc128x64<>;
+using ColMajor = tf::Tensor<tf::bf16, "(?,?):(1,?)">;
+using RowMajorSlot = tf::Tensor<tf::bf16, "(64,64):(64,1) | Swizzle(3,4,3)", tf::smem>; // expected-error {{nv.sm90.CopyAsyncTensor cannot box a tile of 'b': the shared-memory side ((64,64):(64,1) | Swizzle(3,4,3)) is contiguous in dimension 1, but 'b' ((?,?):(1,?)) is contiguous in dimension 0, which its TMA box has innermost and writes contiguously into shared memory: give the shared-memory side stride 1 in dimension 0 [tf:tma-box-order]}}
+using KWgmma = tf::nv::sm90::Wgmma<64, tf::bf16, tf::Form::SS, tf::Major::K, tf::Major::K>;
+
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
+void gemm(Matrix a, ColMajor b) {
+  tf::Ring<LhsSlot, 3> lhs_ring;
+  tf::Ring<RowMajorSlot, 3> rhs_ring;
+  for (auto [m, n] : tf::persistent_tiles(cta, tf::ceil_div(a.extent(0), 128), tf::ceil_div(b.extent(1), 64))) {
+    [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();
+    for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
+      [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), lhs_ring);
+      [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring); // expected-note {{'b' is copied here into a slot of 'rhs_ring'}}
+      [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<KWgmma>, tf::Repeat<2, 1, 4> >(acc, lhs, rhs); // expected-note {{nv.sm90.Wgmma cannot read it either: fragment}}
+    }
+  }
+}
+} // namespace row_major_slot_k_major_atom
