@@ -103,10 +103,17 @@ std::string meshText(const Mesh &M, const std::string &Spelling) {
 
 namespace {
 
-/// Where an op reading value \p V refuses it for its layout (the WGMMA that
-/// cannot read the slot a TMA fills): that operand's range and the reason
-/// in the contract's words; none when every reader takes it.
-std::optional<std::pair<SourceRange, std::string>>
+/// An op reading value \p V that refuses it for its layout (the WGMMA that
+/// cannot read the slot a TMA fills): the op, the operand, where it is read
+/// and the reason in the contract's words.
+struct LayoutRefusal {
+  StmtId Reader = None;
+  Name Operand{};
+  SourceRange At;
+  std::string Why;
+};
+
+std::optional<LayoutRefusal>
 readerRefusingLayout(const Kernel &K, ValueId V,
                      const targets::MergedTarget *Target) {
   for (StmtId S : K.preorder()) {
@@ -121,11 +128,30 @@ readerRefusingLayout(const Kernel &K, ValueId V,
       for (const Reason &W : Op.Sched->Match->reasons)
         if (O.Value == V && W.kind == ReasonKind::operand_layout &&
             W.subject == O.Operand)
-          return std::make_pair(O.Range.valid() ? O.Range : Op.CallRange,
-                                str(Reader.C->id) + " cannot read it either: " +
-                                    withoutItem(describe(W, *Reader.C)));
+          return LayoutRefusal{S, O.Operand,
+                               O.Range.valid() ? O.Range : Op.CallRange,
+                               str(Reader.C->id) + " cannot read it either: " +
+                                   withoutItem(describe(W, *Reader.C))};
   }
   return std::nullopt;
+}
+
+/// Whether \p R's reader takes its operand in layout \p L: its site matched
+/// again with it, no layout reason left for that operand.
+bool readerAccepts(const Kernel &K, const LayoutRefusal &R,
+                   const ComposedLayout &L,
+                   const targets::MergedTarget *Target) {
+  HirSite Reader;
+  if (!buildSite(K, R.Reader, Target, Reader))
+    return false;
+  for (SiteOperand &X : Reader.S.operands)
+    if (X.name == R.Operand)
+      X.layout = L;
+  return llvm::none_of(match(*Reader.C, Reader.S).reasons,
+                       [&](const Reason &W) {
+                         return W.kind == ReasonKind::operand_layout &&
+                                W.subject == R.Operand;
+                       });
 }
 
 } // namespace
@@ -187,7 +213,7 @@ std::optional<Finding> boxOrderFinding(const Kernel &K, const HirSite &Site,
         " is contiguous in dimension " + std::to_string(Unit) +
         ", which its TMA box has innermost and writes contiguously into "
         "shared memory";
-    const std::optional<std::pair<SourceRange, std::string>> Reader =
+    const std::optional<LayoutRefusal> Reader =
         Slot.Type.LayoutRange.valid()
             ? readerRefusingLayout(K, K.Stmts[Site.Op].Result, Target)
             : std::nullopt;
@@ -201,7 +227,18 @@ std::optional<Finding> boxOrderFinding(const Kernel &K, const HirSite &Site,
       note(F, CopyRange,
            "'" + Tensor.Name + "' is copied here into " +
                valueText(K, Shared->Value));
-      note(F, Reader->first, Reader->second);
+      note(F, Reader->At, Reader->Why);
+      // The slot TMA writes for this box order, in the panels of its
+      // swizzle's width, when the reader takes it.
+      const std::vector<std::int64_t> Extents =
+          staticExtents(Slot.Type.shape());
+      if (std::optional<ComposedLayout> Fixed =
+              panelLayout(Extents, bits(Slot.Type.Element) / 8,
+                          Slot.Type.Layout.swizzle, Unit);
+          Fixed && contiguousMode(Fixed->layout) == Unit &&
+          readerAccepts(K, *Reader, *Fixed, Target))
+        F.FixIts.push_back({Slot.Type.LayoutRange,
+                            "\"" + to_string(*Fixed) + "\""});
       return F;
     }
     Finding F = finding(

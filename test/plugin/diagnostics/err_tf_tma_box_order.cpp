@@ -8,6 +8,7 @@
 // (examples/gemm/nt.cpp is the accepted case: B "(?,?):(1,?)" into the slot
 // "(64,256):(1,64) | Swizzle(3,4,3)", box order {1, 0}.)
 // RUN: %clangxx -std=c++20 -fsyntax-only -I %tf_include -fplugin=%tf_plugin -Xclang -verify %s
+// RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -fplugin=%tf_plugin -fdiagnostics-parseable-fixits %s 2>&1 | FileCheck %s --implicit-check-not=fix-it:
 #include "../Inputs/gemm_meshes.hpp"
 
 // B stored column by column (K x N with K contiguous, "NT") copied into a
@@ -88,12 +89,14 @@ void gemm(Matrix a, RowMajor b) {
 // The NT GEMM's B (column-major) into a slot declared row-major, for an atom
 // that reads B K-major: WGMMA cannot read the slot either, so the slot's
 // layout is the mistake -- one error there, WGMMA's refusal in a note, and
-// WGMMA's own error not repeated.
+// WGMMA's own error not repeated; the fix-it is the K-major slot TMA writes
+// for that box order, offered because WGMMA reads it.
 namespace row_major_slot_k_major_atom {
 using namespace gemm_test;
 using Acc = Acc128x64<>;
 using ColMajor = tf::Tensor<tf::bf16, "(?,?):(1,?)">;
 using RowMajorSlot = tf::Tensor<tf::bf16, "(64,64):(64,1) | Swizzle(3,4,3)", tf::smem>; // expected-error {{nv.sm90.CopyAsyncTensor cannot box a tile of 'b': the shared-memory side ((64,64):(64,1) | Swizzle(3,4,3)) is contiguous in dimension 1, but 'b' ((?,?):(1,?)) is contiguous in dimension 0, which its TMA box has innermost and writes contiguously into shared memory: give the shared-memory side stride 1 in dimension 0 [tf:tma-box-order]}}
+// CHECK: fix-it:"{{.*}}err_tf_tma_box_order.cpp":{[[#@LINE-1]]:43-[[#@LINE-1]]:76}:"\"(64,64):(1,64) | Swizzle(3,4,3)\""
 using KWgmma = tf::nv::sm90::Wgmma<64, tf::bf16, tf::Form::SS, tf::Major::K, tf::Major::K>;
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
