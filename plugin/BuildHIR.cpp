@@ -2439,6 +2439,10 @@ hir::SourceRange hirRange(const SourceManager &SM, clang::SourceRange R) {
 
 /// The annotation is on the declaration the header wrote: a function
 /// template's pattern, a class template's member.
+std::optional<hir::TensorType> decodeTensorType(QualType T) {
+  return tensorTypeOf(T);
+}
+
 std::optional<hir::OpKind> opKindOf(const FunctionDecl *FD) {
   for (int Depth = 0; FD && Depth < 4; ++Depth) {
     for (const AnnotateAttr *A : FD->specific_attrs<AnnotateAttr>())

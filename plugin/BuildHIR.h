@@ -23,6 +23,7 @@ class ASTContext;
 class FunctionDecl;
 class SourceManager;
 class SourceRange;
+class QualType;
 } // namespace clang
 
 namespace tf::plugin {
@@ -35,6 +36,10 @@ hir::Module buildModule(clang::ASTContext &Ctx, llvm::ArrayRef<Site> Sites);
 /// \p R as the HIR keeps source ranges: file locations (macro expansions
 /// resolved), the presumed file, line and column of its start.
 hir::SourceRange hirRange(const clang::SourceManager &SM, clang::SourceRange R);
+
+/// The tensor type \p T holds: a tf::Tensor, or the tensor of a tf::Buffer
+/// or tf::Window (a window's extents as its shape's); none for other types.
+std::optional<hir::TensorType> decodeTensorType(clang::QualType T);
 
 /// The op whose tf.op.NAME annotation \p FD carries (or its template
 /// pattern, its member template); none for a function that is no tf op.

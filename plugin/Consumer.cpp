@@ -9,6 +9,7 @@
 #include "ConstantValue.h"
 #include "Diagnostics.h"
 #include "LayoutLiterals.h"
+#include "OperandTypes.h"
 #include "Pipeline.h"
 #include "Sites.h"
 #include "hir/Printer.h"
@@ -120,6 +121,7 @@ public:
       F.Range = hirRange(Ctx.getSourceManager(), Call);
       reportFinding(Diags, Opts, F);
     }
+    checkOperandTypes(Ctx, Opts, Scan.ElementwiseCalls);
     // A malformed layout literal leaves a default layout behind it; the
     // kernels built from it would only repeat the error.
     checkLayoutLiterals(Ctx, Diags);

@@ -93,10 +93,20 @@ public:
 
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionDecl *Callee = CE->getDirectCallee();
-    if (!Callee || opKindOf(Callee) != hir::OpKind::Schedule ||
-        insideKernel())
+    const std::optional<hir::OpKind> Op =
+        Callee ? opKindOf(Callee) : std::nullopt;
+    if (!Op)
       return true;
     const SourceManager &SM = Ctx.getSourceManager();
+    if (hir::opInfo(*Op).Class == hir::OpClass::ElementwiseBinary) {
+      if (CE->getNumArgs() == 2 && !CE->isTypeDependent() &&
+          !CE->isValueDependent() && !insideTf() &&
+          !SM.isInSystemHeader(SM.getFileLoc(CE->getBeginLoc())))
+        ElementwiseCalls.push_back(CE);
+      return true;
+    }
+    if (*Op != hir::OpKind::Schedule || insideKernel())
+      return true;
     SourceLocation At = SM.getFileLoc(CE->getBeginLoc());
     if (SM.isInSystemHeader(At) || !Reported.insert(At).second)
       return true;
@@ -108,6 +118,9 @@ public:
   std::vector<Site> takeSites() { return std::move(Sites); }
   std::vector<SourceRange> takeSchedulesOutsideKernels() {
     return std::move(SchedulesOutsideKernels);
+  }
+  std::vector<const CallExpr *> takeElementwiseCalls() {
+    return std::move(ElementwiseCalls);
   }
 
 private:
@@ -124,6 +137,18 @@ private:
       }
       DC = DC->getParent();
     }
+    return false;
+  }
+
+  /// Whether the function being walked is one of tf's own (in namespace
+  /// tf): its calls are the library's, whose operands agree by
+  /// construction.
+  bool insideTf() const {
+    for (const DeclContext *DC = Current; DC; DC = DC->getParent())
+      if (const auto *NS = dyn_cast<NamespaceDecl>(DC);
+          NS && NS->getIdentifier() && NS->getName() == "tf" &&
+          isa<TranslationUnitDecl>(NS->getParent()))
+        return true;
     return false;
   }
 
@@ -181,6 +206,7 @@ private:
   const FunctionDecl *Current = nullptr;
   std::vector<Site> Sites;
   std::vector<SourceRange> SchedulesOutsideKernels;
+  std::vector<const CallExpr *> ElementwiseCalls;
   llvm::DenseSet<SourceLocation> Reported;
 };
 
@@ -240,6 +266,7 @@ SiteScan collectSites(ASTContext &Ctx, bool SkipPrecompiled) {
   for (unsigned I : Order)
     Scan.Sites.push_back(std::move(Found[I]));
   Scan.SchedulesOutsideKernels = Finder.takeSchedulesOutsideKernels();
+  Scan.ElementwiseCalls = Finder.takeElementwiseCalls();
   return Scan;
 }
 

@@ -69,6 +69,25 @@ constexpr std::string_view name(DType t) {
   return "?";
 }
 
+/// The element type as C++ code names it: "float" for f32, "tf::bf16" for
+/// the types tf defines ("tf::tf32" is stored as a float but is its own
+/// name).
+constexpr std::string_view cpp_name(DType t) {
+  switch (t) {
+  case DType::bf16: return "tf::bf16";
+  case DType::f16: return "tf::f16";
+  case DType::f32: return "float";
+  case DType::tf32: return "tf::tf32";
+  case DType::fp8e4m3: return "tf::fp8e4m3";
+  case DType::fp8e5m2: return "tf::fp8e5m2";
+  case DType::i8: return "signed char";
+  case DType::u8: return "unsigned char";
+  case DType::i32: return "int";
+  case DType::f64: return "double";
+  }
+  return "?";
+}
+
 /// The DType written `text`, if any.
 constexpr bool parse_dtype(std::string_view text, DType &out) {
   for (DType t : all_dtypes)

@@ -61,23 +61,6 @@ std::string spelling(const ParamValue &V, const ParamDef &D) {
   return "";
 }
 
-/// An element type as C++ writes it in a tf::Tensor.
-std::string elementSpelling(DType T) {
-  switch (T) {
-  case DType::f32:
-    return "float";
-  case DType::f64:
-    return "double";
-  case DType::i32:
-    return "int";
-  case DType::i8:
-    return "signed char";
-  case DType::u8:
-    return "unsigned char";
-  default:
-    return "tf::" + std::string(name(T));
-  }
-}
 
 /// How a finding names the value behind an operand.
 std::string valueText(const Kernel &K, ValueId V) {
@@ -355,7 +338,7 @@ SiteChecker::elementFinding(const Reason &Why,
   Finding F = make(
       DiagId::err_tf_contract_operand, At,
       {str(Why.subject), Value, str(C.id), withoutItem(describe(Why, C))}, Why);
-  F.FixIts.push_back({At, elementSpelling(Why.expected_dtype)});
+  F.FixIts.push_back({At, std::string(cpp_name(Why.expected_dtype))});
   F.Notes.push_back(
       {DiagId::note_tf_derived,
        operandRange(Why.subject),

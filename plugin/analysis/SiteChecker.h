@@ -40,8 +40,6 @@ std::string joinedLeaves(const IntTuple &T);
 std::string triple(const std::int64_t (&X)[3]);
 /// A parameter value as C++ writes it in the atom's template arguments.
 std::string spelling(const ParamValue &V, const ParamDef &D);
-/// An element type as C++ writes it in a tf::Tensor.
-std::string elementSpelling(DType T);
 /// How a finding names the value behind an operand.
 std::string valueText(const Kernel &K, ValueId V);
 /// A mesh and the name it has in the source, or "the kernel's outer mesh".

@@ -96,6 +96,33 @@ struct operand_extents<T> {
   using type = static_extents_t<view_t<T>>;
 };
 template <class T> using operand_extents_t = typename operand_extents<T>::type;
+
+/// With the tf plugin loaded (`__has_cpp_attribute(tf::mesh)`), the
+/// element types and static extents of an element-wise op's two tensor
+/// operands are the plugin's check: it reads them from the call's argument
+/// types, for every call outside tf's own functions, and reports at the
+/// operand that disagrees, with the cast as a fix-it. Without it, the
+/// binary ops' static_asserts below.
+inline constexpr bool header_checks_operands =
+#if defined(__has_cpp_attribute)
+#if __has_cpp_attribute(tf::mesh)
+    false;
+#else
+    true;
+#endif
+#else
+    true;
+#endif
+/// same_element_types as a binary op's static_assert reads it.
+template <class L, class R> constexpr bool checked_element_types() {
+  return !header_checks_operands || same_element_types<L, R>();
+}
+/// operand_extents_t as a binary op's static_assert reads it: no extents
+/// (agreeing with any) when the plugin checks them.
+template <class T>
+using checked_extents_t =
+    std::conditional_t<header_checks_operands, operand_extents_t<T>,
+                       std::integer_sequence<std::int64_t>>;
 /// A scalar operand meets a floating-point tensor only (integer tensors
 /// would round it away silently).
 template <class L, class R> constexpr bool scalar_meets_floating() {
@@ -158,14 +185,14 @@ auto zip_with(const L &lhs, const R &rhs, const char *extents_message, F f) {
 template <class L, class R>
   requires detail::binary_operands<L, R>
 [[clang::annotate("tf.op.add")]] auto add(const L &lhs, const R &rhs) {
-  static_assert(detail::same_element_types<L, R>(),
+  static_assert(detail::checked_element_types<L, R>(),
                 "tf::add: the operands' element types differ; convert one "
                 "with tf::cast<T>(...)");
   static_assert(detail::same_ranks<L, R>(),
                 "tf::add: the operands' ranks differ; repeat the smaller "
                 "one with tf::broadcast<Mode>(t, like)");
-  static_assert(detail::extents_agree_v<detail::operand_extents_t<L>,
-                                         detail::operand_extents_t<R>>,
+  static_assert(detail::extents_agree_v<detail::checked_extents_t<L>,
+                                         detail::checked_extents_t<R>>,
                 "tf::add: the operands' extents differ");
   static_assert(detail::scalar_meets_floating<L, R>(),
                 "tf::add: a scalar operand needs a floating-point tensor");
@@ -179,14 +206,14 @@ template <class L, class R>
 template <class L, class R>
   requires detail::binary_operands<L, R>
 [[clang::annotate("tf.op.sub")]] auto sub(const L &lhs, const R &rhs) {
-  static_assert(detail::same_element_types<L, R>(),
+  static_assert(detail::checked_element_types<L, R>(),
                 "tf::sub: the operands' element types differ; convert one "
                 "with tf::cast<T>(...)");
   static_assert(detail::same_ranks<L, R>(),
                 "tf::sub: the operands' ranks differ; repeat the smaller "
                 "one with tf::broadcast<Mode>(t, like)");
-  static_assert(detail::extents_agree_v<detail::operand_extents_t<L>,
-                                         detail::operand_extents_t<R>>,
+  static_assert(detail::extents_agree_v<detail::checked_extents_t<L>,
+                                         detail::checked_extents_t<R>>,
                 "tf::sub: the operands' extents differ");
   static_assert(detail::scalar_meets_floating<L, R>(),
                 "tf::sub: a scalar operand needs a floating-point tensor");
@@ -200,14 +227,14 @@ template <class L, class R>
 template <class L, class R>
   requires detail::binary_operands<L, R>
 [[clang::annotate("tf.op.mul")]] auto mul(const L &lhs, const R &rhs) {
-  static_assert(detail::same_element_types<L, R>(),
+  static_assert(detail::checked_element_types<L, R>(),
                 "tf::mul: the operands' element types differ; convert one "
                 "with tf::cast<T>(...)");
   static_assert(detail::same_ranks<L, R>(),
                 "tf::mul: the operands' ranks differ; repeat the smaller "
                 "one with tf::broadcast<Mode>(t, like)");
-  static_assert(detail::extents_agree_v<detail::operand_extents_t<L>,
-                                         detail::operand_extents_t<R>>,
+  static_assert(detail::extents_agree_v<detail::checked_extents_t<L>,
+                                         detail::checked_extents_t<R>>,
                 "tf::mul: the operands' extents differ");
   static_assert(detail::scalar_meets_floating<L, R>(),
                 "tf::mul: a scalar operand needs a floating-point tensor");
@@ -221,14 +248,14 @@ template <class L, class R>
 template <class L, class R>
   requires detail::binary_operands<L, R>
 [[clang::annotate("tf.op.div")]] auto div(const L &lhs, const R &rhs) {
-  static_assert(detail::same_element_types<L, R>(),
+  static_assert(detail::checked_element_types<L, R>(),
                 "tf::div: the operands' element types differ; convert one "
                 "with tf::cast<T>(...)");
   static_assert(detail::same_ranks<L, R>(),
                 "tf::div: the operands' ranks differ; repeat the smaller "
                 "one with tf::broadcast<Mode>(t, like)");
-  static_assert(detail::extents_agree_v<detail::operand_extents_t<L>,
-                                         detail::operand_extents_t<R>>,
+  static_assert(detail::extents_agree_v<detail::checked_extents_t<L>,
+                                         detail::checked_extents_t<R>>,
                 "tf::div: the operands' extents differ");
   static_assert(detail::scalar_meets_floating<L, R>(),
                 "tf::div: a scalar operand needs a floating-point tensor");
@@ -242,14 +269,14 @@ template <class L, class R>
 template <class L, class R>
   requires detail::binary_operands<L, R>
 [[clang::annotate("tf.op.maximum")]] auto maximum(const L &lhs, const R &rhs) {
-  static_assert(detail::same_element_types<L, R>(),
+  static_assert(detail::checked_element_types<L, R>(),
                 "tf::maximum: the operands' element types differ; convert one "
                 "with tf::cast<T>(...)");
   static_assert(detail::same_ranks<L, R>(),
                 "tf::maximum: the operands' ranks differ; repeat the smaller "
                 "one with tf::broadcast<Mode>(t, like)");
-  static_assert(detail::extents_agree_v<detail::operand_extents_t<L>,
-                                         detail::operand_extents_t<R>>,
+  static_assert(detail::extents_agree_v<detail::checked_extents_t<L>,
+                                         detail::checked_extents_t<R>>,
                 "tf::maximum: the operands' extents differ");
   static_assert(detail::scalar_meets_floating<L, R>(),
                 "tf::maximum: a scalar operand needs a floating-point tensor");
@@ -263,14 +290,14 @@ template <class L, class R>
 template <class L, class R>
   requires detail::binary_operands<L, R>
 [[clang::annotate("tf.op.minimum")]] auto minimum(const L &lhs, const R &rhs) {
-  static_assert(detail::same_element_types<L, R>(),
+  static_assert(detail::checked_element_types<L, R>(),
                 "tf::minimum: the operands' element types differ; convert one "
                 "with tf::cast<T>(...)");
   static_assert(detail::same_ranks<L, R>(),
                 "tf::minimum: the operands' ranks differ; repeat the smaller "
                 "one with tf::broadcast<Mode>(t, like)");
-  static_assert(detail::extents_agree_v<detail::operand_extents_t<L>,
-                                         detail::operand_extents_t<R>>,
+  static_assert(detail::extents_agree_v<detail::checked_extents_t<L>,
+                                         detail::checked_extents_t<R>>,
                 "tf::minimum: the operands' extents differ");
   static_assert(detail::scalar_meets_floating<L, R>(),
                 "tf::minimum: a scalar operand needs a floating-point tensor");
