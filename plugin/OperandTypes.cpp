@@ -23,6 +23,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace clang;
@@ -30,26 +31,6 @@ using namespace clang;
 namespace tf::plugin {
 
 namespace {
-
-/// The static extents of \p T's top-level modes (-1 where dynamic).
-std::vector<std::int64_t> extentsOf(const hir::TensorType &T) {
-  std::vector<std::int64_t> Out;
-  const IntTuple S = T.shape();
-  const int Rank = S.is_leaf() ? 1 : S.rank();
-  for (int I = 0; I < Rank; ++I) {
-    Result<std::int64_t> P = product(S.is_leaf() ? S : S.mode(I));
-    Out.push_back(P ? *P : -1);
-  }
-  return Out;
-}
-
-std::string shapeText(const std::vector<std::int64_t> &E) {
-  std::string Out = "(";
-  for (std::size_t I = 0; I < E.size(); ++I)
-    Out += (I ? "," : "") +
-           (E[I] < 0 ? std::string("?") : std::to_string(E[I]));
-  return Out + ")";
-}
 
 /// Whether \p E reads a tensor's window (`t.tile<...>(...)`) somewhere.
 bool readsWindow(const Expr *E) {
@@ -73,64 +54,106 @@ public:
 
   /// Reports \p Call's disagreeing operands; returns whether it did.
   bool check(const CallExpr &Call) {
-    const Expr *Arg[2] = {Call.getArg(0), Call.getArg(1)};
-    std::optional<hir::TensorType> T[2];
-    for (int I = 0; I < 2; ++I) {
-      QualType Q = Arg[I]->getType().getNonReferenceType();
+    const hir::OpKind Kind = *opKindOf(Call.getDirectCallee());
+    const bool Select = hir::opInfo(Kind).Class == hir::OpClass::Select;
+    // tf::where(mask, a, b): the mask's extents are its values', its
+    // element type is free (nonzero is true).
+    static const char *const BinaryNames[] = {"the first operand",
+                                              "the second operand"};
+    static const char *const SelectNames[] = {"the mask", "the first value",
+                                              "the second value"};
+    std::vector<Operand> Ops;
+    for (unsigned I = 0; I < Call.getNumArgs(); ++I) {
+      const Expr *Arg = Call.getArg(I);
+      QualType Q = Arg->getType().getNonReferenceType();
       if (Q->isArithmeticType())
-        return false; // a scalar meets the tensor's every element
-      T[I] = decodeTensorType(Q);
-      if (!T[I])
+        continue; // a scalar meets the tensor's every element
+      std::optional<hir::TensorType> T = decodeTensorType(Q);
+      if (!T)
         return false;
+      Ops.push_back({Arg, std::move(*T),
+                     Select ? SelectNames[I] : BinaryNames[I],
+                     /*IsValue=*/!Select || I > 0});
     }
-    // The operand that disagrees: the one read from a window (the user's
-    // residual tile, C), else the second.
-    const int Wrong = readsWindow(Arg[0]) && !readsWindow(Arg[1]) ? 0 : 1;
-    const int Other = 1 - Wrong;
-    const std::string Op = hir::opName(*opKindOf(Call.getDirectCallee())).str();
-    const char *Ordinal[2] = {"the first operand", "the second operand"};
-    const std::vector<std::int64_t> Have = extentsOf(*T[Wrong]);
-    const std::vector<std::int64_t> Want = extentsOf(*T[Other]);
-    if (T[Wrong]->Element != T[Other]->Element) {
-      const std::string To(cpp_name(T[Other]->Element));
-      analysis::Finding F{DiagId::err_tf_op_element_types,
-                          range(Arg[Wrong]),
-                          {Op, Ordinal[Wrong],
-                           std::string(cpp_name(T[Wrong]->Element)),
-                           Ordinal[Other], To},
-                          {},
-                          {}};
-      if (std::string Text = sourceText(Arg[Wrong]); !Text.empty())
-        F.FixIts.push_back(
-            {range(Arg[Wrong]), "tf::cast<" + To + ">(" + Text + ")"});
-      reportFinding(Ctx.getDiagnostics(), Opts, F);
-      return true;
-    }
+    const std::string Op = hir::opName(Kind).str();
+    for (std::size_t J = 1; J < Ops.size(); ++J)
+      for (std::size_t I = 0; I < J; ++I)
+        if (Ops[I].IsValue && Ops[J].IsValue &&
+            Ops[I].Type.Element != Ops[J].Type.Element) {
+          reportElementTypes(Op, blame(Ops[I], Ops[J]));
+          return true;
+        }
+    for (std::size_t J = 1; J < Ops.size(); ++J)
+      for (std::size_t I = 0; I < J; ++I)
+        if (reportExtents(Op, blame(Ops[I], Ops[J])))
+          return true;
+    return false;
+  }
+
+private:
+  struct Operand {
+    const Expr *Arg;
+    hir::TensorType Type;
+    const char *Name;
+    bool IsValue; ///< whose element type is the result's
+  };
+  /// The operand that disagrees, then the one it disagrees with.
+  using Pair = std::pair<const Operand *, const Operand *>;
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const Options &Opts;
+
+  /// Of two operands that disagree, the one read from a window (the user's
+  /// residual tile, C) is blamed, else the later one.
+  static Pair blame(const Operand &Earlier, const Operand &Later) {
+    if (readsWindow(Earlier.Arg) && !readsWindow(Later.Arg))
+      return {&Earlier, &Later};
+    return {&Later, &Earlier};
+  }
+
+  void reportElementTypes(const std::string &Op, Pair P) {
+    const auto [Wrong, Other] = P;
+    const std::string To(cpp_name(Other->Type.Element));
+    analysis::Finding F{DiagId::err_tf_op_element_types,
+                        range(Wrong->Arg),
+                        {Op, Wrong->Name,
+                         std::string(cpp_name(Wrong->Type.Element)),
+                         Other->Name, To},
+                        {},
+                        {}};
+    if (std::string Text = sourceText(Wrong->Arg); !Text.empty())
+      F.FixIts.push_back(
+          {range(Wrong->Arg), "tf::cast<" + To + ">(" + Text + ")"});
+    reportFinding(Ctx.getDiagnostics(), Opts, F);
+  }
+
+  /// Reports the first mode whose static extents disagree; ranks that
+  /// differ are the header's static_assert (its message names
+  /// tf::broadcast).
+  bool reportExtents(const std::string &Op, Pair P) {
+    const auto [Wrong, Other] = P;
+    const std::vector<std::int64_t> Have = Wrong->Type.extents();
+    const std::vector<std::int64_t> Want = Other->Type.extents();
     if (Have.size() != Want.size())
-      return false; // the header's static_assert names tf::broadcast
+      return false;
     for (std::size_t M = 0; M < Have.size(); ++M) {
       if (Have[M] < 0 || Want[M] < 0 || Have[M] == Want[M])
         continue;
-      analysis::Finding F{DiagId::err_tf_op_extents,
-                          range(Arg[Wrong]),
-                          {Op, std::string(Ordinal[Wrong]) + " " +
-                                   shapeText(Have),
-                           std::to_string(M), std::to_string(Have[M]),
-                           std::string(Ordinal[Other]) + " " +
-                               shapeText(Want),
-                           std::to_string(M), std::to_string(Want[M])},
-                          {},
-                          {}};
+      analysis::Finding F{
+          DiagId::err_tf_op_extents,
+          range(Wrong->Arg),
+          {Op, std::string(Wrong->Name) + " " + hir::shapeText(Have),
+           std::to_string(M), std::to_string(Have[M]),
+           std::string(Other->Name) + " " + hir::shapeText(Want),
+           std::to_string(M), std::to_string(Want[M])},
+          {},
+          {}};
       reportFinding(Ctx.getDiagnostics(), Opts, F);
       return true;
     }
     return false;
   }
-
-private:
-  ASTContext &Ctx;
-  const SourceManager &SM;
-  const Options &Opts;
 
   hir::SourceRange range(const Expr *E) const {
     return hirRange(SM, E->getSourceRange());

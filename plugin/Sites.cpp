@@ -98,8 +98,11 @@ public:
     if (!Op)
       return true;
     const SourceManager &SM = Ctx.getSourceManager();
-    if (hir::opInfo(*Op).Class == hir::OpClass::ElementwiseBinary) {
-      if (CE->getNumArgs() == 2 && !CE->isTypeDependent() &&
+    const hir::OpClass Class = hir::opInfo(*Op).Class;
+    if (Class == hir::OpClass::ElementwiseBinary ||
+        Class == hir::OpClass::Select) {
+      if (static_cast<int>(CE->getNumArgs()) == hir::opInfo(*Op).Arity &&
+          !CE->isTypeDependent() &&
           !CE->isValueDependent() && !insideTf() &&
           !SM.isInSystemHeader(SM.getFileLoc(CE->getBeginLoc())))
         ElementwiseCalls.push_back(CE);

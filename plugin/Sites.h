@@ -66,9 +66,9 @@ struct SiteScan {
   /// tf::schedule's contract checks to the plugin, which checks kernels: no
   /// one checks these.
   std::vector<clang::SourceRange> SchedulesOutsideKernels;
-  /// Every call of an element-wise op of two operands (tf::add, sub, mul,
-  /// div, maximum, minimum) written outside tf's own functions, with its
-  /// argument types known, once each: with the plugin loaded the header
+  /// Every call of an element-wise op of two tensors (tf::add, sub, mul,
+  /// div, maximum, minimum, where) written outside tf's own functions, with
+  /// its argument types known, once each: with the plugin loaded the header
   /// leaves the agreement of their element types and extents to the
   /// plugin (checkOperandTypes), inside kernels and out.
   std::vector<const clang::CallExpr *> ElementwiseCalls;

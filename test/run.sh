@@ -6,6 +6,14 @@
 # (docs/testing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash .ci/setup.sh
-(cd build && ctest --output-on-failure -j"$(nproc)")
-bash test/sanitize.sh
+# Each phase's wall time goes to the log: CI has 90 minutes for all three.
+timed() {
+  local start=$SECONDS
+  "$@"
+  echo "tf test: '$*' took $((SECONDS - start)) s"
+}
+timed bash .ci/setup.sh
+cd build
+timed ctest --output-on-failure -j"$(nproc)"
+cd ..
+timed bash test/sanitize.sh

@@ -270,6 +270,7 @@ SiteChecker::parameterFinding(const Reason &Why,
   for (const SiteOperand &X : H.S.operands)
     if (X.name == Why.subject)
       Operand = &X;
+  const MatchReport Original = match(C, H.S);
   for (std::size_t I = 0; I < H.S.params.size(); ++I) {
     const ParamArg &A = H.S.params[I];
     const ParamDef *D = nullptr;
@@ -288,9 +289,17 @@ SiteChecker::parameterFinding(const Reason &Why,
         continue;
       tf::Site Alt = H.S;
       Alt.params[I].value = V;
+      // The other value must clear this reason and bring no new one (fp8
+      // has no MN-major form: a_major = MN is no fix for an fp8 slot).
       MatchReport R = match(C, Alt);
+      const auto Same = [](const Reason &X, const Reason &Y) {
+        return X.kind == Y.kind && X.subject == Y.subject;
+      };
       if (llvm::any_of(R.reasons, [&](const Reason &W) {
-            return W.kind == Why.kind && W.subject == Why.subject;
+            return Same(W, Why) ||
+                   llvm::none_of(Original.reasons, [&](const Reason &X) {
+                     return Same(W, X);
+                   });
           }))
         continue;
       const std::string Value = valueText(K, O ? O->Value : None);

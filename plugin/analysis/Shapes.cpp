@@ -24,27 +24,8 @@ using namespace hir;
 
 namespace {
 
-/// The static extents of a value's modes (-1 where dynamic).
-std::vector<std::int64_t> extentsOf(const Value &V) {
-  std::vector<std::int64_t> Out;
-  IntTuple S = V.Type.shape();
-  int Rank = S.is_leaf() ? 1 : S.rank();
-  for (int I = 0; I < Rank; ++I) {
-    Result<std::int64_t> P = product(S.is_leaf() ? S : S.mode(I));
-    Out.push_back(P.ok() ? *P : -1);
-  }
-  return Out;
-}
-
 std::string nameOf(const Value &V, llvm::StringRef Unnamed) {
   return V.Name.empty() ? Unnamed.str() : "'" + V.Name + "'";
-}
-
-std::string shapeText(const std::vector<std::int64_t> &E) {
-  std::string Out = "(";
-  for (std::size_t I = 0; I < E.size(); ++I)
-    Out += (I ? "," : "") + (E[I] < 0 ? std::string("?") : std::to_string(E[I]));
-  return Out + ")";
 }
 
 /// The modes of \p Like without \p Mode.
@@ -91,8 +72,8 @@ void checkBroadcast(const Kernel &K, const Stmt &Op,
   const unsigned Mode = Op.BroadcastMode;
   const Value &T = K.Values[Op.Operands[0]];
   const Value &Like = K.Values[Op.Operands[1]];
-  const std::vector<std::int64_t> Have = extentsOf(T);
-  const std::vector<std::int64_t> Want = extentsOf(Like);
+  const std::vector<std::int64_t> Have = T.Type.extents();
+  const std::vector<std::int64_t> Want = Like.Type.extents();
   if (Have.size() + 1 != Want.size() || Mode >= Want.size())
     return; // the header's static_assert reports ranks and modes
   const std::vector<std::int64_t> Need = without(Want, Mode);

@@ -24,6 +24,24 @@ IntTuple TensorType::shape() const {
   return T;
 }
 
+std::vector<std::int64_t> TensorType::extents() const {
+  const IntTuple S = shape();
+  std::vector<std::int64_t> Out;
+  for (int I = 0; I < (S.is_leaf() ? 1 : S.rank()); ++I) {
+    Result<std::int64_t> P = product(S.is_leaf() ? S : S.mode(I));
+    Out.push_back(P.ok() ? *P : -1);
+  }
+  return Out;
+}
+
+std::string shapeText(llvm::ArrayRef<std::int64_t> Extents) {
+  std::string Out = "(";
+  for (std::size_t I = 0; I < Extents.size(); ++I)
+    Out += (I ? "," : "") +
+           (Extents[I] < 0 ? std::string("?") : std::to_string(Extents[I]));
+  return Out + ")";
+}
+
 ValueId Kernel::addValue(Value V) {
   Values.push_back(std::move(V));
   return static_cast<ValueId>(Values.size() - 1);

@@ -32,6 +32,8 @@
 #include "tf/layout/topology.hpp"
 #include "tf/schedule/contract_facts.hpp"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -93,7 +95,12 @@ struct TensorType {
   /// The logical shape: the window's extents, or the top-level modes' sizes
   /// of the layout (dynamic where the layout has `?`).
   IntTuple shape() const;
+  /// The static extents of shape()'s top-level modes, -1 where dynamic.
+  std::vector<std::int64_t> extents() const;
 };
+
+/// Extents as diagnostics write them: "(128,?)", `?` for a dynamic one.
+std::string shapeText(llvm::ArrayRef<std::int64_t> Extents);
 
 //===- Values --------------------------------------------------------------===//
 

@@ -117,17 +117,6 @@ std::string notFusible(const hir::Kernel &H, const hir::Stmt &S,
   return {};
 }
 
-/// The extents of the top-level modes of \p V's shape (-1: dynamic).
-std::vector<std::int64_t> extentsOf(const hir::Value &V) {
-  const IntTuple S = V.Type.shape();
-  std::vector<std::int64_t> Out;
-  for (int I = 0; I < (S.is_leaf() ? 1 : S.rank()); ++I) {
-    Result<std::int64_t> P = product(S.is_leaf() ? S : S.mode(I));
-    Out.push_back(P.ok() ? *P : -1);
-  }
-  return Out;
-}
-
 std::string extentsText(const std::vector<std::int64_t> &E) {
   std::string Out;
   for (std::size_t I = 0; I < E.size(); ++I)
@@ -301,7 +290,7 @@ void fuseElementwise(LoweringContext &Ctx) {
       continue;
     std::reverse(Chain.Ops.begin(), Chain.Ops.end());
     Chain.Source = V;
-    const std::vector<std::int64_t> Acc = extentsOf(H.Values[V]);
+    const std::vector<std::int64_t> Acc = H.Values[V].Type.extents();
     for (const auto &[AddId, Added] : Chain.Added)
       if (std::string Why = shapeMismatch(H, Added, Acc); !Why.empty()) {
         Refuse(AddId, std::move(Why));

@@ -76,16 +76,6 @@ std::string text(const Kernel &K, ExprId E) {
   return Side(X.Lhs, false) + infix(X.Kind) + Side(X.Rhs, true);
 }
 
-std::string shapeText(const std::vector<std::int64_t> &S) {
-  std::string Out;
-  llvm::raw_string_ostream OS(Out);
-  OS << '(';
-  for (std::size_t I = 0; I < S.size(); ++I)
-    OS << (I ? "," : "") << S[I];
-  OS << ')';
-  return Out;
-}
-
 /// ", order=(1,0)" for a box whose order is not the tensor's (its
 /// dimensions as the tensor's, outermost first); empty for the identity.
 std::string orderText(const std::vector<int> &Order) {
@@ -94,7 +84,7 @@ std::string orderText(const std::vector<int> &Order) {
     Identity = Identity && Order[J] == static_cast<int>(J);
   if (Identity)
     return "";
-  return ", order=" + shapeText(std::vector<std::int64_t>(Order.begin(),
+  return ", order=" + hir::shapeText(std::vector<std::int64_t>(Order.begin(),
                                                            Order.end()));
 }
 
@@ -244,7 +234,7 @@ void Printer::run() {
   for (std::size_t I = 0; I < K.Maps.size(); ++I) {
     const TensorMap &M = K.Maps[I];
     OS << "    map" << I << " = tensor_map(" << M.Tensor << ", " << name(M.Element)
-       << ", box=" << shapeText(M.Box) << orderText(M.Order)
+       << ", box=" << hir::shapeText(M.Box) << orderText(M.Order)
        << ", swizzle=" << swizzleName(M.Swizzle) << ")\n";
   }
   OS << "  shared memory\n";
@@ -254,7 +244,7 @@ void Printer::run() {
       OS << R.Object << "()";
     else
       OS << "tensor_view(" << R.Offset << ", " << name(R.Element)
-         << ", smem, " << R.Layout << ", shape=" << shapeText(R.Shape) << ")";
+         << ", smem, " << R.Layout << ", shape=" << hir::shapeText(R.Shape) << ")";
     OS << "  # " << R.Bytes << " bytes, align " << R.Align << " ("
        << R.AlignReason << ")\n";
   }

@@ -98,11 +98,11 @@ struct operand_extents<T> {
 template <class T> using operand_extents_t = typename operand_extents<T>::type;
 
 /// With the tf plugin loaded (`__has_cpp_attribute(tf::mesh)`), the
-/// element types and static extents of an element-wise op's two tensor
-/// operands are the plugin's check: it reads them from the call's argument
-/// types, for every call outside tf's own functions, and reports at the
-/// operand that disagrees, with the cast as a fix-it. Without it, the
-/// binary ops' static_asserts below.
+/// element types and static extents of an element-wise op's tensor
+/// operands (tf::where's too) are the plugin's check: it reads them from the
+/// call's argument types, for every call outside tf's own functions, and
+/// reports at the operand that disagrees, with the cast as a fix-it.
+/// Without it, the ops' static_asserts below.
 inline constexpr bool header_checks_operands =
 #if defined(__has_cpp_attribute)
 #if __has_cpp_attribute(tf::mesh)
@@ -113,11 +113,11 @@ inline constexpr bool header_checks_operands =
 #else
     true;
 #endif
-/// same_element_types as a binary op's static_assert reads it.
+/// same_element_types as an op's static_assert reads it.
 template <class L, class R> constexpr bool checked_element_types() {
   return !header_checks_operands || same_element_types<L, R>();
 }
-/// operand_extents_t as a binary op's static_assert reads it: no extents
+/// operand_extents_t as an op's static_assert reads it: no extents
 /// (agreeing with any) when the plugin checks them.
 template <class T>
 using checked_extents_t =
@@ -464,18 +464,18 @@ template <class M, class A, class B>
 [[clang::annotate("tf.op.where")]] auto where(const M &mask, const A &a,
                                               const B &b) {
   using Mask = detail::view_t<M>;
-  static_assert(detail::same_element_types<A, B>(),
+  static_assert(detail::checked_element_types<A, B>(),
                 "tf::where: the values' element types differ; convert one "
                 "with tf::cast<T>(...)");
   static_assert(detail::same_ranks<A, B>() && detail::same_ranks<M, A>() &&
                     detail::same_ranks<M, B>(),
                 "tf::where: the mask's and the values' ranks differ");
-  static_assert(detail::extents_agree_v<detail::operand_extents_t<A>,
-                                         detail::operand_extents_t<B>> &&
-                    detail::extents_agree_v<detail::operand_extents_t<M>,
-                                            detail::operand_extents_t<A>> &&
-                    detail::extents_agree_v<detail::operand_extents_t<M>,
-                                            detail::operand_extents_t<B>>,
+  static_assert(detail::extents_agree_v<detail::checked_extents_t<A>,
+                                         detail::checked_extents_t<B>> &&
+                    detail::extents_agree_v<detail::checked_extents_t<M>,
+                                            detail::checked_extents_t<A>> &&
+                    detail::extents_agree_v<detail::checked_extents_t<M>,
+                                            detail::checked_extents_t<B>>,
                 "tf::where: the mask's and the values' extents differ");
   static_assert(detail::scalar_meets_floating<A, B>(),
                 "tf::where: a scalar value needs a floating-point tensor");

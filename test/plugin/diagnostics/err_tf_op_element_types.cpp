@@ -1,5 +1,7 @@
 // An element-wise op of two tensors (tf::add, sub, mul, div, maximum,
-// minimum) needs one element type and the same static extents. With the
+// minimum) needs one element type and the same static extents; so do
+// tf::where's two values, and its mask has their extents (any element
+// type). With the
 // plugin loaded the header leaves both to it: one error at the operand that
 // disagrees -- the one read from a window, else the second -- with the cast
 // that gives it the other's element type as a fix-it; in a kernel and in
@@ -52,5 +54,18 @@ void host() {
   auto q = tf::div(a, b);
   // CHECK: fix-it:"{{.*}}err_tf_op_element_types.cpp":{[[#@LINE-1]]:23-[[#@LINE-1]]:24}:"tf::cast<float>(b)"
   (void)q;
+  // tf::where: the values' element types, the mask's extents.
+  auto mask = tf::zeros<tf::Tensor<std::uint8_t, "(4,8)", tf::rmem>>();
+  // expected-error@+1 {{tf::where: the second value holds tf::f16, but the first value holds float}}
+  auto w = tf::where(mask, a, b);
+  // CHECK: fix-it:"{{.*}}err_tf_op_element_types.cpp":{[[#@LINE-1]]:31-[[#@LINE-1]]:32}:"tf::cast<float>(b)"
+  auto wide = tf::zeros<tf::Tensor<std::uint8_t, "(4,16)", tf::rmem>>();
+  // expected-error@+1 {{tf::where: mode 1 of the first value (4,8) has extent 8, but mode 1 of the mask (4,16) has 16}}
+  auto v = tf::where(wide, a, 0.0f);
+  // A scalar value and a mask of another element type are fine.
+  auto fine = tf::where(b, a, -1.0f);
+  (void)w;
+  (void)v;
+  (void)fine;
 }
 } // namespace t
