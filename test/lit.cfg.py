@@ -42,8 +42,13 @@ def preload_sanitizer(runtime):
     runs through wrappers that preload the ASan runtime (which holds UBSan's
     too). Leak checking is off for every command: clang -cc1 frees nothing
     on purpose (-disable-free), and the tf tool's compiles end the process
-    the same way; the GoogleTest suites and two of the fuzzers check leaks."""
-    config.environment["ASAN_OPTIONS"] = "detect_leaks=0"
+    the same way; the GoogleTest suites and two of the fuzzers check leaks.
+    The quarantine of freed memory is 32 MB, not ASan's 256: clang's own
+    allocations pass through it too, and the default one's cache misses
+    make each compile about a quarter slower (5.1 s against 4.0 s for the
+    example GEMM), while a use after free in the plugin's short-lived data
+    is caught long before 32 MB more are freed."""
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=0:quarantine_size_mb=32"
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1"
     wrappers = os.path.join(config.tf_obj_root, "test", "sanitized-clang")
     os.makedirs(wrappers, exist_ok=True)
