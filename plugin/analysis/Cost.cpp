@@ -705,9 +705,15 @@ KernelCost analyzeCost(const hir::Kernel &K,
       if (PanelsKnown && PanelBytes.count(Root))
         T.HbmReadBytes = PanelBytes[Root] + *T.ReadBytes - WindowedReads[Root];
       *M.HbmReadIfFits += *T.HbmReadBytes;
-      std::optional<std::int64_t> All = std::int64_t(bytes(K.Values[Root].Type.Element));
-      for (const std::optional<std::int64_t> &E : extentsOf(K, Root, &B))
-        All = E && All ? std::optional(*All * *E) : std::nullopt;
+      // The whole tensor's bytes, when every extent is bound.
+      std::int64_t Whole = bytes(K.Values[Root].Type.Element);
+      bool Bound = true;
+      for (const std::optional<std::int64_t> &E : extentsOf(K, Root, &B)) {
+        Bound = Bound && E.has_value();
+        Whole *= E.value_or(1);
+      }
+      const std::optional<std::int64_t> All =
+          Bound ? std::optional(Whole) : std::nullopt;
       if (All) {
         T.TensorBytes = static_cast<double>(*All);
         if (M.Compulsory)
