@@ -267,6 +267,16 @@ TEST(AlgebraComplement, RefusesWhatCuTeRoundsDown) {
   EXPECT_EQ(tf::complement(C(4, 1), 0).error().code, Errc::mismatch);
 }
 
+// Found by layout_fuzzer (UBSan, 2026-12-03): the stride that would continue
+// a mode, extent times stride, was computed past 64 bits.
+TEST(AlgebraCoalesce, StridesPastSixtyFourBitsContinueNothing) {
+  constexpr std::int64_t huge = INT64_MAX;
+  EXPECT_EQ(*tf::coalesce(L({3, 2}, {1, -huge})), L({3, 2}, {1, -huge}));
+  EXPECT_EQ(*tf::coalesce(L({3, 2}, {1, huge})), L({3, 2}, {1, huge}));
+  EXPECT_TRUE(coalesce_ok(L({3, {2, 4}}, {1, {-huge, 3}})));
+  EXPECT_EQ(*tf::right_inverse(L({2, 3}, {huge, 1})), L(3, 1));
+}
+
 TEST(AlgebraInverse, RightCuTeCases) {
   for (const Layout &a :
        {C(1, 0), C(1, 1), C(4, 0), C({{1, 1}}, {{0, 0}}), C({{3, 7}}, {{0, 0}}),

@@ -114,8 +114,12 @@ constexpr FlatModes coalesce_inner_first(const FlatModes &lex,
     bool outer = k == 0;
     if (m.shape.value == 1 && !(keep_outer && outer))
       continue;
+    // The stride that continues the mode inside; a product past 64 bits
+    // continues nothing (no stride is that large).
+    std::int64_t next = 0;
     if (!out.empty() &&
-        m.stride.value == out.back().shape.value * out.back().stride.value) {
+        checked_mul(out.back().shape.value, out.back().stride.value, next) &&
+        m.stride.value == next) {
       out.back().shape = mul(out.back().shape, m.shape);
       continue;
     }

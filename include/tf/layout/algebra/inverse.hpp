@@ -69,7 +69,9 @@ constexpr Result<Layout> right_inverse(const Layout &a) {
     const detail::FlatMode &m = in->modes[in->order[k]];
     if (m.stride.value == next) {
       inner.push_back(detail::FlatMode{m.shape, in->position[in->order[k]]});
-      next = m.shape.value * m.stride.value;
+      // A chain past 64 bits ends: no stride continues it.
+      if (!checked_mul(m.shape.value, m.stride.value, next))
+        break;
     }
   }
   return detail::build_inner_first(
