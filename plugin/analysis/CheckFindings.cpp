@@ -259,8 +259,10 @@ std::optional<Finding> boxOrderFinding(const Kernel &K, const HirSite &Site,
 /// written with Major::K (a choice), f16 operands for an atom written for
 /// bf16 (a dtype) -- the error is at that template argument, with the value
 /// as a fix-it and the operand in a note. The site is matched again with
-/// the one value changed: a question asked only to word the error; the
-/// recorded match stays the decision.
+/// the one value changed -- a question asked only to word the error; the
+/// recorded match stays the decision -- and a value is offered only when
+/// that match clears the reason and brings none the written value's match
+/// did not have.
 std::optional<Finding>
 SiteChecker::parameterFinding(const Reason &Why,
                               const SiteOperandSource *O) const {
