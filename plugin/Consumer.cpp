@@ -8,6 +8,7 @@
 #include "BuildHIR.h"
 #include "ConstantValue.h"
 #include "Diagnostics.h"
+#include "HeaderChecks.h"
 #include "LayoutLiterals.h"
 #include "OperandTypes.h"
 #include "Pipeline.h"
@@ -115,22 +116,22 @@ public:
     const std::vector<Site> &Sites = Scan.Sites;
     if (Opts.Report)
       printReport(Ctx, Sites, Out);
-    for (SourceRange Call : Scan.SchedulesOutsideKernels) {
-      analysis::Finding F;
-      F.Id = DiagId::warn_tf_schedule_outside_kernel;
-      F.Range = hirRange(Ctx.getSourceManager(), Call);
-      reportFinding(Diags, Opts, F);
-    }
     checkOperandTypes(Ctx, Opts, Scan.ElementwiseCalls);
     // A malformed layout literal leaves a default layout behind it; the
     // kernels built from it would only repeat the error.
     checkLayoutLiterals(Ctx, Diags);
     // A translation unit Sema refused has no reliable AST to extract.
-    if (Diags.hasUncompilableErrorOccurred())
+    if (Diags.hasUncompilableErrorOccurred()) {
+      reportHeaderChecks(Ctx, Opts, Scan.TfReferences, /*KernelsToo=*/false);
       return;
+    }
     hir::Module M = buildModule(Ctx, Sites);
     Pipeline P(Opts, Diags);
     std::vector<const targets::MergedTarget *> Targets = P.check(M);
+    // The header's checks, where the plugin's did not speak: outside every
+    // kernel, and in kernels the match accepted.
+    reportHeaderChecks(Ctx, Opts, Scan.TfReferences,
+                       /*KernelsToo=*/!Diags.hasErrorOccurred());
     const bool Lower = !Opts.EmitDir.empty() || Opts.LoweredSink;
     if (Lower && !Diags.hasErrorOccurred())
       if (std::optional<std::vector<LoweredKernel>> Kernels =

@@ -5,7 +5,8 @@
 // instantiation carries its own substituted copy, checked here with the same
 // checkArgument that Attributes.cpp runs at parse time (for a valid site that
 // check is a no-op, so nothing is reported twice). The same walk finds the
-// tf::schedule calls outside every [[tf::kernel]] (SiteScan).
+// user code's references to tf declarations and its element-wise calls
+// (SiteScan).
 //
 //===----------------------------------------------------------------------===//
 
@@ -99,28 +100,48 @@ public:
       return true;
     const SourceManager &SM = Ctx.getSourceManager();
     const hir::OpClass Class = hir::opInfo(*Op).Class;
-    if (Class == hir::OpClass::ElementwiseBinary ||
-        Class == hir::OpClass::Select) {
-      if (static_cast<int>(CE->getNumArgs()) == hir::opInfo(*Op).Arity &&
-          !CE->isTypeDependent() &&
-          !CE->isValueDependent() && !insideTf() &&
-          !SM.isInSystemHeader(SM.getFileLoc(CE->getBeginLoc())))
-        ElementwiseCalls.push_back(CE);
-      return true;
-    }
-    if (*Op != hir::OpKind::Schedule || insideKernel())
-      return true;
-    SourceLocation At = SM.getFileLoc(CE->getBeginLoc());
-    if (SM.isInSystemHeader(At) || !Reported.insert(At).second)
-      return true;
-    SchedulesOutsideKernels.push_back(
-        {At, SM.getFileLoc(CE->getEndLoc())});
+    if ((Class == hir::OpClass::ElementwiseBinary ||
+         Class == hir::OpClass::Select) &&
+        static_cast<int>(CE->getNumArgs()) == hir::opInfo(*Op).Arity &&
+        !CE->isTypeDependent() && !CE->isValueDependent() && !insideTf() &&
+        !SM.isInSystemHeader(SM.getFileLoc(CE->getBeginLoc())))
+      ElementwiseCalls.push_back(CE);
     return true;
   }
 
+  bool TraverseNamespaceDecl(NamespaceDecl *NS) {
+    const bool Saved = InTfNamespace;
+    InTfNamespace |= isTfNamespace(NS);
+    bool Result = Base::TraverseNamespaceDecl(NS);
+    InTfNamespace = Saved;
+    return Result;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    noteReference(E->getDecl(), E->getSourceRange());
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *E) {
+    noteReference(E->getMemberDecl(),
+                  {E->getMemberLoc(), E->getEndLoc()});
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    noteReference(E->getConstructor(), E->getSourceRange());
+    return true;
+  }
+  bool VisitDeclaratorDecl(DeclaratorDecl *D) {
+    QualType T = D->getType();
+    if (T.isNull() || T->isDependentType() || isa<FunctionDecl>(D))
+      return true;
+    if (const CXXRecordDecl *RD =
+            T->getBaseElementTypeUnsafe()->getAsCXXRecordDecl())
+      noteReference(RD, D->getSourceRange());
+    return true;
+  }
   std::vector<Site> takeSites() { return std::move(Sites); }
-  std::vector<SourceRange> takeSchedulesOutsideKernels() {
-    return std::move(SchedulesOutsideKernels);
+  std::vector<TfReference> takeTfReferences() {
+    return std::move(TfReferences);
   }
   std::vector<const CallExpr *> takeElementwiseCalls() {
     return std::move(ElementwiseCalls);
@@ -147,12 +168,37 @@ private:
   /// tf): its calls are the library's, whose operands agree by
   /// construction.
   bool insideTf() const {
+    if (InTfNamespace)
+      return true;
     for (const DeclContext *DC = Current; DC; DC = DC->getParent())
-      if (const auto *NS = dyn_cast<NamespaceDecl>(DC);
-          NS && NS->getIdentifier() && NS->getName() == "tf" &&
-          isa<TranslationUnitDecl>(NS->getParent()))
+      if (isTfNamespace(DC))
         return true;
     return false;
+  }
+
+  static bool isTfNamespace(const DeclContext *DC) {
+    const auto *NS = dyn_cast<NamespaceDecl>(DC);
+    return NS && NS->getIdentifier() && NS->getName() == "tf" &&
+           isa<TranslationUnitDecl>(NS->getParent());
+  }
+
+  static bool declaredInTf(const Decl *D) {
+    for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
+      if (isTfNamespace(DC))
+        return true;
+    return false;
+  }
+
+  /// Records a reference of the user's code to \p D, if D is tf's.
+  void noteReference(const Decl *D, SourceRange R) {
+    if (!D || insideTf() || !declaredInTf(D))
+      return;
+    const SourceManager &SM = Ctx.getSourceManager();
+    SourceLocation At = SM.getFileLoc(R.getBegin());
+    if (At.isInvalid() || SM.isInSystemHeader(At))
+      return;
+    TfReferences.push_back(
+        {D, {At, SM.getFileLoc(R.getEnd())}, insideKernel()});
   }
 
   static bool isKernel(const FunctionDecl &FD) {
@@ -208,9 +254,9 @@ private:
   DiagnosticsEngine &Diags;
   const FunctionDecl *Current = nullptr;
   std::vector<Site> Sites;
-  std::vector<SourceRange> SchedulesOutsideKernels;
+  std::vector<TfReference> TfReferences;
   std::vector<const CallExpr *> ElementwiseCalls;
-  llvm::DenseSet<SourceLocation> Reported;
+  bool InTfNamespace = false;
 };
 
 } // namespace
@@ -268,7 +314,7 @@ SiteScan collectSites(ASTContext &Ctx, bool SkipPrecompiled) {
   Scan.Sites.reserve(Found.size());
   for (unsigned I : Order)
     Scan.Sites.push_back(std::move(Found[I]));
-  Scan.SchedulesOutsideKernels = Finder.takeSchedulesOutsideKernels();
+  Scan.TfReferences = Finder.takeTfReferences();
   Scan.ElementwiseCalls = Finder.takeElementwiseCalls();
   return Scan;
 }

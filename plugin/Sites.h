@@ -55,17 +55,25 @@ struct Site {
   llvm::SmallVector<SiteArgument, 2> Args;
 };
 
+/// A reference from the user's code to one of tf's declarations.
+struct TfReference {
+  const clang::Decl *D;
+  /// The reference's range in the user's file.
+  clang::SourceRange Range;
+  /// Whether it is written in a [[tf::kernel]] (or a lambda in one).
+  bool InKernel;
+};
+
 /// What collectSites finds in a translation unit.
 struct SiteScan {
   /// The tf attribute sites in source order (sites of one function together,
   /// instantiations after one another).
   std::vector<Site> Sites;
-  /// Every call of tf::schedule outside a system header and outside every
-  /// [[tf::kernel]] function (lambdas count as their enclosing function),
-  /// once each, in the order found. With the plugin loaded the header leaves
-  /// tf::schedule's contract checks to the plugin, which checks kernels: no
-  /// one checks these.
-  std::vector<clang::SourceRange> SchedulesOutsideKernels;
+  /// Every reference from the user's code (outside namespace tf and system
+  /// headers) to a tf declaration -- a function, a class member, a
+  /// constructor, the class of a variable -- in the order found: what the
+  /// header's checks are reported at with the plugin loaded (HeaderChecks.h).
+  std::vector<TfReference> TfReferences;
   /// Every call of an element-wise op of two tensors (tf::add, sub, mul,
   /// div, maximum, minimum, where) written outside tf's own functions, with
   /// its argument types known, once each: with the plugin loaded the header
@@ -75,7 +83,7 @@ struct SiteScan {
 };
 
 /// Collects the tf attribute sites of \p Ctx's translation unit and the
-/// tf::schedule calls outside kernels, checking what Sema could not check
+/// user code's references to tf declarations, checking what Sema could not check
 /// when an attribute was parsed: arguments substituted by template
 /// instantiation, statement attributes written twice, a tf::mesh on a
 /// declaration without initializer. Problems are reported through \p Ctx's

@@ -257,22 +257,21 @@ auto check_tiled_mma() {
   static_assert(K::repeat_rank,
                 "tf::schedule<tf::TiledMma<...>>: give one repeat per M, N "
                 "and K: tf::Repeat<RM, RN, RK>");
-#if TF_SCHEDULE_CONTRACT_CHECKS
-  TF_STATIC_CHECK(K::acc_dtype,
+  TF_CONTRACT_CHECK(K::acc_dtype,
                     "tf::schedule<tf::TiledMma<...>>: the accumulator (the "
                     "contract's operand C) must hold f32; declare it "
                     "tf::Tensor<float, \"...\", tf::rmem> and tf::cast the result",
                     K::operand_message("acc", Atom::acc_operand,
                                        dtype_or_f64<typename C::element_type>(),
                                        C::storage, true))
-  TF_STATIC_CHECK(K::acc_storage,
+  TF_CONTRACT_CHECK(K::acc_storage,
                     "tf::schedule<tf::TiledMma<...>>: the accumulator (the "
                     "contract's operand C) must live in registers: declare it "
                     "tf::Tensor<float, \"...\", tf::rmem>",
                     K::operand_message("acc", Atom::acc_operand,
                                        dtype_or_f64<typename C::element_type>(),
                                        C::storage, false))
-  TF_STATIC_CHECK(K::lhs_dtype,
+  TF_CONTRACT_CHECK(K::lhs_dtype,
                     "tf::schedule<tf::TiledMma<...>>: lhs (the contract's "
                     "operand A) does not hold the atom's element type; "
                     "tf::cast it or choose the atom of its dtype, e.g. "
@@ -280,7 +279,7 @@ auto check_tiled_mma() {
                     K::operand_message("lhs", Atom::lhs_operand,
                                        dtype_or_f64<typename A::element_type>(),
                                        A::storage, true))
-  TF_STATIC_CHECK(K::rhs_dtype,
+  TF_CONTRACT_CHECK(K::rhs_dtype,
                     "tf::schedule<tf::TiledMma<...>>: rhs (the contract's "
                     "operand B) does not hold the atom's element type; "
                     "tf::cast it or choose the atom of its dtype, e.g. "
@@ -288,7 +287,7 @@ auto check_tiled_mma() {
                     K::operand_message("rhs", Atom::rhs_operand,
                                        dtype_or_f64<typename B::element_type>(),
                                        B::storage, true))
-  TF_STATIC_CHECK(K::lhs_storage,
+  TF_CONTRACT_CHECK(K::lhs_storage,
                     "tf::schedule<tf::TiledMma<...>>: lhs (the contract's "
                     "operand A) is in a storage the atom's form cannot read: "
                     "form SS reads it from tf::smem (load it through a "
@@ -296,17 +295,17 @@ auto check_tiled_mma() {
                     K::operand_message("lhs", Atom::lhs_operand,
                                        dtype_or_f64<typename A::element_type>(),
                                        A::storage, false))
-  TF_STATIC_CHECK(K::rhs_storage,
+  TF_CONTRACT_CHECK(K::rhs_storage,
                     "tf::schedule<tf::TiledMma<...>>: rhs (the contract's "
                     "operand B) must be in tf::smem; load it through a tf::Ring",
                     K::operand_message("rhs", Atom::rhs_operand,
                                        dtype_or_f64<typename B::element_type>(),
                                        B::storage, false))
-  TF_STATIC_CHECK(!K::static_tile || K::tile_agrees,
+  TF_CONTRACT_CHECK(!K::static_tile || K::tile_agrees,
                     "tf::schedule<tf::TiledMma<...>>: acc (M x N), lhs "
                     "(M x K) and rhs (K x N) must agree in M, N and K",
                     K::agree_message())
-  TF_STATIC_CHECK((tile_divides_into_atoms<K::static_tile, K::tile_m,
+  TF_CONTRACT_CHECK((tile_divides_into_atoms<K::static_tile, K::tile_m,
                                               K::tile_n, K::tile_k, K::am,
                                               K::an, K::ak>),
                     "tf::schedule<tf::TiledMma<...>>: the tile does not "
@@ -314,7 +313,7 @@ auto check_tiled_mma() {
                     "atom's 64 x n x k); choose tile extents that are "
                     "multiples of the atom's",
                     K::divide_message())
-  TF_STATIC_CHECK((written_repeat_is_derived<K::divides && K::repeat_rank,
+  TF_CONTRACT_CHECK((written_repeat_is_derived<K::divides && K::repeat_rank,
                                                 K::written(0), K::written(1),
                                                 K::written(2), K::rm, K::rn,
                                                 K::rk>),
@@ -322,7 +321,6 @@ auto check_tiled_mma() {
                     "and atom shapes (tile extent / atom extent along M, N, "
                     "K); write the derived Repeat or leave it out",
                     K::repeat_message())
-#endif
 }
 
 template <class Atom, class Rep, class Acc, class L, class R>
@@ -406,23 +404,21 @@ template <class Src, class Dst> auto check_tma_operands() {
   static_assert(K::same_rank,
                 "tf::schedule<tf::nv::CopyAsyncTensor>: source and "
                 "destination ranks differ");
-#if TF_SCHEDULE_CONTRACT_CHECKS
-  static_assert(K::extents,
-                "tf::schedule<tf::nv::CopyAsyncTensor>: the box (the gmem "
-                "tile) and the smem tile have different extents; take a "
-                "gmem tile of the smem tile's extents, e.g. "
-                "a.tile<BM, BK>(m0, k0)");
+  TF_CONTRACT_REQUIRE(K::extents,
+                      "tf::schedule<tf::nv::CopyAsyncTensor>: the box (the gmem "
+                      "tile) and the smem tile have different extents; take a "
+                      "gmem tile of the smem tile's extents, e.g. "
+                      "a.tile<BM, BK>(m0, k0)")
   using T = TmaChecks<Src, Dst>;
-  TF_STATIC_CHECK(T::is_load || T::is_store,
+  TF_CONTRACT_CHECK(T::is_load || T::is_store,
                     "tf::schedule<tf::nv::CopyAsyncTensor>: TMA copies a gmem "
                     "tile into smem (a load) or an smem tile into gmem (a "
                     "store); use tf::schedule<tf::Copy> for registers",
                     T::direction_message())
-  TF_STATIC_CHECK(T::rank_ok,
+  TF_CONTRACT_CHECK(T::rank_ok,
                     "tf::schedule<tf::nv::CopyAsyncTensor>: a TMA box has at "
                     "most 5 modes; copy a lower-rank view",
                     T::rank_message())
-#endif
 }
 
 template <class Src, class Dst> auto check_tma() {
@@ -483,20 +479,18 @@ template <class Src, class Dst> auto run_copy(const Src &src, Dst &&dst) {
   constexpr bool dst_ok = operand_takes_storage(contract, params, "dst", D::storage);
   constexpr bool dtype_ok = operand_takes_dtype(
       contract, params, "dst", dtype_or_f64<typename D::element_type>());
-#if TF_SCHEDULE_CONTRACT_CHECKS
-  static_assert(!parsed || K::extents,
-                "tf::schedule<tf::Copy>: source and destination extents "
-                "differ; copy a tile of the larger one, e.g. "
-                "dst.tile<BM, BN>(m0, n0)");
-  static_assert(dtype_ok,
-                "tf::schedule<tf::Copy>: source and destination element "
-                "types differ (generic.Copy does not convert); convert the "
-                "source first: tf::schedule<tf::Copy>(tf::cast<T>(src), dst)");
-  static_assert(src_ok && dst_ok,
-                "tf::schedule<tf::Copy>: generic.Copy moves between gmem, "
-                "smem and rmem only; use the atom of that storage (AMX tiles: "
-                "intel.amx.TileLoad/TileStore)");
-#endif
+  TF_CONTRACT_REQUIRE(!parsed || K::extents,
+                      "tf::schedule<tf::Copy>: source and destination extents "
+                      "differ; copy a tile of the larger one, e.g. "
+                      "dst.tile<BM, BN>(m0, n0)")
+  TF_CONTRACT_REQUIRE(dtype_ok,
+                      "tf::schedule<tf::Copy>: source and destination element "
+                      "types differ (generic.Copy does not convert); convert the "
+                      "source first: tf::schedule<tf::Copy>(tf::cast<T>(src), dst)")
+  TF_CONTRACT_REQUIRE(src_ok && dst_ok,
+                      "tf::schedule<tf::Copy>: generic.Copy moves between gmem, "
+                      "smem and rmem only; use the atom of that storage (AMX tiles: "
+                      "intel.amx.TileLoad/TileStore)")
   const D &d = view_of(dst);
   if constexpr (parsed && K::same_rank && K::extents && src_ok && dst_ok &&
                 dtype_ok)

@@ -7,8 +7,8 @@
 // carries its AccessRelation: an iteration domain and, per operand, which
 // domain dimensions index which operand dimensions, read or written.
 //
-// The HIR holds no Clang type: BuildHIR.cpp is
-// the one file that translates Clang's AST into it; inference, the contract
+// The HIR holds no Clang type: BuildHIR.cpp and buildhir/ are
+// the only code that translates Clang's AST into it; inference, the contract
 // checks, the printer, the queries and the backends read only this header.
 // Source positions are kept as Clang's raw SourceLocation encodings (so the
 // diagnostics can point back at exact ranges) and as presumed file:line:col

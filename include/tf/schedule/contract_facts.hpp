@@ -190,9 +190,14 @@ constexpr std::int64_t operand_limit(const Contract &c, const AtomParams &params
 } // namespace tf::detail
 
 /// With the tf plugin loaded (`__has_cpp_attribute(tf::mesh)` is 1) the
-/// checks that consult a contract are left to it: it runs the full match and
-/// reports each refusal once, at the operand, with fix-its
-/// (docs/language/schedule.md lists which checks these are).
+/// checks that consult a contract are left to it: in [[tf::kernel]]
+/// functions it runs the full match and reports each refusal once, at the
+/// operand, with fix-its (docs/language/schedule.md lists which checks these
+/// are). TF_CONTRACT_CHECK(cond, "literal", message) is such a check: a
+/// static_assert without the plugin; with it, a tf::detail::Refusal whose
+/// text the plugin reports as an error at the user's tf::schedule call where
+/// its own match does not speak (a schedule outside every kernel), so that
+/// loading the plugin never makes a build less strict.
 #if defined(__has_cpp_attribute)
 #if __has_cpp_attribute(tf::mesh)
 #define TF_SCHEDULE_CONTRACT_CHECKS 0
@@ -201,3 +206,25 @@ constexpr std::int64_t operand_limit(const Contract &c, const AtomParams &params
 #ifndef TF_SCHEDULE_CONTRACT_CHECKS
 #define TF_SCHEDULE_CONTRACT_CHECKS 1
 #endif
+
+#define TF_REFUSAL_NAME_(line) tf_refusal_##line
+#define TF_REFUSAL_NAME(line) TF_REFUSAL_NAME_(line)
+#if TF_SCHEDULE_CONTRACT_CHECKS
+#define TF_CONTRACT_CHECK(cond, literal, message)                              \
+  TF_STATIC_CHECK(cond, literal, message)
+#else
+namespace tf::detail {
+/// A header check's verdict kept for the tf plugin: `Text` is empty when the
+/// check passed, else the message its static_assert would print. Written as
+/// a type so that it is instantiated wherever the check would be, class
+/// scope included.
+template <Message Text> struct [[clang::annotate("tf.refusal")]] Refusal {};
+} // namespace tf::detail
+#define TF_CONTRACT_CHECK(cond, literal, message)                              \
+  using TF_REFUSAL_NAME(__LINE__) [[maybe_unused]] = ::tf::detail::Refusal<    \
+      (cond) ? ::tf::detail::Message() : ::tf::detail::Message(message)>;
+#endif
+/// TF_CONTRACT_REQUIRE(cond, "literal"): a TF_CONTRACT_CHECK whose message is
+/// the literal.
+#define TF_CONTRACT_REQUIRE(cond, literal)                                     \
+  TF_CONTRACT_CHECK(cond, literal, ::tf::detail::Message(literal))

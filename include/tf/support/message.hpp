@@ -26,6 +26,9 @@ struct Message {
   char text[capacity] = {};
   std::size_t length = 0;
 
+  constexpr Message() = default;
+  constexpr explicit Message(std::string_view s) { *this << s; }
+
   constexpr Message &operator<<(std::string_view s) {
     for (char ch : s)
       if (length + 1 < capacity)

@@ -115,31 +115,29 @@ private:
     return m;
   }
 
-#if TF_SCHEDULE_CONTRACT_CHECKS
-  static_assert(Element<T>,
-                "tf::nv::sm90::Wgmma: the second argument is the element type "
-                "of A and B: tf::bf16, tf::f16, tf::fp8e4m3, tf::fp8e5m2 or "
-                "tf::tf32");
-  TF_STATIC_CHECK(detail::param_ok(contract, params, "n"),
+  TF_CONTRACT_REQUIRE(Element<T>,
+                      "tf::nv::sm90::Wgmma: the second argument is the element type "
+                      "of A and B: tf::bf16, tf::f16, tf::fp8e4m3, tf::fp8e5m2 or "
+                      "tf::tf32")
+  TF_CONTRACT_CHECK(detail::param_ok(contract, params, "n"),
                     "tf::nv::sm90::Wgmma: N must be a multiple of 8 in 8..256 "
                     "(contract nv.sm90.Wgmma, parameter n); use e.g. "
                     "Wgmma<256, ...>",
                     n_message())
-  TF_STATIC_CHECK(!Element<T> || detail::param_ok(contract, params, "dtype"),
+  TF_CONTRACT_CHECK(!Element<T> || detail::param_ok(contract, params, "dtype"),
                     "tf::nv::sm90::Wgmma: the element type is not one WGMMA "
                     "multiplies; use tf::bf16, tf::f16, tf::fp8e4m3, "
                     "tf::fp8e5m2 or tf::tf32 (accumulation is always f32)",
                     choice_message("dtype", tf::name(dtype)))
-  TF_STATIC_CHECK(!Element<T> || detail::param_ok(contract, params, "a_major"),
+  TF_CONTRACT_CHECK(!Element<T> || detail::param_ok(contract, params, "a_major"),
                     "tf::nv::sm90::Wgmma: this a_major is not allowed for the "
                     "dtype and form (A from registers, fp8 and tf32 are "
                     "K-major only); use tf::Major::K",
                     choice_message("a_major", tf::name(AMajor)))
-  TF_STATIC_CHECK(!Element<T> || detail::param_ok(contract, params, "b_major"),
+  TF_CONTRACT_CHECK(!Element<T> || detail::param_ok(contract, params, "b_major"),
                     "tf::nv::sm90::Wgmma: this b_major is not allowed for the "
                     "dtype (fp8 and tf32 are K-major only); use tf::Major::K",
                     choice_message("b_major", tf::name(BMajor)))
-#endif
 };
 
 } // namespace tf::nv::sm90
