@@ -112,6 +112,15 @@ struct ParamDef {
   bool derived = false;
   bool has_default = false;
   ParamValue default_value{};
+
+  /// The dtype parameter `name`: one of `allowed`, any dtype when empty.
+  static constexpr ParamDef dtype(Name name, ParamValues allowed = {}) {
+    ParamDef p;
+    p.name = name;
+    p.kind = ParamKind::dtype;
+    p.allowed = allowed;
+    return p;
+  }
 };
 
 //===- Operands -----------------------------------------------------------===//

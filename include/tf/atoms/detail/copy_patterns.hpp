@@ -26,6 +26,19 @@ template <std::size_t N> constexpr Name cite(const char (&text)[N]) {
   return Name(std::string_view(text, N - 1));
 }
 
+/// The access-size parameter `bytes` of a vector copy: one of `sizes`, 16
+/// unless written.
+template <std::size_t N> constexpr ParamDef bytes_param(const int (&sizes)[N]) {
+  ParamDef p;
+  p.name = "bytes";
+  p.kind = ParamKind::integer;
+  for (int b : sizes)
+    p.allowed.push_back(ParamValue::of(b));
+  p.has_default = true;
+  p.default_value = ParamValue::of(16);
+  return p;
+}
+
 /// The layout written `text`; symbols (`w`) and variadics (`*e`) allowed.
 constexpr Layout pattern_layout(std::string_view text) {
   return parse_layout(text).value();

@@ -26,13 +26,7 @@ namespace tf::atoms::generic {
 namespace copy_detail {
 using namespace tf::atoms::detail;
 
-constexpr ParamDef dtype_param() {
-  ParamDef p;
-  p.name = "dtype";
-  p.kind = ParamKind::dtype;
-  return p;
-}
-inline constexpr ParamDef params[] = {dtype_param()};
+inline constexpr ParamDef params[] = {ParamDef::dtype("dtype")};
 
 inline constexpr Storage copy_storages[] = {Storage::gmem, Storage::smem,
                                             Storage::rmem};

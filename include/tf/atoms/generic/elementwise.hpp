@@ -31,16 +31,8 @@ constexpr ParamValues cast_types() {
           ParamValue::of(DType::i8),   ParamValue::of(DType::u8)};
 }
 
-constexpr ParamDef dtype_param(Name name, ParamValues allowed) {
-  ParamDef p;
-  p.name = name;
-  p.kind = ParamKind::dtype;
-  p.allowed = allowed;
-  return p;
-}
-
-inline constexpr ParamDef cast_params[] = {dtype_param("from", cast_types()),
-                                           dtype_param("to", cast_types())};
+inline constexpr ParamDef cast_params[] = {
+    ParamDef::dtype("from", cast_types()), ParamDef::dtype("to", cast_types())};
 
 constexpr OperandPattern operand(Name name, Access access, DTypeRule dtype,
                                  List<LayoutPattern> layouts = {}) {
@@ -76,10 +68,10 @@ constexpr ParamDef op_param() {
 
 inline constexpr ParamDef binary_params[] = {
     op_param(),
-    dtype_param("dtype",
-                {ParamValue::of(DType::f64), ParamValue::of(DType::f32),
-                 ParamValue::of(DType::bf16), ParamValue::of(DType::f16),
-                 ParamValue::of(DType::i32)})};
+    ParamDef::dtype("dtype",
+                    {ParamValue::of(DType::f64), ParamValue::of(DType::f32),
+                     ParamValue::of(DType::bf16), ParamValue::of(DType::f16),
+                     ParamValue::of(DType::i32)})};
 
 inline constexpr OperandPattern binary_operands[] = {
     operand("lhs", Access::read, dtype_of("dtype")),

@@ -22,16 +22,10 @@ namespace tf::atoms::intel::amx {
 namespace tile_memory_detail {
 using namespace tf::atoms::detail;
 
-constexpr ParamDef dtype_param() {
-  ParamDef p;
-  p.name = "dtype";
-  p.kind = ParamKind::dtype;
-  p.allowed = {ParamValue::of(DType::bf16), ParamValue::of(DType::f16),
-               ParamValue::of(DType::f32),  ParamValue::of(DType::i8),
-               ParamValue::of(DType::u8),   ParamValue::of(DType::i32)};
-  return p;
-}
-inline constexpr ParamDef params[] = {dtype_param()};
+inline constexpr ParamDef params[] = {ParamDef::dtype(
+    "dtype", {ParamValue::of(DType::bf16), ParamValue::of(DType::f16),
+              ParamValue::of(DType::f32), ParamValue::of(DType::i8),
+              ParamValue::of(DType::u8), ParamValue::of(DType::i32)})};
 
 inline constexpr LayoutPattern memory_layouts[] = {layout_pattern(
     pattern_composed("(r,c):(s,1)"), cite("SDM TILELOADD"))};

@@ -26,24 +26,6 @@ inline constexpr int cp_async_sizes[] = {4, 8, 16};
 namespace cp_async_detail {
 using namespace tf::atoms::detail;
 
-constexpr ParamDef dtype_param() {
-  ParamDef p;
-  p.name = "dtype";
-  p.kind = ParamKind::dtype;
-  return p;
-}
-
-constexpr ParamDef bytes_param() {
-  ParamDef p;
-  p.name = "bytes"; // cp-size
-  p.kind = ParamKind::integer;
-  for (int b : cp_async_sizes)
-    p.allowed.push_back(ParamValue::of(b));
-  p.has_default = true;
-  p.default_value = ParamValue::of(16);
-  return p;
-}
-
 /// .cg (cache at L2 only) exists for cp-size 16 alone; .ca for all sizes.
 inline constexpr ParamCase cache_cases[] = {
     {{when_int("bytes", 16)},
@@ -63,7 +45,9 @@ constexpr ParamDef cache_param() {
   return p;
 }
 
-inline constexpr ParamDef params[] = {dtype_param(), bytes_param(),
+// bytes is PTX's cp-size.
+inline constexpr ParamDef params[] = {ParamDef::dtype("dtype"),
+                                      bytes_param(cp_async_sizes),
                                       cache_param()};
 
 /// One thread's vector: v contiguous elements.

@@ -63,16 +63,11 @@ constexpr ParamDef trans_param() {
   return p;
 }
 
-constexpr ParamDef dtype_param() {
-  ParamDef p;
-  p.name = "dtype"; // .b16
-  p.kind = ParamKind::dtype;
-  p.allowed = {ParamValue::of(DType::bf16), ParamValue::of(DType::f16)};
-  return p;
-}
-
-inline constexpr ParamDef params[] = {num_param(), trans_param(),
-                                      dtype_param()};
+// dtype: the 16-bit elements of .b16.
+inline constexpr ParamDef params[] = {
+    num_param(), trans_param(),
+    ParamDef::dtype("dtype",
+                    {ParamValue::of(DType::bf16), ParamValue::of(DType::f16)})};
 
 /// Shared memory: rows of 8 contiguous elements anywhere, any chunk swizzle.
 constexpr LayoutPattern smem_rows(SwizzleMode m) {

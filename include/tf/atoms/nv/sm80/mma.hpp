@@ -26,14 +26,6 @@ inline constexpr ParamCase k_cases[] = {
     only({is("dtype", DType::tf32)}, {value(std::int64_t(8))}),
 };
 
-constexpr ParamDef dtype_param() {
-  ParamDef d;
-  d.name = "dtype";
-  d.kind = ParamKind::dtype;
-  d.allowed = {value(DType::bf16), value(DType::f16), value(DType::tf32)};
-  return d;
-}
-
 constexpr ParamDef k_param() {
   ParamDef d;
   d.name = "k";
@@ -43,7 +35,10 @@ constexpr ParamDef k_param() {
   return d;
 }
 
-inline constexpr ParamDef params[] = {dtype_param(), k_param()};
+inline constexpr ParamDef params[] = {
+    ParamDef::dtype("dtype",
+                    {value(DType::bf16), value(DType::f16), value(DType::tf32)}),
+    k_param()};
 
 inline constexpr LayoutPattern a_regs[] = {
     fragment(a_k16_16bit, warp, {is("k", std::int64_t(16))}, "PTX mma.m16n8k16 A"),

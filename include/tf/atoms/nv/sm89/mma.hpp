@@ -24,14 +24,6 @@ inline constexpr ParamCase k_cases[] = {
     only({is("dtype", DType::fp8e5m2)}, {value(std::int64_t(32))}),
 };
 
-constexpr ParamDef dtype_param() {
-  ParamDef d;
-  d.name = "dtype";
-  d.kind = ParamKind::dtype;
-  d.allowed = {value(DType::fp8e4m3), value(DType::fp8e5m2)};
-  return d;
-}
-
 constexpr ParamDef k_param() {
   ParamDef d;
   d.name = "k";
@@ -41,7 +33,9 @@ constexpr ParamDef k_param() {
   return d;
 }
 
-inline constexpr ParamDef params[] = {dtype_param(), k_param()};
+inline constexpr ParamDef params[] = {
+    ParamDef::dtype("dtype", {value(DType::fp8e4m3), value(DType::fp8e5m2)}),
+    k_param()};
 
 inline constexpr LayoutPattern a_regs[] = {
     fragment(a_k32_8bit, warp, {}, "PTX mma.m16n8k32 A"),

@@ -101,13 +101,6 @@ constexpr ParamDef swizzle_param() {
   return p;
 }
 
-constexpr ParamDef dtype_param() {
-  ParamDef p;
-  p.name = "dtype"; // any element type: CUtensorMapDataType covers them all
-  p.kind = ParamKind::dtype;
-  return p;
-}
-
 constexpr ParamDef multicast_param() {
   ParamDef p;
   p.name = "multicast"; // CTAs receiving the box; 1: no .multicast::cluster
@@ -141,7 +134,8 @@ inline constexpr ParamCase multicast_cases[] = {
     {{when_direction("store")}, {ParamValue::of(1)}, true, ParamValue::of(1)}};
 
 inline constexpr ParamDef params[] = {
-    direction_param(), dtype_param(), swizzle_param(), [] {
+    // dtype: any element type, CUtensorMapDataType covers them all.
+    direction_param(), ParamDef::dtype("dtype"), swizzle_param(), [] {
       ParamDef p = multicast_param();
       p.cases = multicast_cases;
       return p;

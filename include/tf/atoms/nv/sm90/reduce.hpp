@@ -42,15 +42,8 @@ constexpr ParamDef op_param() {
   return p;
 }
 
-constexpr ParamDef dtype_param() {
-  ParamDef p;
-  p.name = "dtype";
-  p.kind = ParamKind::dtype;
-  p.allowed = {ParamValue::of(DType::f32)};
-  return p;
-}
-
-inline constexpr ParamDef params[] = {op_param(), dtype_param()};
+inline constexpr ParamDef params[] = {
+    op_param(), ParamDef::dtype("dtype", {ParamValue::of(DType::f32)})};
 
 /// `shape`: the reduced fragment's modes (*s), the result's (*r) -- the
 /// reduction removes a mode, so they are not the same.

@@ -33,19 +33,12 @@ constexpr ParamDef choice_param(Name type,
   return p;
 }
 
-constexpr ParamDef dtype_param(DType only) {
-  ParamDef p;
-  p.name = "dtype";
-  p.kind = ParamKind::dtype;
-  p.allowed = {ParamValue::of(only)};
-  return p;
-}
-
 inline constexpr ParamDef fast_math_params[] = {
-    choice_param("UnaryOp", {"ex2", "rsqrt"}), dtype_param(DType::f32)};
+    choice_param("UnaryOp", {"ex2", "rsqrt"}),
+    ParamDef::dtype("dtype", {ParamValue::of(DType::f32)})};
 inline constexpr ParamDef packed_params[] = {
     choice_param("BinaryOp", {"add", "sub", "mul", "max", "min"}),
-    dtype_param(DType::bf16)};
+    ParamDef::dtype("dtype", {ParamValue::of(DType::bf16)})};
 
 constexpr OperandPattern operand(Name name, Access access,
                                  List<LayoutPattern> layouts = {}) {

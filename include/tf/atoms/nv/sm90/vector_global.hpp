@@ -28,25 +28,8 @@ inline constexpr int global_vector_sizes[] = {4, 8, 16};
 namespace vector_global_detail {
 using namespace tf::atoms::detail;
 
-constexpr ParamDef dtype_param() {
-  ParamDef p;
-  p.name = "dtype";
-  p.kind = ParamKind::dtype;
-  return p;
-}
-
-constexpr ParamDef bytes_param() {
-  ParamDef p;
-  p.name = "bytes";
-  p.kind = ParamKind::integer;
-  for (int b : global_vector_sizes)
-    p.allowed.push_back(ParamValue::of(b));
-  p.has_default = true;
-  p.default_value = ParamValue::of(16);
-  return p;
-}
-
-inline constexpr ParamDef params[] = {dtype_param(), bytes_param()};
+inline constexpr ParamDef params[] = {ParamDef::dtype("dtype"),
+                                      bytes_param(global_vector_sizes)};
 
 /// One thread's vector: v contiguous elements.
 inline constexpr LayoutPattern vector_layouts[] = {

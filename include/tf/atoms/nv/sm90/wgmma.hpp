@@ -117,15 +117,6 @@ constexpr ParamDef n_param() {
   return d;
 }
 
-constexpr ParamDef dtype_param() {
-  ParamDef d;
-  d.name = "dtype";
-  d.kind = ParamKind::dtype;
-  d.allowed = {value(DType::bf16), value(DType::f16), value(DType::fp8e4m3),
-               value(DType::fp8e5m2), value(DType::tf32)};
-  return d;
-}
-
 constexpr ParamDef form_param() {
   ParamDef d;
   d.name = "form";
@@ -158,7 +149,9 @@ constexpr ParamDef k_param() {
 
 inline constexpr ParamDef params[] = {
     n_param(),
-    dtype_param(),
+    ParamDef::dtype("dtype", {value(DType::bf16), value(DType::f16),
+                              value(DType::fp8e4m3), value(DType::fp8e5m2),
+                              value(DType::tf32)}),
     form_param(),
     major_param("a_major", a_major_cases),
     major_param("b_major", b_major_cases),
