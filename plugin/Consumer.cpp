@@ -13,6 +13,7 @@
 #include "OperandTypes.h"
 #include "Pipeline.h"
 #include "Sites.h"
+#include "buildhir/ASTQueries.h"
 #include "hir/Printer.h"
 
 #include "clang/AST/ASTContext.h"
@@ -68,14 +69,6 @@ std::string describeArgument(TfAttr Kind, const SiteArgument &A,
   return describeConstant(A.Value, A.Type, Ctx);
 }
 
-std::string qualifiedName(const FunctionDecl &FD) {
-  std::string Out;
-  llvm::raw_string_ostream OS(Out);
-  FD.getNameForDiagnostic(OS, FD.getASTContext().getPrintingPolicy(),
-                          /*Qualified=*/true);
-  return Out;
-}
-
 /// Prints one line per site; sites inside a kernel are indented below it.
 void printReport(const ASTContext &Ctx, llvm::ArrayRef<Site> Sites,
                  llvm::raw_ostream &OS) {
@@ -87,7 +80,7 @@ void printReport(const ASTContext &Ctx, llvm::ArrayRef<Site> Sites,
   for (const Site &S : Sites) {
     if (S.Kind == TfAttr::Kernel) {
       const auto &FD = *cast<FunctionDecl>(S.D);
-      OS << "kernel " << qualifiedName(FD) << " at "
+      OS << "kernel " << buildhir::qualifiedName(FD) << " at "
          << describeLocation(SM, FD.getLocation()) << '\n';
       for (unsigned I = 0; I < S.Args.size(); ++I)
         OS << "  argument " << I + 1 << ": "
@@ -99,7 +92,7 @@ void printReport(const ASTContext &Ctx, llvm::ArrayRef<Site> Sites,
        << describeLocation(SM, S.Attr->getLocation()) << " on "
        << describeSubject(S);
     if (S.Function && !InKernel)
-      OS << " in " << qualifiedName(*S.Function);
+      OS << " in " << buildhir::qualifiedName(*S.Function);
     OS << ": " << describeArgument(S.Kind, S.Args.front(), Ctx) << '\n';
   }
   OS.flush();

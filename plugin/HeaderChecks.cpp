@@ -15,12 +15,15 @@
 #include "HeaderChecks.h"
 
 #include "BuildHIR.h"
+#include "buildhir/ASTQueries.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/TypeLoc.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
@@ -96,6 +99,58 @@ std::optional<std::string> refusalMessage(const TypedefNameDecl &TD) {
     Out.push_back(static_cast<char>(Ch.getInt().getExtValue()));
   }
   return Out;
+}
+
+/// Where the user's code writes the class \p Record in \p TL: a template
+/// specialization of it among \p TL's template arguments, followed through
+/// the user's aliases (`using Wgmma = tf::nv::sm90::Wgmma<100, ...>`); an
+/// invalid range when it is not written there.
+SourceRange writtenType(TypeLoc TL, const CXXRecordDecl &Record,
+                        int Depth = 0) {
+  for (; !TL.isNull() && Depth < 16; ++Depth) {
+    if (auto Alias = TL.getAs<TypedefTypeLoc>()) {
+      const TypedefNameDecl *D = Alias.getDecl();
+      if (!D || inTf(D) || !D->getTypeSourceInfo())
+        return {};
+      TL = D->getTypeSourceInfo()->getTypeLoc();
+      continue;
+    }
+    if (auto Spec = TL.getAs<TemplateSpecializationTypeLoc>()) {
+      if (const CXXRecordDecl *RD = Spec.getType()->getAsCXXRecordDecl();
+          RD && RD->getCanonicalDecl() == Record.getCanonicalDecl())
+        return Spec.getSourceRange();
+      for (unsigned I = 0; I < Spec.getNumArgs(); ++I)
+        if (const TypeSourceInfo *Arg = Spec.getArgLoc(I).getTypeSourceInfo())
+          if (SourceRange R = writtenType(Arg->getTypeLoc(), Record, Depth + 1);
+              R.isValid())
+            return R;
+      return {};
+    }
+    TL = TL.getNextTypeLoc();
+  }
+  return {};
+}
+
+/// Where the reference \p Use writes \p Record: in its explicit template
+/// arguments (`tf::schedule<tf::TiledMma<Wgmma>>`) or its qualifier
+/// (`Wgmma::atom_n`).
+SourceRange writtenType(const Expr *Use, const CXXRecordDecl &Record) {
+  ArrayRef<TemplateArgumentLoc> Args;
+  NestedNameSpecifierLoc Qualifier;
+  if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(Use)) {
+    Args = Ref->template_arguments();
+    Qualifier = Ref->getQualifierLoc();
+  } else if (const auto *Member = dyn_cast_or_null<MemberExpr>(Use)) {
+    Args = Member->template_arguments();
+  }
+  for (const TemplateArgumentLoc &A : Args)
+    if (const TypeSourceInfo *TSI = A.getTypeSourceInfo())
+      if (SourceRange R = writtenType(TSI->getTypeLoc(), Record); R.isValid())
+        return R;
+  if (Qualifier)
+    if (TypeLoc TL = Qualifier.getAsTypeLoc(); !TL.isNull())
+      return writtenType(TL, Record);
+  return {};
 }
 
 using CheckSet = llvm::SmallSetVector<const TypedefNameDecl *, 2>;
@@ -231,6 +286,7 @@ private:
 
 bool reportHeaderChecks(ASTContext &Ctx, const Options &Opts,
                         ArrayRef<TfReference> References, bool KernelsToo) {
+  const SourceManager &SM = Ctx.getSourceManager();
   Reach R;
   // Each failed check once; and once per line and message, as for a user's
   // template whose instantiations fail the same way.
@@ -248,8 +304,26 @@ bool reportHeaderChecks(ASTContext &Ctx, const Options &Opts,
         continue;
       analysis::Finding F;
       F.Id = DiagId::err_tf_header_check;
-      F.Range = hirRange(Ctx.getSourceManager(), Ref.Range);
+      F.Range = hirRange(SM, Ref.Range);
       F.Args = {std::move(Message)};
+      // A check of an atom type (at its class scope) stands where the user
+      // wrote the type; a reference elsewhere is a note.
+      if (const auto *Record = dyn_cast<CXXRecordDecl>(TD->getDeclContext()))
+        if (SourceRange Written = writtenType(Ref.Use, *Record);
+            Written.isValid()) {
+          const SourceLocation At = SM.getFileLoc(Written.getBegin());
+          const bool InReference =
+              !SM.isBeforeInTranslationUnit(At, Ref.Range.getBegin()) &&
+              !SM.isBeforeInTranslationUnit(Ref.Range.getEnd(), At);
+          if (!InReference) {
+            analysis::Finding Use;
+            Use.Id = DiagId::note_tf_type_used;
+            Use.Range = F.Range;
+            Use.Args = {buildhir::qualifiedName(*Record)};
+            F.Notes.push_back(std::move(Use));
+          }
+          F.Range = hirRange(SM, Written);
+        }
       reportFinding(Ctx.getDiagnostics(), Opts, F);
       Any = true;
     }

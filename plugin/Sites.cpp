@@ -118,16 +118,16 @@ public:
   }
 
   bool VisitDeclRefExpr(DeclRefExpr *E) {
-    noteReference(E->getDecl(), E->getSourceRange());
+    noteReference(E->getDecl(), E->getSourceRange(), E);
     return true;
   }
   bool VisitMemberExpr(MemberExpr *E) {
-    noteReference(E->getMemberDecl(),
-                  {E->getMemberLoc(), E->getEndLoc()});
+    noteReference(E->getMemberDecl(), {E->getMemberLoc(), E->getEndLoc()},
+                  E);
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *E) {
-    noteReference(E->getConstructor(), E->getSourceRange());
+    noteReference(E->getConstructor(), E->getSourceRange(), E);
     return true;
   }
   bool VisitDeclaratorDecl(DeclaratorDecl *D) {
@@ -190,7 +190,8 @@ private:
   }
 
   /// Records a reference of the user's code to \p D, if D is tf's.
-  void noteReference(const Decl *D, SourceRange R) {
+  void noteReference(const Decl *D, SourceRange R,
+                     const Expr *Use = nullptr) {
     if (!D || insideTf() || !declaredInTf(D))
       return;
     const SourceManager &SM = Ctx.getSourceManager();
@@ -198,7 +199,7 @@ private:
     if (At.isInvalid() || SM.isInSystemHeader(At))
       return;
     TfReferences.push_back(
-        {D, {At, SM.getFileLoc(R.getEnd())}, insideKernel()});
+        {D, {At, SM.getFileLoc(R.getEnd())}, insideKernel(), Use});
   }
 
   static bool isKernel(const FunctionDecl &FD) {

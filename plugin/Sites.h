@@ -62,6 +62,9 @@ struct TfReference {
   clang::SourceRange Range;
   /// Whether it is written in a [[tf::kernel]] (or a lambda in one).
   bool InKernel;
+  /// The expression that refers (a DeclRefExpr, MemberExpr or
+  /// CXXConstructExpr); null for a declaration of a tf class's type.
+  const clang::Expr *Use = nullptr;
 };
 
 /// What collectSites finds in a translation unit.
