@@ -4,9 +4,9 @@ and every test/gpu/NAME/ through its build.sh, for sm_90a (and with them the
 runtime's device headers); ptxas' resource report must show every entry
 function with 0 spill bytes and no ignored setmaxnreg (warning C7508), and
 the SASS must hold the instructions a source lists in a `// SASS: HGMMA
-UTMALDG` line (the gemm_*/ folders but gemm_f16/: the CUDA backend's GEMMs, with
-HGMMA.64x256x16.F32.BF16, UTMALDG.2D and UTMASTG.2D; gemm_f16/ with
-HGMMA.64x256x16.F32).
+UTMALDG` line, or a build.sh in a `# SASS: ...` line (the gemm_*/ folders:
+the CUDA backend's GEMMs, with their HGMMA or QGMMA form, UTMALDG.2D and
+UTMASTG.2D; a variant's folder, which has only a build.sh, says it there).
 
     test/gpu/check_ptxas.py [--root DIR]
     test/gpu/check_ptxas.py --report PTXAS_LOG [--sass OBJECT --expect 'W ...']
@@ -36,7 +36,7 @@ SPILLS = re.compile(r"(\d+) bytes spill stores, (\d+) bytes spill loads")
 FUNCTION = re.compile(r"Function properties for (\S+)")
 ENTRY = re.compile(r"Compiling entry function '(\S+)' for")
 REGISTERS = re.compile(r"Used (\d+) registers")
-SASS_EXPECTED = re.compile(r"^// SASS: (.+)$", re.MULTILINE)
+SASS_EXPECTED = re.compile(r"^(?://|#) SASS: (.+)$", re.MULTILINE)
 SETUP_HINT = ("bash .ci/setup.sh installs them into build/cuda-tools/bin (pip: "
               "nvidia-cuda-cuobjdump, nvidia-cuda-nvdisasm); or put them on PATH "
               "or set TF_CUDA_TOOLS")
@@ -104,7 +104,9 @@ def sass_problems(binary: str, expected: list[str]) -> tuple[list[str], str]:
     if result.returncode != 0 or "Function :" not in result.stdout:
         return [f"cuobjdump -sass {binary} failed ({result.returncode}): "
                 f"{result.stderr.strip() or 'no function in its output'}"], ""
-    counts = {w: len(re.findall(re.escape(w) + r"(?![\w])", result.stdout))
+    # Whole instruction names: HGMMA.64x256x16.F32 (f16) is not the prefix of
+    # HGMMA.64x256x16.F32.BF16.
+    counts = {w: len(re.findall(re.escape(w) + r"(?![\w.])", result.stdout))
               for w in expected}
     summary = ", ".join(f"{n} {w}" for w, n in counts.items())
     return [f"no {w} in the SASS" for w, n in counts.items() if n == 0], summary
@@ -199,7 +201,7 @@ def main() -> int:
         builds = [(s.name, [s.read_text()], *compile_single(nvcc, args.root, s, tmp))
                   for s in sources]
         builds += [(f.name + "/", [p.read_text() for p in sorted(f.iterdir())
-                                   if p.suffix in (".cpp", ".cu", ".in")],
+                                   if p.suffix in (".cpp", ".cu", ".in", ".sh")],
                     *build_folder(nvcc, args.root, f, tmp)) for f in folders]
         for name, texts, result, binary in builds:
             problems = check(name, texts, result, binary)

@@ -1,7 +1,8 @@
 //===- test/interp/GemmExampleTest.cpp - A lowered GEMM on the CPU --------===//
 //
-// End to end, for one GEMM example (TF_GEMM_EXAMPLE: "optimal", "relu" or
-// "f16", "nt", "tn", "fp8", examples/gemm/<name>.cpp): the example lowered in this process as
+// End to end, for one GEMM example (TF_GEMM_EXAMPLE names it, one of the
+// table `Examples` below; TF_GEMM_EXAMPLE_PATH is examples/gemm/<name>.cpp,
+// or the variant examples/gemm/variants.py writes): the example lowered in this process as
 // `tf finalize` lowers it (plugin/cli/ToolRunner.h, lower/Lower.h,
 // verified), its LIR interpreted (interp/Interpreter.h) on random inputs at
 // awkward shapes under every schedule policy, outputs poisoned, and the
@@ -46,8 +47,8 @@
 #ifndef TF_SOURCE_DIR
 #error "TF_SOURCE_DIR (the source tree) must be defined"
 #endif
-#ifndef TF_GEMM_EXAMPLE
-#error "TF_GEMM_EXAMPLE (optimal, relu or f16) must be defined"
+#if !defined(TF_GEMM_EXAMPLE) || !defined(TF_GEMM_EXAMPLE_PATH)
+#error "TF_GEMM_EXAMPLE (the example's name) and TF_GEMM_EXAMPLE_PATH (its source) must be defined"
 #endif
 
 namespace {
@@ -62,39 +63,80 @@ namespace ext = lower::sm90;
 
 //===- The example --------------------------------------------------------===//
 
-/// What this binary tests: examples/gemm/<Example>.cpp.
+/// What this binary tests: examples/gemm/<Example>.cpp, or the variant of
+/// an example that examples/gemm/variants.py writes (TF_GEMM_EXAMPLE_PATH).
 constexpr std::string_view Example = TF_GEMM_EXAMPLE;
-/// f16.cpp: f16 operands and output (WGMMA's f16 form).
-constexpr bool F16 = Example == "f16";
-/// relu.cpp: out = relu(a b) rounded (the fragment store's epilogue).
-constexpr bool Relu = Example == "relu";
-/// bias_gelu.cpp: out = gelu_tanh(a b + bias(n)) rounded, the bias read
-/// from global memory.
-constexpr bool BiasGelu = Example == "bias_gelu";
-/// gelu.cpp, bias_gelu.cpp: an activation epilogue (the interpreter and the
-/// header-only ops evaluate the same f32 formula, so their results must
-/// agree bit for bit).
-constexpr bool Gelu = Example == "gelu" || BiasGelu;
-/// alpha_beta.cpp: out = alpha a b + beta c rounded.
-constexpr bool AlphaBeta = Example == "alpha_beta";
-/// residual.cpp: out = a b + residual rounded.
-constexpr bool Residual = Example == "residual";
+
+/// What an example's epilogue does with the f32 accumulator.
+enum class Epilogue {
+  None,      ///< rounds it
+  Relu,      ///< relu.cpp: relu, then rounds
+  Gelu,      ///< gelu.cpp: the tanh GELU, then rounds
+  BiasGelu,  ///< bias_gelu.cpp: gelu_tanh(acc + bias(n)), the bias read
+             ///< from global memory
+  AlphaBeta, ///< alpha_beta.cpp: alpha acc + beta c(m, n)
+  Residual,  ///< residual.cpp: acc + residual(m, n)
+  Scaled,    ///< fp8.cpp: scale acc, scale a float parameter
+};
+
+/// One example: its operands' and output's element types, how A and B are
+/// stored (A M-major: stored K x M, box order {1, 0}, WGMMA's transposed A;
+/// B K-major: stored N x K), its epilogue.
+struct ExampleTraits {
+  std::string_view Name;
+  DType Input, Output;
+  bool AMMajor, BKMajor;
+  Epilogue Epi;
+};
+
+constexpr ExampleTraits Examples[] = {
+    {"optimal", DType::bf16, DType::bf16, false, false, Epilogue::None},
+    {"relu", DType::bf16, DType::bf16, false, false, Epilogue::Relu},
+    {"gelu", DType::bf16, DType::bf16, false, false, Epilogue::Gelu},
+    {"bias_gelu", DType::bf16, DType::bf16, false, false, Epilogue::BiasGelu},
+    {"alpha_beta", DType::bf16, DType::bf16, false, false,
+     Epilogue::AlphaBeta},
+    {"residual", DType::bf16, DType::bf16, false, false, Epilogue::Residual},
+    {"f16", DType::f16, DType::f16, false, false, Epilogue::None},
+    {"nt", DType::bf16, DType::bf16, false, true, Epilogue::None},
+    {"tn", DType::bf16, DType::bf16, true, false, Epilogue::None},
+    {"tt", DType::bf16, DType::bf16, true, true, Epilogue::None},
+    {"fp8", DType::fp8e4m3, DType::bf16, false, true, Epilogue::Scaled},
+    // examples/gemm/variants.py
+    {"f16_nt", DType::f16, DType::f16, false, true, Epilogue::None},
+    {"f16_tn", DType::f16, DType::f16, true, false, Epilogue::None},
+    {"f16_tt", DType::f16, DType::f16, true, true, Epilogue::None},
+    {"fp8_e5m2", DType::fp8e5m2, DType::bf16, false, true, Epilogue::Scaled},
+    {"fp8_f16", DType::fp8e4m3, DType::f16, false, true, Epilogue::Scaled},
+};
+
+constexpr std::size_t exampleIndex() {
+  std::size_t I = 0;
+  while (I < std::size(Examples) && Examples[I].Name != Example)
+    ++I;
+  return I;
+}
+static_assert(exampleIndex() < std::size(Examples),
+              "TF_GEMM_EXAMPLE names no example of the table Examples");
+constexpr ExampleTraits This = Examples[exampleIndex()];
+
+/// An f16 output (and the operands, but fp8's).
+constexpr bool F16 = This.Output == DType::f16;
+constexpr bool Relu = This.Epi == Epilogue::Relu;
+constexpr bool BiasGelu = This.Epi == Epilogue::BiasGelu;
+/// An activation epilogue (the interpreter and the header-only ops evaluate
+/// the same f32 formula, so their results must agree bit for bit).
+constexpr bool Gelu = This.Epi == Epilogue::Gelu || BiasGelu;
+constexpr bool AlphaBeta = This.Epi == Epilogue::AlphaBeta;
+constexpr bool Residual = This.Epi == Epilogue::Residual;
 /// The examples whose epilogue reads a tensor (and floats): each element is
 /// one f32 expression in the header-only ops' order, so the interpreter
 /// must agree with them bit for bit.
 constexpr bool Reads = BiasGelu || AlphaBeta || Residual;
-/// fp8.cpp: e4m3 operands (both K-major), a bf16 output scaled by a float
-/// parameter.
-constexpr bool Fp8 = Example == "fp8";
-/// nt.cpp and fp8.cpp: B stored N x K (K-major; the tensor map's box order
-/// {1, 0}).
-constexpr bool BKMajor = Example == "nt" || Fp8;
-/// tn.cpp: A stored K x M (M-major; box order {1, 0}, WGMMA's transposed A).
-constexpr bool AMMajor = Example == "tn";
-static_assert(Example == "optimal" || F16 || Relu || Gelu || BKMajor ||
-                  AMMajor || AlphaBeta || Residual,
-              "TF_GEMM_EXAMPLE names optimal, relu, gelu, f16, nt, tn, fp8, "
-              "bias_gelu, alpha_beta or residual");
+/// fp8 operands (both K-major), the output scaled by a float parameter.
+constexpr bool Fp8 = This.Epi == Epilogue::Scaled;
+constexpr bool BKMajor = This.BKMajor;
+constexpr bool AMMajor = This.AMMajor;
 /// alpha_beta.cpp's parameters in these runs (fp8.cpp's scale is Alpha).
 constexpr float Alpha = AlphaBeta ? 0.75f : Fp8 ? 0.375f : 1.0f, Beta = -1.5f;
 
@@ -110,12 +152,18 @@ std::int64_t bAt(std::int64_t L, std::int64_t J, std::int64_t K,
   return BKMajor ? J * K + L : L * N + J;
 }
 
-/// The element type of the output (and of the operands, but fp8.cpp's).
-using Element = std::conditional_t<F16, f16, bf16>;
-constexpr DType ElementType = F16 ? DType::f16 : DType::bf16;
-/// The element type of A and B.
-using Input = std::conditional_t<Fp8, tf::fp8e4m3, Element>;
-constexpr DType InputType = Fp8 ? DType::fp8e4m3 : ElementType;
+/// The C++ element type of a DType of the table.
+template <DType D> struct ElementOf;
+template <> struct ElementOf<DType::bf16> { using type = bf16; };
+template <> struct ElementOf<DType::f16> { using type = f16; };
+template <> struct ElementOf<DType::fp8e4m3> { using type = tf::fp8e4m3; };
+template <> struct ElementOf<DType::fp8e5m2> { using type = tf::fp8e5m2; };
+
+/// The element type of the output, and of A and B.
+using Element = typename ElementOf<This.Output>::type;
+constexpr DType ElementType = This.Output;
+using Input = typename ElementOf<This.Input>::type;
+constexpr DType InputType = This.Input;
 /// The significand bits an element stores: one ulp of 1 is 2^-Mantissa.
 constexpr int Mantissa = F16 ? 10 : 7;
 /// The exponent of the smallest normal element (below it the spacing is
@@ -142,14 +190,14 @@ const Kernel *exampleLir(std::string &Why) {
   static bool Tried = false;
   if (!Tried) {
     Tried = true;
-    static const char *const Argv[] = {"tf_interp_gemm", "--",
-                                       "-std=c++20",
-                                       "-I" TF_SOURCE_DIR "/include"};
-    cli::takeCompilerFlags(4, Argv);
+    // examples/gemm for check.hpp, which a variant includes from there.
+    static const char *const Argv[] = {"tf_interp_gemm", "--", "-std=c++20",
+                                       "-I" TF_SOURCE_DIR "/include",
+                                       "-I" TF_SOURCE_DIR "/examples/gemm"};
+    cli::takeCompilerFlags(5, Argv);
     cli::ToolOptions Opts;
     Opts.Command = "finalize";
-    Opts.Files = {std::string(TF_SOURCE_DIR "/examples/gemm/") +
-                  std::string(Example) + ".cpp"};
+    Opts.Files = {TF_GEMM_EXAMPLE_PATH};
     // The plugin's pipeline lowers and verifies, as for `tf finalize`; its
     // refusals are diagnostics (the run then fails).
     Opts.LoweredSink = [](llvm::ArrayRef<plugin::LoweredKernel> Kernels) {
@@ -640,8 +688,8 @@ const Mutant Mutants[] = {
        return Same.size() > 1;
      },
      Small},
-    // nt.cpp: B's map is in box order {1, 0} (tn.cpp: A's). Its copies'
-    // coordinates listed in the tensor's order, and the map without its
+    // nt.cpp: B's map is in box order {1, 0} (tn.cpp: A's; tt.cpp: both).
+    // Its copies' coordinates listed in the tensor's order, and the map without its
     // order (TMA would read the strided dimension as the contiguous one),
     // must show.
     {"CoordinatesInTensorOrder", "mismatch/error",
@@ -656,7 +704,7 @@ const Mutant Mutants[] = {
        }
        return Changed;
      },
-     Small, "nt/tn"},
+     Small, "nt/tn/tt"},
     {"MapWithoutBoxOrder", "mismatch/error",
      [](Kernel &K) {
        for (lower::TensorMap &M : K.Maps)
@@ -666,8 +714,8 @@ const Mutant Mutants[] = {
          }
        return false;
      },
-     Small, "nt/tn"},
-    // tn.cpp: WGMMA reading its M-major A as K-major (the transpose bit
+     Small, "nt/tn/tt"},
+    // tn.cpp, tt.cpp: WGMMA reading its M-major A as K-major (the transpose bit
     // dropped from the instruction): the descriptor's strides then reach
     // past the slot, or read the wrong elements.
     {"ATransposeDropped", "mismatch/error",
@@ -677,7 +725,7 @@ const Mutant Mutants[] = {
          Changed |= std::exchange(at<ext::Wgmma>(K, Id).TransA, false);
        return Changed;
      },
-     Small, "tn"},
+     Small, "tn/tt"},
     {"DescriptorStrideByteOffset", "mismatch/error",
      [](Kernel &K) {
        std::vector<InstId> W = find<ext::Wgmma>(K);
@@ -913,6 +961,21 @@ const Mutant Mutants[] = {
        return Changed;
      },
      Small, "fp8"},
+    // The variant fp8_e5m2: the WGMMA atom reading its e5m2 operands as
+    // e4m3.
+    {"AtomInputsE4m3", "mismatch/error",
+     [](Kernel &K) {
+       bool Changed = false;
+       for (InstId Id : find<ext::Wgmma>(K)) {
+         lower::MmaAtom &A = at<ext::Wgmma>(K, Id).Atom;
+         if (A.A == DType::fp8e5m2) {
+           A.A = A.B = DType::fp8e4m3;
+           Changed = true;
+         }
+       }
+       return Changed;
+     },
+     Small, "fp8_e5m2"},
 };
 
 /// The mutants of this example's LIR.
@@ -926,6 +989,9 @@ std::vector<Mutant> exampleMutants() {
 }
 
 class MutantLir : public ::testing::TestWithParam<Mutant> {};
+// The f16 variants of nt, tn and tt and fp8 with an f16 output have no
+// mutant of their own: their examples' mutants cover their structure.
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(MutantLir);
 
 TEST_P(MutantLir, IsCaught) {
   std::string Why;
