@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test/gpu/run.sh - build and run every GPU test on a machine with an H200.
 #
-#   test/gpu/run.sh [--cublas] [--sustained]
+#   test/gpu/run.sh [--cublas] [--sustained] [--only 'NAME...']
 #
 # Builds each test with nvcc for sm_90a, runs it under `timeout`, runs
 # compute-sanitizer on the small test, checks the SASS for the instructions
@@ -13,7 +13,9 @@
 # PyTorch) on the GEMM shapes listed below, the baseline the generated GEMMs
 # are compared with. --sustained also runs every gemm_* folder test with
 # --sustained (gemm_harness.hpp): at 8192 x 17408 x 5120, ours and its cuBLAS
-# baseline timed over launches back to back, in interleaved rounds.
+# baseline timed over launches back to back, in interleaved rounds. --only
+# runs the tests whose names match one of the words (shell patterns:
+# 'gemm_optimal gemm_f16*'), for a device call that is about a few of them.
 set -uo pipefail
 
 cd "$(dirname "$0")/../.."
@@ -24,13 +26,26 @@ FLAGS=(-std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Iinclude
 RUN_TIMEOUT=60
 CUBLAS=0
 SUSTAINED=0
-for arg in "$@"; do
-  case $arg in
+ONLY=()
+while (($#)); do
+  case $1 in
     --cublas) CUBLAS=1 ;;
     --sustained) SUSTAINED=1 ;;
-    *) echo "usage: $0 [--cublas] [--sustained]" >&2; exit 2 ;;
+    --only) [[ $# -ge 2 ]] || { echo "$0: --only needs its names" >&2; exit 2; }
+            read -ra ONLY <<<"$2"; shift ;;
+    *) echo "usage: $0 [--cublas] [--sustained] [--only 'NAME...']" >&2; exit 2 ;;
   esac
+  shift
 done
+selected() { # NAME: whether --only (if given) matches it
+  ((${#ONLY[@]} == 0)) && return 0
+  local p
+  for p in "${ONLY[@]}"; do
+    # shellcheck disable=SC2053 # a pattern, on purpose
+    [[ $1 == $p ]] && return 0
+  done
+  return 1
+}
 mkdir -p "$BUILD"
 LOG=$BUILD/run.log
 : >"$LOG"
@@ -75,6 +90,12 @@ for f in test/gpu/gemm/*.cu; do
 done
 CUBLAS_SHAPES=("8192,17408,5120")
 # ---------------------------------------------------------------------------
+
+# --only: the tests it names.
+all_tests=("${TESTS[@]}")
+TESTS=()
+for t in "${all_tests[@]}"; do selected "$t" && TESTS+=("$t"); done
+((${#TESTS[@]})) || { echo "$0: --only ${ONLY[*]} names no test" >&2; exit 2; }
 
 source_of() { [[ $1 == gemm_* ]] && echo "test/gpu/gemm/${1#gemm_}.cu" || echo "test/gpu/$1.cu"; }
 
@@ -145,7 +166,8 @@ sanitize() {  # TOOL TEST [ARGS...]
   fi
 }
 if command -v compute-sanitizer >/dev/null; then
-  runs=("memcheck single_tile" "racecheck single_tile")
+  runs=()
+  selected single_tile && runs+=("memcheck single_tile" "racecheck single_tile")
   # Every generated GEMM (the gemm_*/ folders) at its small shape.
   for t in "${TESTS[@]}"; do
     [[ $t == gemm_* && -x test/gpu/$t/build.sh ]] && runs+=("memcheck $t --small")
