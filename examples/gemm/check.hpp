@@ -14,6 +14,7 @@
 #include <tf/tf.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <concepts>
 #include <cmath>
 #include <cstdint>
@@ -54,6 +55,11 @@ inline Shape parse_shape(int argc, char **argv) {
 /// The 16-bit float types the GEMM examples take and produce.
 template <class T>
 concept Half = std::same_as<T, tf::bf16> || std::same_as<T, tf::f16>;
+
+/// The types the GEMM examples produce: the 16-bit floats, and float (the
+/// f32 accumulator written as it is).
+template <class T>
+concept Output = Half<T> || std::same_as<T, float>;
 
 /// The types the GEMM examples take: the 16-bit floats and the two fp8s.
 template <class T>
@@ -101,20 +107,37 @@ inline std::vector<tf::bf16> random_bf16(std::int64_t n, std::uint32_t seed) {
 /// A quiet NaN of T with a payload that no computation produces: the output
 /// holds it before the kernel runs, so an element the kernel never writes
 /// is found (and counted apart from other NaNs).
-template <Half T> inline constexpr std::uint16_t poison_bits_of = 0x7fba;
+template <Output T> inline constexpr std::uint16_t poison_bits_of = 0x7fba;
 template <> inline constexpr std::uint16_t poison_bits_of<tf::f16> = 0x7e5a;
+template <> inline constexpr std::uint32_t poison_bits_of<float> = 0x7fc0bad0;
 inline constexpr std::uint16_t poison_bits = poison_bits_of<tf::bf16>;
 
-/// The output buffer, every element poisoned.
-template <Half T = tf::bf16>
-std::vector<T> poisoned_output(std::int64_t n) {
-  return std::vector<T>(static_cast<std::size_t>(n),
-                        T::from_bits(poison_bits_of<T>));
+/// The bits of an output element (the poison is recognised by them).
+template <Output T> auto bits_of(T x) {
+  if constexpr (std::same_as<T, float>)
+    return std::bit_cast<std::uint32_t>(x);
+  else
+    return x.bits;
 }
 
-/// The bits of one ulp of 1 in T's significand: bf16 2^-7, f16 2^-10.
-template <Half T> inline constexpr int ulp_exponent = -7;
+/// The output buffer, every element poisoned.
+template <Output T = tf::bf16>
+std::vector<T> poisoned_output(std::int64_t n) {
+  if constexpr (std::same_as<T, float>)
+    return std::vector<T>(static_cast<std::size_t>(n),
+                          std::bit_cast<float>(poison_bits_of<float>));
+  else
+    return std::vector<T>(static_cast<std::size_t>(n),
+                          T::from_bits(poison_bits_of<T>));
+}
+
+/// The output's rounding, relative: half an ulp of 1 in T's significand
+/// bounds it, and one ulp is allowed (bf16 2^-7, f16 2^-10). A float output
+/// is the f32 accumulator itself, not rounded again: 2^-24 keeps the bound's
+/// form and adds nothing the accumulation term does not cover.
+template <Output T> inline constexpr int ulp_exponent = -7;
 template <> inline constexpr int ulp_exponent<tf::f16> = -10;
+template <> inline constexpr int ulp_exponent<float> = -24;
 
 /// What the kernel applies to each f32 result before its rounding to the
 /// output type.
@@ -183,7 +206,7 @@ inline double evaluation_ulps(Epilogue e) {
 /// products and sums of the epilogue (alpha acc, beta C, each addition)
 /// round once each: at most 2^-24 of their operands' magnitudes apiece,
 /// allowed as 2^-22 (|alpha| magnitude + the added terms' magnitude).
-template <Half T>
+template <Output T>
 double dot_bound(double ref, double magnitude, std::int64_t K,
                  Epilogue e = Epilogue::none, double alpha = 1.0,
                  double added_magnitude = 0.0) {
@@ -222,7 +245,7 @@ struct Verdict {
 /// Compares `out` (M x N, row-major) with a (M x K) times b (K x N), stored
 /// as `majors` says, every element against `dot_bound` (after the epilogue
 /// `e`).
-template <Input In, Half T>
+template <Input In, Output T>
 Verdict check_gemm(const Shape &s, const std::vector<In> &a,
                    const std::vector<In> &b, const std::vector<T> &out,
                    Epilogue e = Epilogue::none, Majors majors = {},
@@ -254,7 +277,7 @@ Verdict check_gemm(const Shape &s, const std::vector<In> &a,
                        added.alpha, adds ? added.magnitude[at] : 0.0);
       const double value = float(o);
       double ratio;
-      if (o.bits == poison_bits_of<T>) {
+      if (bits_of(o) == poison_bits_of<T>) {
         ++v.unwritten;
         ratio = INFINITY;
       } else if (!std::isfinite(value)) {
@@ -279,7 +302,7 @@ Verdict check_gemm(const Shape &s, const std::vector<In> &a,
 
 /// Checks `out` element-wise (check_gemm), prints one line and returns the
 /// exit status: 0 if every element is within its bound, else 1.
-template <Input In, Half T>
+template <Input In, Output T>
 int report(const char *name, const Shape &s, const std::vector<In> &a,
            const std::vector<In> &b, const std::vector<T> &out,
            Epilogue e = Epilogue::none, Majors majors = {},

@@ -54,6 +54,7 @@ namespace gemm_test {
 using gemm_example::Epilogue;
 using gemm_example::Half;
 using gemm_example::Input;
+using gemm_example::Output;
 using gemm_example::Major;
 using gemm_example::Majors;
 
@@ -64,16 +65,18 @@ inline void cublas_check(cublasStatus_t status, const char *call) {
     check.fail("%s failed: cuBLAS status %d", call, static_cast<int>(status));
 }
 
-template <Input T> inline constexpr cudaDataType cuda_type = CUDA_R_16BF;
+template <class T> inline constexpr cudaDataType cuda_type = CUDA_R_16BF;
 template <> inline constexpr cudaDataType cuda_type<tf::f16> = CUDA_R_16F;
 template <>
 inline constexpr cudaDataType cuda_type<tf::fp8e4m3> = CUDA_R_8F_E4M3;
 template <>
 inline constexpr cudaDataType cuda_type<tf::fp8e5m2> = CUDA_R_8F_E5M2;
-template <Input T> inline constexpr const char *type_name = "bf16";
+template <> inline constexpr cudaDataType cuda_type<float> = CUDA_R_32F;
+template <class T> inline constexpr const char *type_name = "bf16";
 template <> inline constexpr const char *type_name<tf::f16> = "f16";
 template <> inline constexpr const char *type_name<tf::fp8e4m3> = "e4m3";
 template <> inline constexpr const char *type_name<tf::fp8e5m2> = "e5m2";
+template <> inline constexpr const char *type_name<float> = "f32";
 
 /// Calls body(begin, end, chunk) on disjoint chunks covering [0, n), one
 /// thread per chunk (the host work of the 8192 x 17408 x 5120 shape --
@@ -93,8 +96,10 @@ template <class Body> void parallel_chunks(std::size_t n, Body body) {
 /// n values of T uniform in [-1, -1/8] u [1/8, 1] (random, never zero: as
 /// gemm_example::random_elements draws them), drawn in parallel chunks, each
 /// from its own generator seeded by `seed` and the chunk (the chunking
-/// depends on the machine's threads, so the values do too).
-template <Input T>
+/// depends on the machine's threads, so the values do too). Operands, and
+/// C or a bias, which are of the output's type.
+template <class T>
+  requires Input<T> || Output<T>
 std::vector<T> random_elements(std::size_t n, std::uint32_t seed) {
   std::vector<T> out(n);
   parallel_chunks(n, [&](std::size_t begin, std::size_t end, std::size_t c) {
@@ -122,7 +127,7 @@ struct Fused {
 /// M x N of T, a and b of In stored as the test's Majors say, c and bias of
 /// T as Fused says, else null) and the float parameters (an fp8 GEMM's
 /// scale is alpha).
-template <Half T, Input In = T> struct Operands {
+template <Output T, Input In = T> struct Operands {
   In *a, *b;
   T *out, *c, *bias;
   std::int64_t M, N, K;
@@ -130,7 +135,7 @@ template <Half T, Input In = T> struct Operands {
 };
 
 /// Runs the kernel under test on \p operands.
-template <Half T, Input In = T>
+template <Output T, Input In = T>
 using Launch = std::function<void(const Operands<T, In> &)>;
 
 /// cuBLAS's view of B (its first operand of C^T = B^T A^T, column-major):
@@ -193,7 +198,7 @@ inline LtEpilogue lt_epilogue(Epilogue e, bool bias) {
 /// beta with C; fp8 operands In), or, if cuBLASLt finds no algorithm for
 /// it, plain cublasGemmEx without the epilogue, labelled so (16-bit
 /// operands only: with fp8 ones that is a failure).
-template <Half T, Input In = T> class Baseline {
+template <Output T, Input In = T> class Baseline {
 public:
   Baseline(cublasHandle_t handle, cublasLtHandle_t lt, Epilogue e,
            Fused fused_ops, std::int64_t M, std::int64_t N, std::int64_t K,
@@ -391,7 +396,7 @@ double fp8_accumulation_bound(double magnitude, std::int64_t K) {
     return static_cast<double>((K + 31) / 32) * std::ldexp(magnitude, -13);
 }
 
-template <Half T, Input In = T>
+template <Output T, Input In = T>
 Comparison compare(const std::vector<T> &out, const std::vector<float> &ref,
                    const std::vector<float> &mag, std::int64_t K, Epilogue e,
                    float alpha, const std::vector<float> &added,
@@ -413,7 +418,7 @@ Comparison compare(const std::vector<T> &out, const std::vector<float> &ref,
                    fp8_accumulation_bound<In>(mag[i], K));
           const double o = float(out[i]);
           double ratio;
-          if (out[i].bits == gemm_example::poison_bits_of<T>) {
+          if (gemm_example::bits_of(out[i]) == gemm_example::poison_bits_of<T>) {
             ++c.unwritten;
             ratio = INFINITY;
           } else if (!std::isfinite(o)) {
@@ -453,14 +458,16 @@ Comparison compare(const std::vector<T> &out, const std::vector<float> &ref,
 /// shape and the test; C and the bias of T too when the test has them),
 /// ours' and the baseline's outputs, the poison they are reset to, and the
 /// reference (cuBLAS on T copies of the operands: exact for fp8 in bf16).
-template <Half T, Input In = T> struct Problem {
+template <Output T, Input In = T> struct Problem {
   std::int64_t M, N, K;
   Fused fused;
   std::vector<In> a, b;
   std::vector<T> c, bias;
   gpu_test::DeviceBuffer<In> da, db;
   gpu_test::DeviceBuffer<T> dc, dbias, dout, dbase;
-  gpu_test::DeviceBuffer<std::uint16_t> dpoison;
+  /// The poison's bits (an output element's width).
+  using Bits = std::remove_cv_t<decltype(gemm_example::poison_bits_of<T>)>;
+  gpu_test::DeviceBuffer<Bits> dpoison;
   std::vector<float> ref, mag; ///< cuBLAS's f32 A B and |A| |B|
   /// beta C + bias and |beta C| + |bias| per element (empty without them).
   std::vector<float> added, added_mag;
@@ -499,30 +506,32 @@ template <Half T, Input In = T> struct Problem {
         }
       });
     }
-    dpoison.upload(std::vector<std::uint16_t>(static_cast<std::size_t>(M * N),
-                                              gemm_example::poison_bits_of<T>));
-    // The reference and the bound's scale, in f32 from cuBLAS, on T copies
-    // of the operands (exact) and of their magnitudes.
+    dpoison.upload(std::vector<Bits>(static_cast<std::size_t>(M * N),
+                                     gemm_example::poison_bits_of<T>));
+    // The reference and the bound's scale, in f32 from cuBLAS, on exact
+    // 16-bit copies of the operands (fp8 ones in bf16) and of their
+    // magnitudes.
     gpu_test::DeviceBuffer<float> dref(M * N, check), dmag(M * N, check);
     {
+      using Exact = std::conditional_t<Half<In>, In, tf::bf16>;
       auto as_t = [](const std::vector<In> &v, bool magnitude) {
-        std::vector<T> out(v.size());
+        std::vector<Exact> out(v.size());
         parallel_chunks(v.size(), [&](std::size_t begin, std::size_t end,
                                       std::size_t) {
           for (std::size_t i = begin; i < end; ++i)
-            out[i] = T(magnitude ? std::fabs(float(v[i])) : float(v[i]));
+            out[i] = Exact(magnitude ? std::fabs(float(v[i])) : float(v[i]));
         });
         return out;
       };
-      gpu_test::DeviceBuffer<T> dt_a(a.size(), check), dt_b(b.size(), check);
+      gpu_test::DeviceBuffer<Exact> dt_a(a.size(), check), dt_b(b.size(), check);
       dt_a.upload(as_t(a, false));
       dt_b.upload(as_t(b, false));
-      cublas_gemm<T>(handle, dt_a.get(), dt_b.get(), dref.get(), CUDA_R_32F, M,
+      cublas_gemm<Exact>(handle, dt_a.get(), dt_b.get(), dref.get(), CUDA_R_32F, M,
                      N, K, majors);
       check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (reference)");
       dt_a.upload(as_t(a, true));
       dt_b.upload(as_t(b, true));
-      cublas_gemm<T>(handle, dt_a.get(), dt_b.get(), dmag.get(), CUDA_R_32F, M,
+      cublas_gemm<Exact>(handle, dt_a.get(), dt_b.get(), dmag.get(), CUDA_R_32F, M,
                      N, K, majors);
       check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (reference)");
     }
@@ -545,12 +554,12 @@ template <Half T, Input In = T> struct Problem {
   /// Both outputs back to the poison (a device copy: the timed loops'
   /// pause).
   void poison_out() {
-    check(cudaMemcpy(dout.get(), dpoison.get(), M * N * 2,
+    check(cudaMemcpy(dout.get(), dpoison.get(), M * N * sizeof(T),
                      cudaMemcpyDeviceToDevice),
           "cudaMemcpy (poison)");
   }
   void poison_base() {
-    check(cudaMemcpy(dbase.get(), dpoison.get(), M * N * 2,
+    check(cudaMemcpy(dbase.get(), dpoison.get(), M * N * sizeof(T),
                      cudaMemcpyDeviceToDevice),
           "cudaMemcpy (poison)");
   }
@@ -579,7 +588,7 @@ inline bool print_comparison(const char *prefix, const char *test,
 
 /// The test's state: its name, epilogue, the kernel, how it stores A and B
 /// and the cuBLAS handles.
-template <Half T, Input In = T> struct Test {
+template <Output T, Input In = T> struct Test {
   const char *name;
   Epilogue epilogue;
   Launch<T, In> ours;
@@ -737,7 +746,7 @@ template <Input In> std::int64_t tma_k(std::int64_t K) {
 /// and timed paused; `--small`: 328 x 760 x 200 once, checked only;
 /// `--sustained [M N K]`: the anchor (or M N K) checked once, then timed
 /// back to back ($TF_SUSTAINED="ROUNDS WARMUP TIMED", default "7 20 50").
-template <Half T, Input In = T>
+template <Output T, Input In = T>
 int main(int argc, char **argv, const char *name, Epilogue epilogue,
          std::type_identity_t<Launch<T, In>> ours, Majors majors = {},
          Fused fused = {}) {

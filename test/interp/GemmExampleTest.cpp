@@ -35,6 +35,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -102,6 +103,7 @@ constexpr ExampleTraits Examples[] = {
     {"tn", DType::bf16, DType::bf16, true, false, Epilogue::None},
     {"tt", DType::bf16, DType::bf16, true, true, Epilogue::None},
     {"fp8", DType::fp8e4m3, DType::bf16, false, true, Epilogue::Scaled},
+    {"f32_out", DType::bf16, DType::f32, false, false, Epilogue::None},
     // examples/gemm/variants.py
     {"f16_nt", DType::f16, DType::f16, false, true, Epilogue::None},
     {"f16_tn", DType::f16, DType::f16, true, false, Epilogue::None},
@@ -120,7 +122,8 @@ static_assert(exampleIndex() < std::size(Examples),
               "TF_GEMM_EXAMPLE names no example of the table Examples");
 constexpr ExampleTraits This = Examples[exampleIndex()];
 
-/// An f16 output (and the operands, but fp8's).
+/// An f16 output (and the operands, but fp8's; f32_out.cpp's output is the
+/// f32 accumulator).
 constexpr bool F16 = This.Output == DType::f16;
 constexpr bool Relu = This.Epi == Epilogue::Relu;
 constexpr bool BiasGelu = This.Epi == Epilogue::BiasGelu;
@@ -158,6 +161,7 @@ template <> struct ElementOf<DType::bf16> { using type = bf16; };
 template <> struct ElementOf<DType::f16> { using type = f16; };
 template <> struct ElementOf<DType::fp8e4m3> { using type = tf::fp8e4m3; };
 template <> struct ElementOf<DType::fp8e5m2> { using type = tf::fp8e5m2; };
+template <> struct ElementOf<DType::f32> { using type = float; };
 
 /// The element type of the output, and of A and B.
 using Element = typename ElementOf<This.Output>::type;
@@ -165,7 +169,7 @@ constexpr DType ElementType = This.Output;
 using Input = typename ElementOf<This.Input>::type;
 constexpr DType InputType = This.Input;
 /// The significand bits an element stores: one ulp of 1 is 2^-Mantissa.
-constexpr int Mantissa = F16 ? 10 : 7;
+constexpr int Mantissa = F16 ? 10 : This.Output == DType::f32 ? 23 : 7;
 /// The exponent of the smallest normal element (below it the spacing is
 /// that of the subnormals).
 constexpr int MinNormalExp = F16 ? -14 : -126;
@@ -231,7 +235,21 @@ std::vector<T> randomElements(std::int64_t N, std::uint32_t Seed) {
 
 /// A NaN (bf16 and f16 alike): what every output element holds before a
 /// run.
-const Element Poison = Element::from_bits(0xFFFF);
+template <class T> T poisonOf() {
+  if constexpr (std::is_same_v<T, float>)
+    return std::bit_cast<float>(0xFFFFFFFFu);
+  else
+    return T::from_bits(0xFFFF);
+}
+const Element Poison = poisonOf<Element>();
+
+/// The bits of an output element: equal bits, equal results.
+template <class T> auto bitsOf(T X) {
+  if constexpr (std::is_same_v<T, float>)
+    return std::bit_cast<std::uint32_t>(X);
+  else
+    return X.bits;
+}
 
 /// One problem: inputs, the header-only result, the naive fp32 product (the
 /// epilogue applied), per element sum_k |a_mk| |b_kn| (for the error
@@ -408,7 +426,7 @@ Outcome runGemm(const Kernel &K, const Gemm &G, SchedulePolicy Policy,
                              -22)
                 : 0.0)) *
         Lipschitz;
-    const bool Same = Out[I].bits == G.HeaderOnly[I].bits;
+    const bool Same = bitsOf(Out[I]) == bitsOf(G.HeaderOnly[I]);
     O.Identical += Same;
     const bool Near =
         Gelu || Reads ? Same
@@ -961,6 +979,20 @@ const Mutant Mutants[] = {
        return Changed;
      },
      Small, "fp8"},
+    // f32_out.cpp: the output tile is eight panels of 32 floats (128
+    // bytes, one swizzle row), one TMA store each; a store that sends the
+    // panel of 64 bf16 columns' width (its shared offset two panels on)
+    // must show.
+    {"StorePanelOfBf16Width", "mismatch/error",
+     [](Kernel &K) {
+       for (InstId Id : tmaCopies(K, true))
+         if (sharedOf(K, Id).Offset != 0) {
+           sharedOf(K, Id).Offset *= 2;
+           return true;
+         }
+       return false;
+     },
+     Small, "f32_out"},
     // The variant fp8_e5m2: the WGMMA atom reading its e5m2 operands as
     // e4m3.
     {"AtomInputsE4m3", "mismatch/error",

@@ -29,9 +29,8 @@ struct KernelParameter<I, R(P...)> {
 template <std::size_t I>
 using Parameter = typename KernelParameter<I, decltype(gemm::gemm)>::type;
 
-/// The example's element types, the output's (gemm::Matrix's) and the
-/// operands' (A's): the one overload of gemmHeaderOnly this binary defines.
-using ExampleElement = typename gemm::Matrix::element_type;
+/// The operands' element type (A's): with the output's (below), the one
+/// overload of gemmHeaderOnly this binary defines.
 using InputElement = typename Parameter<0>::element_type;
 
 /// A and B as the example declares them: row-major (gemm::Matrix), or
@@ -63,6 +62,12 @@ constexpr std::size_t KernelArity = Arity<decltype(gemm::gemm)>::value;
 constexpr bool ScaledOutput =
     KernelArity == 4 && std::is_floating_point_v<Parameter<KernelArity - 1>>;
 
+/// The output tensor: the third parameter, or the fourth after an
+/// epilogue's tensor; its element type is the output's (bf16, f16, or
+/// f32_out.cpp's float).
+using OutTensor = Parameter<KernelArity == 3 || ScaledOutput ? 2 : 3>;
+using ExampleElement = typename OutTensor::element_type;
+
 void gemmHeaderOnly(std::vector<InputElement> &A,
                     std::vector<InputElement> &B,
                     std::vector<ExampleElement> &Out, std::int64_t M,
@@ -72,10 +77,10 @@ void gemmHeaderOnly(std::vector<InputElement> &A,
   Rhs BTensor = matrixOver<Rhs>(B.data(), K, N);
   if constexpr (KernelArity == 3) {
     tf::launch(gemm::gemm, tf::grid(gemm::CTAS), ATensor,
-               BTensor, gemm::Matrix(Out.data(), {M, N}));
+               BTensor, OutTensor(Out.data(), {M, N}));
   } else if constexpr (ScaledOutput) {
     tf::launch(gemm::gemm, tf::grid(gemm::CTAS), ATensor, BTensor,
-               gemm::Matrix(Out.data(), {M, N}), In.Alpha);
+               OutTensor(Out.data(), {M, N}), In.Alpha);
   } else {
     // A generic lambda, so that the constructor for the other rank is
     // discarded, not compiled: outside a template, clang checks both.
@@ -88,11 +93,11 @@ void gemmHeaderOnly(std::vector<InputElement> &A,
     if constexpr (KernelArity == 4)
       tf::launch(gemm::gemm, tf::grid(gemm::CTAS),
                  ATensor, BTensor, Tensor,
-                 gemm::Matrix(Out.data(), {M, N}));
+                 OutTensor(Out.data(), {M, N}));
     else
       tf::launch(gemm::gemm, tf::grid(gemm::CTAS),
                  ATensor, BTensor, Tensor,
-                 gemm::Matrix(Out.data(), {M, N}), In.Alpha, In.Beta);
+                 OutTensor(Out.data(), {M, N}), In.Alpha, In.Beta);
   }
 }
 

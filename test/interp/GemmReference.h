@@ -8,8 +8,9 @@
 //
 // Each pair of element types (operands, output) is declared; a binary
 // defines the one of its example (optimal.cpp and relu.cpp bf16, f16.cpp
-// f16, fp8.cpp e4m3 operands and a bf16 output, its variants e5m2 operands
-// or an f16 output), so a test built for another does not link.
+// f16, f32_out.cpp bf16 operands and a float output, fp8.cpp e4m3 operands
+// and a bf16 output, its variants e5m2 operands or an f16 output), so a test
+// built for another does not link.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TF_TEST_INTERP_GEMMREFERENCE_H
@@ -42,6 +43,9 @@ void gemmHeaderOnly(std::vector<tf::bf16> &A, std::vector<tf::bf16> &B,
 void gemmHeaderOnly(std::vector<tf::f16> &A, std::vector<tf::f16> &B,
                     std::vector<tf::f16> &Out, std::int64_t M, std::int64_t N,
                     std::int64_t K, EpilogueInputs<tf::f16> &In);
+void gemmHeaderOnly(std::vector<tf::bf16> &A, std::vector<tf::bf16> &B,
+                    std::vector<float> &Out, std::int64_t M, std::int64_t N,
+                    std::int64_t K, EpilogueInputs<float> &In);
 void gemmHeaderOnly(std::vector<tf::fp8e4m3> &A, std::vector<tf::fp8e4m3> &B,
                     std::vector<tf::bf16> &Out, std::int64_t M, std::int64_t N,
                     std::int64_t K, EpilogueInputs<tf::bf16> &In);
