@@ -6,8 +6,9 @@
 // from one sum, and a small fraction of wrong elements each fail it, with
 // the worst element named. The last one passes a relative-norm threshold of
 // 1e-2, which is why the examples do not use one. Operands stored K- or
-// MN-major are read as their majors say, and fp8 operands with a bf16
-// output are judged by the output's rounding.
+// MN-major are read as their majors say, fp8 operands with a bf16 output
+// are judged by the output's rounding, and a float output (the accumulator
+// as it is) by the accumulation term alone.
 //
 //===----------------------------------------------------------------------===//
 #include "check.hpp"
@@ -219,6 +220,40 @@ TEST(ExampleCheck, Fp8OperandsBf16Output) {
   EXPECT_FALSE(v.ok());
   EXPECT_EQ(v.worst_m, 2);
   EXPECT_EQ(v.worst_n, 3);
+}
+
+// A float output (f32_out.cpp) is the f32 accumulator itself: the f32 sum
+// in k order passes; the float poison is found as unwritten; a sum missing
+// one product, or a few f32 ulps of error per element on a sum that is exact,
+// stay within the accumulation term only as far as K 2^-23 sum|a b| allows.
+TEST(ExampleCheck, FloatOutput) {
+  const Case c;
+  std::vector<float> out(static_cast<std::size_t>(c.s.M * c.s.N));
+  for (std::int64_t m = 0; m < c.s.M; ++m)
+    for (std::int64_t n = 0; n < c.s.N; ++n) {
+      float r = 0;
+      for (std::int64_t k = 0; k < c.s.K; ++k)
+        r += float(c.a[static_cast<std::size_t>(m * c.s.K + k)]) *
+             float(c.b[static_cast<std::size_t>(k * c.s.N + n)]);
+      out[c.at(m, n)] = r;
+    }
+  EXPECT_TRUE(gemm_example::check_gemm(c.s, c.a, c.b, out).ok());
+
+  auto unwritten = out;
+  unwritten[c.at(5, 6)] = gemm_example::poisoned_output<float>(1)[0];
+  const auto u = gemm_example::check_gemm(c.s, c.a, c.b, unwritten);
+  EXPECT_EQ(u.unwritten, 1);
+  EXPECT_EQ(u.outside, 1);
+
+  auto missing = out;
+  missing[c.at(7, 8)] = float(c.sum(7, 8, 0));
+  const auto v = gemm_example::check_gemm(c.s, c.a, c.b, missing);
+  EXPECT_FALSE(v.ok());
+  EXPECT_EQ(v.worst_m, 7);
+  EXPECT_EQ(v.worst_n, 8);
+  // The bound is the accumulation term and 2^-24 |ref|: no 2^-7.
+  EXPECT_DOUBLE_EQ(gemm_example::dot_bound<float>(128.0, 0.0, 1),
+                   std::ldexp(128.0, -24));
 }
 
 TEST(ExampleCheck, BoundTerms) {
