@@ -277,6 +277,24 @@ TEST(AlgebraCoalesce, StridesPastSixtyFourBitsContinueNothing) {
   EXPECT_EQ(*tf::right_inverse(L({2, 3}, {huge, 1})), L(3, 1));
 }
 
+// Found by layout_fuzzer (UBSan, an hour's run, 2026-12-03): an offset that
+// fits in 64 bits was refused when one order of summing its terms
+// overflowed -- (3,(2,5)):(1,(-(2^63-1),-3)) at index 26, (2,(1,1)), is
+// 2 - (2^63-1) - 3 = -2^63, refused mode by mode (-(2^63-1) - 3 first) but
+// defined for the coalesced (3,2,5) (2 - (2^63-1) first), so coalesce
+// seemed to change the function.
+TEST(LayoutEvaluate, AnOffsetThatFitsIsDefinedInEverySummingOrder) {
+  constexpr std::int64_t huge = INT64_MAX;
+  const Layout nested = L({3, {2, 5}}, {1, {-huge, -3}});
+  EXPECT_EQ(*tf::evaluate(nested, 26), INT64_MIN);
+  EXPECT_EQ(*tf::evaluate(L({3, 2, 5}, {1, -huge, -3}), 26), INT64_MIN);
+  EXPECT_EQ(*tf::evaluate(L({2, 2, 2}, {huge, huge, -huge}), 7), huge);
+  // An offset past 64 bits stays refused, whatever the order.
+  EXPECT_FALSE(tf::evaluate(nested, 27));
+  EXPECT_FALSE(tf::evaluate(L({2, 2}, {huge, 1}), 3));
+  EXPECT_TRUE(coalesce_ok(nested));
+}
+
 TEST(AlgebraInverse, RightCuTeCases) {
   for (const Layout &a :
        {C(1, 0), C(1, 1), C(4, 0), C({{1, 1}}, {{0, 0}}), C({{3, 7}}, {{0, 0}}),

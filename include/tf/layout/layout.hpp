@@ -9,6 +9,7 @@
 #pragma once
 
 #include "tf/layout/int_tuple.hpp"
+#include "tf/support/fixed_vector.hpp"
 
 #include <cstdint>
 
@@ -117,11 +118,15 @@ constexpr Result<IntTuple> idx2crd(std::int64_t idx, const IntTuple &shape) {
   return out;
 }
 
-/// The offset of coordinate `crd` under (shape, stride). A leaf coordinate of
-/// a tuple mode is a linear index into that mode, read lexicographically.
-constexpr Result<std::int64_t> crd2idx(const IntTuple &crd,
-                                       const IntTuple &shape,
-                                       const IntTuple &stride) {
+namespace detail {
+
+/// The terms c_i * d_i of the offset of `crd` under (shape, stride), one per
+/// leaf of the shape, appended to `terms` (a leaf coordinate of a tuple mode
+/// is a linear index into that mode, read lexicographically). A term beyond
+/// 64 bits is refused.
+constexpr Result<bool>
+offset_terms(const IntTuple &crd, const IntTuple &shape, const IntTuple &stride,
+             FixedVector<std::int64_t, max_int_tuple_nodes> &terms) {
   if (shape.is_leaf()) {
     if (!crd.is_leaf())
       return make_error(Errc::mismatch,
@@ -132,10 +137,11 @@ constexpr Result<std::int64_t> crd2idx(const IntTuple &crd,
     Result<std::int64_t> d = stride.leaf().get();
     if (!d)
       return d.error();
-    std::int64_t offset = 0;
-    if (!checked_mul(*c, *d, offset))
+    std::int64_t term = 0;
+    if (!checked_mul(*c, *d, term))
       return make_error(Errc::capacity, "the offset does not fit in 64 bits");
-    return offset;
+    terms.push_back(term);
+    return true;
   }
   if (crd.is_leaf()) {
     Result<std::int64_t> c = crd.leaf().get();
@@ -144,20 +150,55 @@ constexpr Result<std::int64_t> crd2idx(const IntTuple &crd,
     Result<IntTuple> full = idx2crd(*c, shape);
     if (!full)
       return full.error();
-    return crd2idx(*full, shape, stride);
+    return offset_terms(*full, shape, stride, terms);
   }
   if (crd.rank() != shape.rank())
     return make_error(Errc::mismatch,
                       "coordinate has {} modes but the shape has {}",
                       crd.rank(), shape.rank());
+  for (int i = 0; i < shape.rank(); ++i)
+    if (Result<bool> r = offset_terms(crd.mode(i), shape.mode(i),
+                                      stride.mode(i), terms);
+        !r)
+      return r;
+  return true;
+}
+
+} // namespace detail
+
+/// The offset of coordinate `crd` under (shape, stride): the sum of its
+/// leaves' terms c_i * d_i, refused only when that sum (or a term) does not
+/// fit in 64 bits -- not when a partial sum in one order would not: the
+/// terms are added a negative one while the sum is not negative and a
+/// positive one while it is, so no partial sum leaves the range until only
+/// terms of one sign remain, and then it leaves it only if the total does.
+/// (Summed mode by mode, (3,(2,5)):(1,(-(2^63-1),-3)) at (2,(1,1)) would
+/// overflow at -(2^63-1) - 3 although the offset, -2^63, fits; coalesced to
+/// (3,2,5) the same point was then defined, so the two disagreed.)
+constexpr Result<std::int64_t> crd2idx(const IntTuple &crd,
+                                       const IntTuple &shape,
+                                       const IntTuple &stride) {
+  FixedVector<std::int64_t, max_int_tuple_nodes> terms;
+  if (Result<bool> r = detail::offset_terms(crd, shape, stride, terms); !r)
+    return r.error();
   std::int64_t sum = 0;
-  for (int i = 0; i < shape.rank(); ++i) {
-    Result<std::int64_t> part =
-        crd2idx(crd.mode(i), shape.mode(i), stride.mode(i));
-    if (!part)
-      return part;
-    if (!checked_add(sum, *part, sum))
+  std::size_t next_positive = 0, next_negative = 0;
+  const std::size_t n = terms.size();
+  auto next_of_sign = [&](std::size_t &from, bool negative) {
+    while (from < n && (terms[from] < 0) != negative)
+      ++from;
+    return from;
+  };
+  for (std::size_t added = 0; added < n; ++added) {
+    const bool want_negative = sum >= 0;
+    std::size_t i = next_of_sign(want_negative ? next_negative : next_positive,
+                                 want_negative);
+    if (i == n) // only terms of the other sign remain
+      i = next_of_sign(want_negative ? next_positive : next_negative,
+                       !want_negative);
+    if (!checked_add(sum, terms[i], sum))
       return make_error(Errc::capacity, "the offset does not fit in 64 bits");
+    ++(terms[i] < 0 ? next_negative : next_positive);
   }
   return sum;
 }
