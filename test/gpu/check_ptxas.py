@@ -6,7 +6,9 @@ function with 0 spill bytes and no ignored setmaxnreg (warning C7508), and
 the SASS must hold the instructions a source lists in a `// SASS: HGMMA
 UTMALDG` line, or a build.sh in a `# SASS: ...` line (the gemm_*/ folders:
 the CUDA backend's GEMMs, with their HGMMA or QGMMA form, UTMALDG.2D and
-UTMASTG.2D; a variant's folder, which has only a build.sh, says it there).
+UTMASTG.2D; a variant's folder, which has only a build.sh, says it there). A
+name matches itself and its longer forms after a dot; one that ends in `$`
+only itself (f16's `HGMMA.64x256x16.F32$`, which `.BF16` must not satisfy).
 
     test/gpu/check_ptxas.py [--root DIR]
     test/gpu/check_ptxas.py --report PTXAS_LOG [--sass OBJECT --expect 'W ...']
@@ -104,9 +106,14 @@ def sass_problems(binary: str, expected: list[str]) -> tuple[list[str], str]:
     if result.returncode != 0 or "Function :" not in result.stdout:
         return [f"cuobjdump -sass {binary} failed ({result.returncode}): "
                 f"{result.stderr.strip() or 'no function in its output'}"], ""
-    # Whole instruction names: HGMMA.64x256x16.F32 (f16) is not the prefix of
-    # HGMMA.64x256x16.F32.BF16.
-    counts = {w: len(re.findall(re.escape(w) + r"(?![\w.])", result.stdout))
+    # A name that ends in $ ends there (f16's HGMMA.64x256x16.F32$ is not
+    # HGMMA.64x256x16.F32.BF16); others are whole words or their prefix up
+    # to a dot (USETMAXREG is USETMAXREG.TRY_ALLOC.CTAPOOL too).
+    def pattern(w: str) -> str:
+        if w.endswith("$"):
+            return re.escape(w[:-1]) + r"(?![\w.])"
+        return re.escape(w) + r"(?![\w])"
+    counts = {w.rstrip("$"): len(re.findall(pattern(w), result.stdout))
               for w in expected}
     summary = ", ".join(f"{n} {w}" for w, n in counts.items())
     return [f"no {w} in the SASS" for w, n in counts.items() if n == 0], summary

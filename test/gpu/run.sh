@@ -186,10 +186,10 @@ fi
 
 # The instructions the tests exist for must be in the machine code. The
 # hand-written tests: a name's prefix (HGMMA, any form). The generated GEMMs
-# (gemm_*/): the whole names their sources or build.sh list in a "SASS:"
-# line (their HGMMA or QGMMA form, the TMA loads and stores), as
-# check_ptxas.py reads them in CI -- HGMMA.64x256x16.F32 (f16) does not
-# match HGMMA.64x256x16.F32.BF16.
+# (gemm_*/): the names their sources or build.sh list in a "SASS:" line
+# (their HGMMA or QGMMA form, the TMA loads and stores), as check_ptxas.py
+# reads them in CI: a name and its longer forms after a dot, or, ending in
+# $, the name alone (f16's HGMMA.64x256x16.F32$ is not .F32.BF16).
 sass_count() { cuobjdump -sass "$BUILD/$1" 2>/dev/null | grep -cE -- "$2"; }
 checks=("single_tile HGMMA" "single_tile UTMALDG" "pipeline HGMMA"
         "pipeline UTMALDG" "pipeline UTMASTG" "pipeline USETMAXREG"
@@ -197,7 +197,8 @@ checks=("single_tile HGMMA" "single_tile UTMALDG" "pipeline HGMMA"
 for t in "${TESTS[@]}"; do
   [[ $t == gemm_* && -x test/gpu/$t/build.sh ]] || continue
   for w in $(sed -n 's,^\(//\|#\) SASS: ,,p' test/gpu/"$t"/*.sh test/gpu/"$t"/*.cpp 2>/dev/null); do
-    checks+=("$t ${w//./\\.}([^.[:alnum:]_]|\$)")
+    if [[ $w == *\$ ]]; then w=${w%\$}; tail='([^.[:alnum:]_]|$)'; else tail='([^[:alnum:]_]|$)'; fi
+    checks+=("$t ${w//./\\.}$tail")
   done
 done
 for check in "${checks[@]}"; do
