@@ -7,8 +7,9 @@ the SASS must hold the instructions a source lists in a `// SASS: HGMMA
 UTMALDG` line, or a build.sh in a `# SASS: ...` line (the gemm_*/ folders:
 the CUDA backend's GEMMs, with their HGMMA or QGMMA form, UTMALDG.2D and
 UTMASTG.2D; a variant's folder, which has only a build.sh, says it there). A
-name matches itself and its longer forms after a dot; one that ends in `$`
-only itself (f16's `HGMMA.64x256x16.F32$`, which `.BF16` must not satisfy).
+word `NAME` matches itself and its longer forms after a dot; `NAME$` only
+itself (f16's `HGMMA.64x256x16.F32$`, which `.BF16` must not satisfy);
+`N*NAME` asks for exactly N of them (the GEMMs' box counts).
 
     test/gpu/check_ptxas.py [--root DIR]
     test/gpu/check_ptxas.py --report PTXAS_LOG [--sass OBJECT --expect 'W ...']
@@ -106,17 +107,25 @@ def sass_problems(binary: str, expected: list[str]) -> tuple[list[str], str]:
     if result.returncode != 0 or "Function :" not in result.stdout:
         return [f"cuobjdump -sass {binary} failed ({result.returncode}): "
                 f"{result.stderr.strip() or 'no function in its output'}"], ""
-    # A name that ends in $ ends there (f16's HGMMA.64x256x16.F32$ is not
-    # HGMMA.64x256x16.F32.BF16); others are whole words or their prefix up
-    # to a dot (USETMAXREG is USETMAXREG.TRY_ALLOC.CTAPOOL too).
-    def pattern(w: str) -> str:
-        if w.endswith("$"):
-            return re.escape(w[:-1]) + r"(?![\w.])"
-        return re.escape(w) + r"(?![\w])"
-    counts = {w.rstrip("$"): len(re.findall(pattern(w), result.stdout))
-              for w in expected}
-    summary = ", ".join(f"{n} {w}" for w, n in counts.items())
-    return [f"no {w} in the SASS" for w, n in counts.items() if n == 0], summary
+    # A word is [N*]NAME[$]. NAME matches itself and its longer forms after
+    # a dot (USETMAXREG is USETMAXREG.TRY_ALLOC.CTAPOOL too); with a
+    # trailing $ only itself (f16's HGMMA.64x256x16.F32$ is not
+    # HGMMA.64x256x16.F32.BF16). N* asks for exactly N (a GEMM's 4 HGMMA, 5
+    # TMA loads and 4 stores: a box too few or too many is a bug); without
+    # it, at least one.
+    problems, summary = [], []
+    for word in expected:
+        count, _, name = word.rpartition("*")
+        whole = name.endswith("$")
+        name = name.rstrip("$")
+        found = len(re.findall(re.escape(name) + (r"(?![\w.])" if whole else r"(?![\w])"),
+                               result.stdout))
+        summary.append(f"{found} {name}")
+        if count and found != int(count):
+            problems.append(f"{found} {name} in the SASS, not {count}")
+        elif not count and found == 0:
+            problems.append(f"no {name} in the SASS")
+    return problems, ", ".join(summary)
 
 
 def compile_single(nvcc: str, root: pathlib.Path, source: pathlib.Path,

@@ -11,7 +11,7 @@
 // test/gpu/run.sh: `gemm_alpha_beta [--small | --sustained [M N K]]`.
 //
 //===----------------------------------------------------------------------===//
-// SASS: HGMMA.64x256x16.F32.BF16 UTMALDG.2D UTMASTG.2D
+// SASS: 4*HGMMA.64x256x16.F32.BF16 5*UTMALDG.2D 4*UTMASTG.2D
 #define main alpha_beta_example_main
 #include "../../../examples/gemm/alpha_beta.cpp"
 #undef main

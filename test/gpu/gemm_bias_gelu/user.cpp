@@ -10,7 +10,7 @@
 // `gemm_bias_gelu [--small | --sustained [M N K]]`.
 //
 //===----------------------------------------------------------------------===//
-// SASS: HGMMA.64x256x16.F32.BF16 UTMALDG.2D UTMASTG.2D
+// SASS: 4*HGMMA.64x256x16.F32.BF16 5*UTMALDG.2D 4*UTMASTG.2D
 #define main bias_gelu_example_main
 #include "../../../examples/gemm/bias_gelu.cpp"
 #undef main

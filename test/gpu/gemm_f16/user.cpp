@@ -12,7 +12,7 @@
 // test/gpu/run.sh: `gemm_f16 [--small | --sustained [M N K]]`.
 //
 //===----------------------------------------------------------------------===//
-// SASS: HGMMA.64x256x16.F32$ UTMALDG.2D UTMASTG.2D
+// SASS: 4*HGMMA.64x256x16.F32$ 5*UTMALDG.2D 4*UTMASTG.2D
 #define main f16_example_main
 #include "../../../examples/gemm/f16.cpp"
 #undef main

@@ -10,7 +10,7 @@
 // [M N K]]`.
 //
 //===----------------------------------------------------------------------===//
-// SASS: HGMMA.64x256x16.F32.BF16 UTMALDG.2D UTMASTG.2D
+// SASS: 4*HGMMA.64x256x16.F32.BF16 5*UTMALDG.2D 8*UTMASTG.2D
 #define main f32_out_example_main
 #include "../../../examples/gemm/f32_out.cpp"
 #undef main

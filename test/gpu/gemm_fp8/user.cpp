@@ -10,7 +10,7 @@
 // build.sh, run by test/gpu/run.sh: `gemm_fp8 [--small | --sustained [M N K]]`.
 //
 //===----------------------------------------------------------------------===//
-// SASS: QGMMA.64x256x32.F32.E4M3.E4M3 UTMALDG.2D UTMASTG.2D
+// SASS: 4*QGMMA.64x256x32.F32.E4M3.E4M3 2*UTMALDG.2D 4*UTMASTG.2D
 #define main fp8_example_main
 #include "../../../examples/gemm/fp8.cpp"
 #undef main

@@ -9,7 +9,7 @@
 // run by test/gpu/run.sh: `gemm_nt [--small | --sustained [M N K]]`.
 //
 //===----------------------------------------------------------------------===//
-// SASS: HGMMA.64x256x16.F32.BF16 UTMALDG.2D UTMASTG.2D
+// SASS: 4*HGMMA.64x256x16.F32.BF16 2*UTMALDG.2D 4*UTMASTG.2D
 #define main nt_example_main
 #include "../../../examples/gemm/nt.cpp"
 #undef main

@@ -10,7 +10,7 @@
 // `gemm_tn [--small | --sustained [M N K]]`.
 //
 //===----------------------------------------------------------------------===//
-// SASS: HGMMA.64x256x16.F32.BF16 UTMALDG.2D UTMASTG.2D
+// SASS: 4*HGMMA.64x256x16.F32.BF16 6*UTMALDG.2D 4*UTMASTG.2D
 #define main tn_example_main
 #include "../../../examples/gemm/tn.cpp"
 #undef main

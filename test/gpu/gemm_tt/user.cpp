@@ -11,7 +11,7 @@
 // `gemm_tn [--small | --sustained [M N K]]`.
 //
 //===----------------------------------------------------------------------===//
-// SASS: HGMMA.64x256x16.F32.BF16 UTMALDG.2D UTMASTG.2D
+// SASS: 4*HGMMA.64x256x16.F32.BF16 3*UTMALDG.2D 4*UTMASTG.2D
 #define main tt_example_main
 #include "../../../examples/gemm/tt.cpp"
 #undef main
