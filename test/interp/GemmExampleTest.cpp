@@ -110,6 +110,8 @@ constexpr ExampleTraits Examples[] = {
     {"f16_tt", DType::f16, DType::f16, true, true, Epilogue::None},
     {"fp8_e5m2", DType::fp8e5m2, DType::bf16, false, true, Epilogue::Scaled},
     {"fp8_f16", DType::fp8e4m3, DType::f16, false, true, Epilogue::Scaled},
+    {"f16_f32", DType::f16, DType::f32, false, false, Epilogue::None},
+    {"fp8_f32", DType::fp8e4m3, DType::f32, false, true, Epilogue::Scaled},
 };
 
 constexpr std::size_t exampleIndex() {
@@ -122,7 +124,7 @@ static_assert(exampleIndex() < std::size(Examples),
               "TF_GEMM_EXAMPLE names no example of the table Examples");
 constexpr ExampleTraits This = Examples[exampleIndex()];
 
-/// An f16 output (and the operands, but fp8's; f32_out.cpp's output is the
+/// An f16 output (the outputs of f32_out.cpp, f16_f32 and fp8_f32 are the
 /// f32 accumulator).
 constexpr bool F16 = This.Output == DType::f16;
 constexpr bool Relu = This.Epi == Epilogue::Relu;
@@ -979,10 +981,10 @@ const Mutant Mutants[] = {
        return Changed;
      },
      Small, "fp8"},
-    // f32_out.cpp: the output tile is eight panels of 32 floats (128
-    // bytes, one swizzle row), one TMA store each; a store that sends the
-    // panel of 64 bf16 columns' width (its shared offset two panels on)
-    // must show.
+    // f32_out.cpp and the variants f16_f32, fp8_f32: the output tile is eight panels
+    // of 32 floats (128 bytes, one swizzle row), one TMA store each; a store
+    // that sends the panel of 64 bf16 columns' width (its shared offset two
+    // panels on) must show.
     {"StorePanelOfBf16Width", "mismatch/error",
      [](Kernel &K) {
        for (InstId Id : tmaCopies(K, true))
@@ -992,7 +994,7 @@ const Mutant Mutants[] = {
          }
        return false;
      },
-     Small, "f32_out"},
+     Small, "f32_out/f16_f32/fp8_f32"},
     // The variant fp8_e5m2: the WGMMA atom reading its e5m2 operands as
     // e4m3.
     {"AtomInputsE4m3", "mismatch/error",
