@@ -112,6 +112,8 @@ constexpr ExampleTraits Examples[] = {
     {"fp8_f16", DType::fp8e4m3, DType::f16, false, true, Epilogue::Scaled},
     {"f16_f32", DType::f16, DType::f32, false, false, Epilogue::None},
     {"fp8_f32", DType::fp8e4m3, DType::f32, false, true, Epilogue::Scaled},
+    {"n128", DType::bf16, DType::bf16, false, false, Epilogue::None},
+    {"n192", DType::bf16, DType::bf16, false, false, Epilogue::None},
 };
 
 constexpr std::size_t exampleIndex() {
@@ -670,6 +672,8 @@ const Shape LongK{128, 256, 320, "five K steps"};
 const Shape TwoTiles{1, 256 * 132 + 1, 16, "two tiles per CTA"};
 
 const Mutant Mutants[] = {
+    // Also on the tile variants, whose B slot and staged tile have two or
+    // three 64-column panels instead of four.
     {"DropBoxViewOffset", "mismatch",
      [](Kernel &K) {
        for (InstId Id : tmaCopies(K, false))
@@ -679,7 +683,7 @@ const Mutant Mutants[] = {
          }
        return false;
      },
-     Small},
+     Small, "optimal/n128/n192"},
     {"SwapTwoBoxesCoordinates", "mismatch",
      [](Kernel &K) {
        std::vector<InstId> Loads = tmaCopies(K, false);
