@@ -152,7 +152,10 @@ private:
     Out += std::string("using Wgmma = tf::nv::sm90::Wgmma<") +
            pick({"256", "128", "192", "64", "8", "24", "7"}) + ", " +
            element() + ", tf::Form::" + pick({"SS", "RS"}) + ", tf::Major::" +
-           pick({"K", "MN"}) + ">;\n";
+           pick({"K", "MN"}) +
+           (In.ConsumeBool() ? std::string(", tf::Major::") + pick({"K", "MN"})
+                             : std::string()) +
+           ">;\n";
     for (const char *Name : {"Acc", "LhsSlot", "RhsSlot", "Staged"}) {
       Out += std::string("using ") + Name + " = tf::Tensor<" +
              (Name[0] == 'A' ? std::string(In.ConsumeBool() ? "float"
@@ -161,9 +164,14 @@ private:
              ", \"" + layoutText() + "\", " +
              pick({"tf::smem", "tf::rmem", "tf::gmem", "tf::smem"}) + ">;\n";
     }
+    // Row- and column-major matrices (the majors of NT, TN and TT), and
+    // what is not a matrix.
     Out += std::string("using Matrix = tf::Tensor<") + element() + ", \"" +
-           pick({"(?,?)", "(?,?)", "(?,?,?)", "(?)", "(4096,4096)"}) +
+           pick({"(?,?)", "(?,?)", "(?,?):(1,?)", "(?,?,?)", "(?)",
+                 "(4096,4096)"}) +
            "\">;\n";
+    Out += std::string("using Vector = tf::Tensor<") + element() + ", \"" +
+           pick({"(?)", "(?)", "(?,?)", "(256)"}) + "\">;\n";
   }
 
   void kernel() {
@@ -179,8 +187,11 @@ private:
              pick({"CTAS", "tf::dyn", "132", "0", "-1"}) +
              "), tf::topology(\"thread\", " +
              pick({"384", "256", "128", "383", "0"}) + "))]]\n";
+    // Scalar parameters and epilogue operands (a C matrix, a bias vector).
     Out += std::string("void gemm(Matrix a, Matrix b, Matrix out") +
-           (In.ConsumeBool() ? ", int scale" : "") + ") {\n";
+           pick({"", ", int scale", ", float alpha", ", Matrix c, float alpha",
+                 ", Vector bias", ", Vector bias, float alpha, double beta"}) +
+           ") {\n";
     Out += "  tf::Ring<LhsSlot, STAGES> lhs_ring;\n"
            "  tf::Ring<RhsSlot, STAGES> rhs_ring;\n"
            "  auto staged_tile = tf::empty<Staged>();\n"
@@ -322,7 +333,7 @@ private:
   }
 
   std::string epilogue(const std::string &Value) {
-    switch (In.ConsumeIntegralInRange(0, 7)) {
+    switch (In.ConsumeIntegralInRange(0, 8)) {
     case 0:
       return "tf::cast<tf::bf16>(" + Value + ")";
     case 1:
@@ -336,6 +347,21 @@ private:
              ", " + Value + ")";
     case 4:
       return "tf::cast<" + std::string(element()) + ">(" + Value + ")";
+    // The epilogues that read kernel parameters (alpha_beta.cpp,
+    // bias_gelu.cpp, residual.cpp): a float scale, a bias broadcast along a
+    // mode, a C tile.
+    case 5:
+      return std::string("tf::scale(") + Value + ", " +
+             pick({"alpha", "alpha", "scale", "2"}) + ")";
+    case 6:
+      return "tf::add(" + Value + ", tf::broadcast<" + pick({"0", "1", "2"}) +
+             ">(tf::cast<float>(bias.tile<" + pick({"BN", "BM"}) + ">(" +
+             pick({"n * BN", "m * BM", "0"}) + ")), " + Value + "))";
+    case 7:
+      if (In.ConsumeBool())
+        return "tf::add(" + Value + ", tf::cast<float>(c.tile<BM, BN>(m * BM, " +
+               "n * BN)))";
+      return Value;
     default:
       return Value;
     }
