@@ -20,7 +20,29 @@ using namespace llvm;
 
 namespace tf::cli {
 
+/// Removes the options libLLVM registers in every program that links it
+/// (each code generator's flags, -opt-bisect, --color, ...) from the top
+/// level, where they are: tf's own options belong to its subcommands. What
+/// stays there is LLVM's generic category (--help, --version, ...). Left in
+/// place, `tf --help` listed some three thousand lines of them, and they
+/// were accepted: `tf -opt-bisect=--` exited from inside the parser with
+/// LLVM's message (found by cli_fuzzer).
+static void removeLibraryOptions() {
+  auto &Top = cl::getRegisteredOptions();
+  const auto Help = Top.find("help");
+  if (Help == Top.end() || Help->second->Categories.empty())
+    return; // removed by an earlier call (the fuzzer runs tf in-process)
+  const cl::OptionCategory *Generic = Help->second->Categories.front();
+  SmallVector<cl::Option *, 0> Library;
+  for (auto &Entry : Top)
+    if (!is_contained(Entry.second->Categories, Generic))
+      Library.push_back(Entry.second);
+  for (cl::Option *O : Library)
+    O->removeArgument();
+}
+
 int runTool(int Argc, const char *const *Argv, raw_ostream *ParseErrors) {
+  removeLibraryOptions();
   // `tf hir FILE... -- FLAGS` (and the other commands that compile files):
   // the flags are the compiler's, not tf's.
   if (Argc > 1 && is_contained({"hir", "candidates", "analyze", "finalize"},

@@ -472,8 +472,8 @@ const Shape Shapes[] = {
     {1, 1, 1, "OneElement", true},
     {72, 40, 16, "KBelowOneStep"},
     {136, 300, 200, "FourKSteps", true},
-    // 133 tiles on 132 CTAs: CTA 0 runs two, its ring's clock and the
-    // staged tile's carrying on across them.
+    // 133 tiles on 132 CTAs (n128's: 265): CTA 0 runs two or more, its
+    // ring's clock and the staged tile's carrying on across them.
     {1, 256 * 132 + 1, 16, "PersistentCtasLoop", true},
 };
 
@@ -531,8 +531,10 @@ TEST_P(GemmExample, MatchesHeaderOnlyUnderEveryPolicy) {
                     (long long)O.NaiveMismatches, (long long)O.Stats.Ctas,
                     (long long)O.Stats.Wgmmas,
                     (long long)O.Stats.MaxTilesPerWalker);
+      // 133 tiles of 128 x 256 (n128's 128 x 128 tiles: 265): some CTA
+      // runs more than one.
       if (std::string(S.Name) == "PersistentCtasLoop") {
-        EXPECT_EQ(O.Stats.MaxTilesPerWalker, 2);
+        EXPECT_GE(O.Stats.MaxTilesPerWalker, 2);
       }
     }
 }

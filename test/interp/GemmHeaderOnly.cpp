@@ -30,7 +30,7 @@ template <std::size_t I>
 using Parameter = typename KernelParameter<I, decltype(gemm::gemm)>::type;
 
 /// The operands' element type (A's): with the output's (below), the one
-/// overload of gemmHeaderOnly this binary defines.
+/// instance of gemmHeaderOnly this binary defines.
 using InputElement = typename Parameter<0>::element_type;
 
 /// A and B as the example declares them: row-major (gemm::Matrix), or
@@ -68,11 +68,10 @@ constexpr bool ScaledOutput =
 using OutTensor = Parameter<KernelArity == 3 || ScaledOutput ? 2 : 3>;
 using ExampleElement = typename OutTensor::element_type;
 
-void gemmHeaderOnly(std::vector<InputElement> &A,
-                    std::vector<InputElement> &B,
-                    std::vector<ExampleElement> &Out, std::int64_t M,
-                    std::int64_t N, std::int64_t K,
-                    EpilogueInputs<ExampleElement> &In) {
+template <class Input, class Output>
+void gemmHeaderOnly(std::vector<Input> &A, std::vector<Input> &B,
+                    std::vector<Output> &Out, std::int64_t M, std::int64_t N,
+                    std::int64_t K, EpilogueInputs<Output> &In) {
   Lhs ATensor = matrixOver<Lhs>(A.data(), M, K);
   Rhs BTensor = matrixOver<Rhs>(B.data(), K, N);
   if constexpr (KernelArity == 3) {
@@ -100,5 +99,11 @@ void gemmHeaderOnly(std::vector<InputElement> &A,
                  OutTensor(Out.data(), {M, N}), In.Alpha, In.Beta);
   }
 }
+
+template void gemmHeaderOnly(std::vector<InputElement> &,
+                             std::vector<InputElement> &,
+                             std::vector<ExampleElement> &, std::int64_t,
+                             std::int64_t, std::int64_t,
+                             EpilogueInputs<ExampleElement> &);
 
 } // namespace tf_interp_test

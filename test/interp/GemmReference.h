@@ -36,25 +36,12 @@ template <class T> struct EpilogueInputs {
 /// Out (M x N) = A (M x K) * B (K x N), A and Out row-major, B as the
 /// example's kernel declares it (row-major, or stored N x K), by the example's
 /// kernel (with its epilogue, if any, reading \p In) run header-only with its
-/// own grid.
-void gemmHeaderOnly(std::vector<tf::bf16> &A, std::vector<tf::bf16> &B,
-                    std::vector<tf::bf16> &Out, std::int64_t M, std::int64_t N,
-                    std::int64_t K, EpilogueInputs<tf::bf16> &In);
-void gemmHeaderOnly(std::vector<tf::f16> &A, std::vector<tf::f16> &B,
-                    std::vector<tf::f16> &Out, std::int64_t M, std::int64_t N,
-                    std::int64_t K, EpilogueInputs<tf::f16> &In);
-void gemmHeaderOnly(std::vector<tf::bf16> &A, std::vector<tf::bf16> &B,
-                    std::vector<float> &Out, std::int64_t M, std::int64_t N,
-                    std::int64_t K, EpilogueInputs<float> &In);
-void gemmHeaderOnly(std::vector<tf::fp8e4m3> &A, std::vector<tf::fp8e4m3> &B,
-                    std::vector<tf::bf16> &Out, std::int64_t M, std::int64_t N,
-                    std::int64_t K, EpilogueInputs<tf::bf16> &In);
-void gemmHeaderOnly(std::vector<tf::fp8e4m3> &A, std::vector<tf::fp8e4m3> &B,
-                    std::vector<tf::f16> &Out, std::int64_t M, std::int64_t N,
-                    std::int64_t K, EpilogueInputs<tf::f16> &In);
-void gemmHeaderOnly(std::vector<tf::fp8e5m2> &A, std::vector<tf::fp8e5m2> &B,
-                    std::vector<tf::bf16> &Out, std::int64_t M, std::int64_t N,
-                    std::int64_t K, EpilogueInputs<tf::bf16> &In);
+/// own grid. Defined in GemmHeaderOnly.cpp for the example's input and
+/// output element types only (each test binary builds one example).
+template <class Input, class Output>
+void gemmHeaderOnly(std::vector<Input> &A, std::vector<Input> &B,
+                    std::vector<Output> &Out, std::int64_t M, std::int64_t N,
+                    std::int64_t K, EpilogueInputs<Output> &In);
 
 } // namespace tf_interp_test
 

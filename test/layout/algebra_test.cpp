@@ -277,6 +277,32 @@ TEST(AlgebraCoalesce, StridesPastSixtyFourBitsContinueNothing) {
   EXPECT_EQ(*tf::right_inverse(L({2, 3}, {huge, 1})), L(3, 1));
 }
 
+// Found by cli_fuzzer and layout_fuzzer (UBSan, hour runs, 2026-12-04):
+// `tf layout product --form raked` of a layout of size 2^27 x 3 x
+// 200000000000 by (3,3) multiplied its size by B's cosize 9 past 64 bits
+// (signed overflow). The algebra's products of strides, spans and
+// cotargets are checked: past 64 bits the operation is refused, as cosize
+// is.
+TEST(AlgebraErrors, ProductsPastSixtyFourBitsAreRefused) {
+  constexpr std::int64_t big = std::int64_t(1) << 62;
+  // logical_product: size(A) x cosize(B) is complement's cotarget.
+  const tf::Result<Layout> product =
+      tf::logical_product(L(big / 4, 1), L({3, 3}, {1, 3}));
+  ASSERT_FALSE(product);
+  EXPECT_EQ(product.error().code, tf::Errc::capacity);
+  EXPECT_FALSE(tf::raked_product(L(big / 4, 1), L({3, 3}, {1, 3})));
+  // complement: the span stride x extent of a mode.
+  EXPECT_FALSE(tf::complement(L({4, 2}, {big, 1}), tf::Int::constant(100)));
+  // composition: B's stride in units of A's times A's stride.
+  EXPECT_FALSE(tf::composition(L(4, big), L(2, 4)));
+  // Found by layout_fuzzer the same hour: the divide's composition with the
+  // complement multiplied a stride of -1111111111111111110 by 32.
+  EXPECT_FALSE(tf::logical_divide(L({41, 6}, {-1111111111111111110, 6}),
+                                  L({32, 6, 1}, {6, 1, 1})));
+  // What fits is still computed.
+  EXPECT_EQ(*tf::logical_product(L(2, 1), L(3, 1)), L({2, 3}, {1, 2}));
+}
+
 // Found by layout_fuzzer (UBSan, an hour's run, 2026-12-03): an offset that
 // fits in 64 bits was refused when one order of summing its terms
 // overflowed -- (3,(2,5)):(1,(-(2^63-1),-3)) at index 26, (2,(1,1)), is

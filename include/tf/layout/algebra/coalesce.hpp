@@ -29,8 +29,16 @@ struct FlatMode {
 
 using FlatModes = FixedVector<FlatMode, max_int_tuple_nodes>;
 
-constexpr Int mul(const Int &a, const Int &b) {
-  return combine_kind(a, b, a.value * b.value);
+/// a · b, of a's and b's kind; an error when the product leaves 64 bits
+/// (the algebra's strides, spans and cotargets of operands near 2^63).
+constexpr Result<Int> mul(const Int &a, const Int &b) {
+  std::int64_t v = 0;
+  if (!checked_mul(a.value, b.value, v))
+    return make_error(Errc::capacity,
+                      "a stride or span of the result, {} x {}, does not fit "
+                      "in 64 bits",
+                      a.value, b.value);
+  return combine_kind(a, b, v);
 }
 constexpr Int quot(const Int &a, const Int &b) {
   return combine_kind(a, b, a.value / b.value);
@@ -115,12 +123,14 @@ constexpr FlatModes coalesce_inner_first(const FlatModes &lex,
     if (m.shape.value == 1 && !(keep_outer && outer))
       continue;
     // The stride that continues the mode inside; a product past 64 bits
-    // continues nothing (no stride is that large).
-    std::int64_t next = 0;
+    // continues nothing (no stride is that large), and extents whose product
+    // leaves 64 bits stay two modes.
+    std::int64_t next = 0, merged = 0;
     if (!out.empty() &&
         checked_mul(out.back().shape.value, out.back().stride.value, next) &&
-        m.stride.value == next) {
-      out.back().shape = mul(out.back().shape, m.shape);
+        m.stride.value == next &&
+        checked_mul(out.back().shape.value, m.shape.value, merged)) {
+      out.back().shape = combine_kind(out.back().shape, m.shape, merged);
       continue;
     }
     out.push_back(m);

@@ -75,7 +75,10 @@ constexpr Result<Layout> complement(const Layout &a, const Int &cotarget) {
                         "multiple of the span {} of the modes below it",
                         x.stride.value, reached.value);
     inner.push_back(detail::FlatMode{detail::quot(x.stride, reached), reached});
-    reached = detail::mul(x.stride, x.shape);
+    Result<Int> span = detail::mul(x.stride, x.shape);
+    if (!span)
+      return span.error();
+    reached = *span;
   }
   inner.push_back(
       detail::FlatMode{detail::ceil_quot(cotarget, reached), reached});

@@ -84,7 +84,10 @@ constexpr Result<bool> compose_leaf(const FlatModes &a, const Int &n,
       if (m.shape.value % stride.value == 0) {
         Int fits = quot(m.shape, stride);
         if (rest.value <= fits.value) {
-          inner.push_back(FlatMode{rest, mul(stride, m.stride)});
+          Result<Int> st = mul(stride, m.stride);
+          if (!st)
+            return st.error();
+          inner.push_back(FlatMode{rest, *st});
           rest = Int::constant(1);
           break;
         }
@@ -94,7 +97,10 @@ constexpr Result<bool> compose_leaf(const FlatModes &a, const Int &n,
                             "elements of B do not split into runs of {} of a "
                             "mode of A of extent {}",
                             rest.value, fits.value, m.shape.value);
-        inner.push_back(FlatMode{fits, mul(stride, m.stride)});
+        Result<Int> st = mul(stride, m.stride);
+        if (!st)
+          return st.error();
+        inner.push_back(FlatMode{fits, *st});
         rest = quot(rest, fits);
         stride = combine_kind(stride, m.shape, 1);
         continue;
@@ -102,7 +108,10 @@ constexpr Result<bool> compose_leaf(const FlatModes &a, const Int &n,
       // Neither divides: exact only if the whole leaf stays inside this mode.
       if (stride.value < m.shape.value &&
           (rest.value - 1) * stride.value < m.shape.value) {
-        inner.push_back(FlatMode{rest, mul(stride, m.stride)});
+        Result<Int> st = mul(stride, m.stride);
+        if (!st)
+          return st.error();
+        inner.push_back(FlatMode{rest, *st});
         rest = Int::constant(1);
         break;
       }
@@ -111,8 +120,12 @@ constexpr Result<bool> compose_leaf(const FlatModes &a, const Int &n,
                         "B and extent {} of a mode of A divide neither way",
                         stride.value, m.shape.value);
     }
-    if (rest.value > 1)
-      inner.push_back(FlatMode{rest, mul(stride, a[last].stride)});
+    if (rest.value > 1) {
+      Result<Int> st = mul(stride, a[last].stride);
+      if (!st)
+        return st.error();
+      inner.push_back(FlatMode{rest, *st});
+    }
     if (inner.empty())
       inner.push_back(FlatMode{n, Int::constant(0)});
   }

@@ -38,7 +38,10 @@ constexpr Result<InverseInput> inverse_input(const Layout &a) {
   int n = static_cast<int>(in.modes.size());
   for (int i = 0; i < n; ++i) {
     in.position[i] = pos;
-    pos = mul(pos, in.modes[i].shape);
+    Result<Int> next = mul(pos, in.modes[i].shape);
+    if (!next)
+      return next.error();
+    pos = *next;
     in.order[i] = i;
   }
   for (int i = 1; i < n; ++i)
@@ -107,7 +110,8 @@ constexpr Result<Layout> left_inverse(const Layout &a) {
                         m.stride.value, below.value);
     Int extent = detail::quot(m.stride, below);
     inner.push_back(detail::FlatMode{extent, stride});
-    below = detail::mul(below, extent);
+    // below · extent is m's stride: no product to overflow.
+    below = combine_kind(below, extent, m.stride.value);
     stride = in->position[in->order[k]];
   }
   Int last = n > 0 ? in->modes[in->order[n - 1]].shape : Int::constant(1);

@@ -40,7 +40,10 @@ constexpr Result<Layout> logical_product(const Layout &a, const Layout &b) {
   Result<std::int64_t> cb = cosize(b);
   if (!cb)
     return cb.error();
-  Result<Layout> c = complement(a, detail::mul(*n, detail::kind_of(b, *cb)));
+  Result<Int> cotarget = detail::mul(*n, detail::kind_of(b, *cb));
+  if (!cotarget)
+    return cotarget.error();
+  Result<Layout> c = complement(a, *cotarget);
   if (!c)
     return c;
   Result<Layout> r = composition(*c, b);
