@@ -303,6 +303,18 @@ TEST(AlgebraErrors, ProductsPastSixtyFourBitsAreRefused) {
   EXPECT_EQ(*tf::logical_product(L(2, 1), L(3, 1)), L({2, 3}, {1, 2}));
 }
 
+// Found by CI's minute of cli_fuzzer (UBSan, 2026-12-04): complement's last
+// mode, ceil(cotarget / span), was computed as (cotarget + span - 1) / span,
+// which leaves 64 bits for a cotarget near 2^63 -- here the raked product of
+// a layout of size 3 x 2^37 x ... with (3,3).
+TEST(AlgebraErrors, ACotargetNearTheTopOfSixtyFourBitsIsComplemented) {
+  constexpr std::int64_t top = INT64_MAX; // 2^63 - 1
+  EXPECT_EQ(*tf::complement(L(2, 1), tf::Int::constant(top)),
+            L(std::int64_t(1) << 62, 2));
+  EXPECT_EQ(*tf::complement(L(1, 1), tf::Int::constant(top)),
+            L(top, 1));
+}
+
 // Found by layout_fuzzer (UBSan, an hour's run, 2026-12-03): an offset that
 // fits in 64 bits was refused when one order of summing its terms
 // overflowed -- (3,(2,5)):(1,(-(2^63-1),-3)) at index 26, (2,(1,1)), is

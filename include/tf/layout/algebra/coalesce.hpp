@@ -43,8 +43,11 @@ constexpr Result<Int> mul(const Int &a, const Int &b) {
 constexpr Int quot(const Int &a, const Int &b) {
   return combine_kind(a, b, a.value / b.value);
 }
+/// ⌈a / b⌉ for a, b > 0, without forming a + b - 1 (which leaves 64 bits
+/// for a cotarget near 2^63).
 constexpr Int ceil_quot(const Int &a, const Int &b) {
-  return combine_kind(a, b, (a.value + b.value - 1) / b.value);
+  return combine_kind(a, b,
+                      a.value / b.value + (a.value % b.value != 0 ? 1 : 0));
 }
 /// The kind of an Int computed from every leaf of `l`.
 constexpr Int kind_of(const Layout &l, std::int64_t v) {

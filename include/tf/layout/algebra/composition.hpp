@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <numeric>
 
 namespace tf {
 
@@ -106,8 +107,9 @@ constexpr Result<bool> compose_leaf(const FlatModes &a, const Int &n,
         continue;
       }
       // Neither divides: exact only if the whole leaf stays inside this mode.
+      // (rest - 1) * stride < extent, asked without forming the product.
       if (stride.value < m.shape.value &&
-          (rest.value - 1) * stride.value < m.shape.value) {
+          rest.value - 1 <= (m.shape.value - 1) / stride.value) {
         Result<Int> st = mul(stride, m.stride);
         if (!st)
           return st.error();
@@ -137,20 +139,26 @@ constexpr Result<bool> compose_leaf(const FlatModes &a, const Int &n,
 }
 
 /// max over c < n of (c*d mod p): how far one leaf of B reaches into the
-/// digit below a mode boundary p of A.
+/// digit below a mode boundary p of A (n > 0, d >= 0, p > 0). Nothing here
+/// forms c * d, which leaves 64 bits for extents and strides near 2^63.
 constexpr std::int64_t max_residue(std::int64_t n, std::int64_t d,
                                    std::int64_t p) {
   if (n <= 1 || d == 0)
     return 0;
-  if ((n - 1) * d < p)
+  if (n - 1 <= (p - 1) / d) // (n - 1) * d < p: no wrap
     return (n - 1) * d;
-  if (d % p == 0)
+  std::int64_t step = d % p;
+  if (step == 0)
     return 0;
-  if (p % d == 0)
-    return p - d;
+  // The residues c*d mod p are the multiples of g = gcd(d, p) below p, in a
+  // cycle of p / g; a leaf that runs the whole cycle reaches p - g.
+  std::int64_t g = std::gcd(step, p);
+  if (n >= p / g)
+    return p - g;
   std::int64_t best = 0;
-  for (std::int64_t c = 1; c < n && c <= p; ++c) {
-    std::int64_t r = (c * d) % p;
+  std::int64_t r = 0;
+  for (std::int64_t c = 1; c < n; ++c) {
+    r = r >= p - step ? r - (p - step) : r + step; // (r + step) mod p
     best = r > best ? r : best;
   }
   return best;
@@ -203,11 +211,18 @@ constexpr Result<Layout> composition(const Layout &a, const Layout &b) {
   // coalesced, differ from those of a carry).
   std::int64_t boundary = 1;
   for (std::size_t j = 0; j + 1 < inner.size(); ++j) {
-    boundary *= inner[j].shape.value;
+    if (!checked_mul(boundary, inner[j].shape.value, boundary))
+      return detail::capacity_error("composition: the size of A does not fit "
+                                    "in 64 bits");
+    // The sum saturates: a reach past 64 bits carries all the same.
     std::int64_t reach = 0;
     for (const detail::FlatMode &m : *bf)
-      if (m.shape.value > 0)
-        reach += detail::max_residue(m.shape.value, m.stride.value, boundary);
+      if (m.shape.value > 0 &&
+          !checked_add(reach,
+                       detail::max_residue(m.shape.value, m.stride.value,
+                                           boundary),
+                       reach))
+        reach = INT64_MAX;
     if (reach >= boundary)
       return make_error(Errc::precondition,
                         "composition of the modes of B carries across a mode "
