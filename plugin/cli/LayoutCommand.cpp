@@ -219,12 +219,19 @@ private:
         return F;
       if (is_tiler_text(Operands[1])) {
         if (!ByTiler)
-          return Failure{Verb + " takes a layout, not a tiler, here"};
+          return Failure{Verb + " --form " + Form +
+                             " takes a layout, not a tiler, here",
+                         Operands[1]};
         Result<Tiler> T = parse_tiler(Operands[1]);
         if (!T)
           return fromError(T.error(), Operands[1]);
         return emit(ByTiler(*A, *T));
       }
+      if (!ByLayout)
+        return Failure{Verb + " --form " + Form +
+                           " takes a tiler such as tile(4:1, 2:1), not a "
+                           "layout, here",
+                       Operands[1]};
       Result<Layout> B = layoutOperand(1, F);
       if (F)
         return F;
