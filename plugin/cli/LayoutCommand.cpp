@@ -347,6 +347,10 @@ private:
     return std::nullopt;
   }
 
+  /// A layout's offsets are for reading: a million is far past that, and
+  /// a layout of 2^31 elements would otherwise fill the memory.
+  static constexpr std::int64_t MaxEvaluatedOffsets = std::int64_t(1) << 20;
+
   std::optional<Failure> eval() {
     Result<ComposedLayout> C = parse_composed_layout(Operands[0]);
     if (!C)
@@ -359,15 +363,25 @@ private:
       return Failure{"a swizzled layout needs --element-bytes: swizzles act "
                      "on byte offsets",
                      Operands[0]};
+    if (*N > MaxEvaluatedOffsets)
+      return Failure{"eval prints at most " +
+                         std::to_string(MaxEvaluatedOffsets) +
+                         " offsets; this layout has " + std::to_string(*N) +
+                         " (divide it and evaluate a tile)",
+                     Operands[0]};
     int Bytes = ElementBytes ? static_cast<int>(ElementBytes) : 1;
+    // Every offset is computed before anything is printed: an error prints
+    // no partial list.
     json::Array Offsets;
     std::string Line;
     for (std::int64_t I = 0; I < *N; ++I) {
       Result<std::int64_t> V = evaluate(*C, I, Bytes);
       if (!V)
         return Failure{V.error().message(), Operands[0]};
-      Offsets.push_back(*V);
-      Line += (I ? " " : "") + std::to_string(*V);
+      if (Json)
+        Offsets.push_back(*V);
+      else
+        Line += (I ? " " : "") + std::to_string(*V);
     }
     if (Json)
       outs() << formatv("{0:2}", json::Value(json::Object{
