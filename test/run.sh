@@ -2,7 +2,8 @@
 # Sets tf up (see .ci/setup.sh), builds it and runs every test: GoogleTest
 # suites, compile-time checks and the lit suites, through ctest. Then the
 # sanitized build (test/sanitize.sh): the plugin's and the queries' lit
-# suites under ASan and UBSan and a bounded pass of each fuzzer
+# suites, the libraries' GoogleTest suites and the interpreter's optimal
+# GEMM run under ASan and UBSan, and a bounded pass of each fuzzer
 # (docs/testing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
