@@ -21,6 +21,13 @@
 #     them.
 # TF_SANITIZE_LABELS=REGEX adds labels (and then builds the whole tree).
 #
+# TF_SANITIZE_SUITE=all builds the whole tree and runs the whole suite that
+# runs tf's own code, every interpreter GEMM run included: every label but
+# adoption (CMake and Make projects using the installed package), docs (the
+# text of docs/), editor (clangd and clang-tidy, not instrumented, load tf.so
+# without the ASan runtime), gpu (nvcc and ptxas on generated CUDA) and
+# mutation (the tests' strength, by rebuilding planted bugs).
+#
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
