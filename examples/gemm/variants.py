@@ -65,6 +65,50 @@ def tile_n(n):
     ]
 
 
+# optimal.cpp's substitutions for two m64n128 accumulator blocks per
+# consumer warpgroup: WGMMA N = 128, twice the atoms along M or N.
+def two_blocks_per_warpgroup(rows):
+    """A 256 x 128 tile (rows: each consumer holds 128 rows as two blocks
+    one above the other) or a 128 x 256 tile split along N (each consumer
+    holds its 64 rows as two blocks side by side)."""
+    common = [
+        ("one 64 x 256 x 16 atom", "one 64 x 128 x 16 atom"),
+        ("Wgmma<256,", "Wgmma<128,"),
+    ]
+    if rows:
+        return [
+            ("BM = 128, BN = 256, BK = 64, STAGES = 3",
+             "BM = 256, BN = 128, BK = 64, STAGES = 3"),
+        ] + common + [
+            ("128 x 256 f32", "256 x 128 f32"),
+            ("2@group splits M between the consumers,",
+             "2@group splits M between the consumers, the next 2 each one's\n"
+             "// 128 rows into two m64n128 WGMMA blocks,"),
+            ('"((2@group,4@warp,2,8@lane8),(32,4@lane4,2))"\n'
+             '                       ":((16384,16,8,1),(512,128,64))"',
+             '"((2@group,2,4@warp,2,8@lane8),(16,4@lane4,2))"\n'
+             '                       ":((16384,8192,16,8,1),(512,128,64))"'),
+            ("A 128 x 64 K-major, B 64 x 256\n// N-major as four contiguous",
+             "A 256 x 64 K-major, B 64 x 128\n// N-major as two contiguous"),
+            ('"((2,8,8),(4,16)):((4096,512,64),(16,1))',
+             '"((4,8,8),(4,16)):((4096,512,64),(16,1))'),
+            ('"(64,(4,64)):(64,(4096,1))', '"(64,(2,64)):(64,(4096,1))'),
+            ("four 128 x 64 panels", "two 256 x 64 panels"),
+            ('"(128,(4,64)):(64,(8192,1))', '"(256,(2,64)):(64,(16384,1))'),
+            ("tf::Repeat<2, 1, 4>", "tf::Repeat<4, 1, 4>"),
+        ]
+    return common + [
+        ("2@group splits M between the consumers,",
+         "2@group splits M between the consumers, the first N leaf of 2 each\n"
+         "// one's 256 columns into two m64n128 WGMMA blocks,"),
+        ('"((2@group,4@warp,2,8@lane8),(32,4@lane4,2))"\n'
+         '                       ":((16384,16,8,1),(512,128,64))"',
+         '"((2@group,4@warp,2,8@lane8),(2,16,4@lane4,2))"\n'
+         '                       ":((16384,16,8,1),(8192,512,128,64))"'),
+        ("tf::Repeat<2, 1, 4>", "tf::Repeat<2, 2, 4>"),
+    ]
+
+
 # name: (example it comes from, substitutions in the example in order,
 #        substitutions in test/gpu/gemm_<example>/user.cpp, the H200 test's
 #        main)
@@ -102,6 +146,10 @@ VARIANTS = {
     # bf16 NN with a 128 x 128 and a 128 x 192 output tile.
     "n128": ("optimal", tile_n(128), []),
     "n192": ("optimal", tile_n(192), []),
+    # Two accumulator blocks per consumer warpgroup: a 256 x 128 tile
+    # (BM = 256) and the 128 x 256 tile split along N, WGMMA m64n128.
+    "m256": ("optimal", two_blocks_per_warpgroup(rows=True), []),
+    "nsplit": ("optimal", two_blocks_per_warpgroup(rows=False), []),
 }
 
 

@@ -85,9 +85,10 @@ llvm::Expected<const StorePlan *> Run::storePlan(const Stmt &S,
   if (AccIt == Accs.end())
     return fail("stores an accumulator no WGMMA computes");
   const AccInfo &Acc = AccIt->second;
-  if (Acc.Blocks != 1)
-    return fail("an accumulator of " + llvm::Twine(Acc.Blocks) +
-                " blocks per warpgroup is not modeled");
+  if (I.Blocks.count() != Acc.Blocks)
+    return fail("stores " + llvm::Twine(I.Blocks.count()) +
+                " accumulator blocks per warpgroup; its WGMMAs compute " +
+                llvm::Twine(Acc.Blocks));
   const lower::RegisterFragment &Regs = I.Registers;
   if (Regs.threads() != WarpgroupThreads || Regs.rows() != Acc.Op.M ||
       Regs.columns() != Acc.Op.N)
@@ -98,9 +99,10 @@ llvm::Expected<const StorePlan *> Run::storePlan(const Stmt &S,
                 " x " + llvm::Twine(Acc.Op.N) + " per warpgroup");
   const lower::RoleStmt &Role = *W.Role;
   StorePlan Plan;
-  Plan.N = Acc.Op.N;
+  Plan.N = Acc.Op.N * I.Blocks.Columns;
   Plan.Groups = (Role.End - Role.Begin) / WarpgroupThreads;
-  const std::int64_t Rows = Acc.Op.M * Plan.Groups, N = Plan.N;
+  const std::int64_t Rows = Acc.Op.M * I.Blocks.Rows * Plan.Groups,
+                     N = Plan.N;
 
   // The view: (m, n) -> element offset through its layout (a linear index
   // of the (rows, columns) shape, read lexicographically), in bytes, then
@@ -130,8 +132,8 @@ llvm::Expected<const StorePlan *> Run::storePlan(const Stmt &S,
   }
 
   // The shard must put each element where the WGMMA fragment holds it:
-  // register Reg of thread t of warpgroup g holds row M g + Row, column Col
-  // of the store's Registers.coord(t, Reg).
+  // register Reg of block b of thread t of warpgroup g holds the tile's
+  // element I.Blocks.at(Registers, g, b, t, Reg).
   llvm::Expected<ShardLayout> Shard = parseShardText(I.Shard);
   if (!Shard)
     return Shard.takeError();
@@ -150,35 +152,36 @@ llvm::Expected<const StorePlan *> Run::storePlan(const Stmt &S,
   std::int64_t Coord[max_int_tuple_nodes] = {};
   for (std::int64_t T = Role.Begin; T < Role.End; ++T) {
     const std::int64_t G = (T - Role.Begin) / WarpgroupThreads;
-    for (std::int64_t Reg = 0; Reg < Regs.registers(); ++Reg) {
-      const lower::FragmentCoord C =
-          Regs.coord((T - Role.Begin) % WarpgroupThreads, Reg);
-      const std::int64_t Mn[2] = {Acc.Op.M * G + C.Row, C.Col};
-      int Leaf = 0;
-      for (int Mode = 0; Mode < 2; ++Mode) {
-        std::int64_t C = Mn[Mode];
-        const int First = Leaf;
-        Leaf += static_cast<int>(Leaves[Mode].size());
-        for (int L = Leaf - 1; L >= First; --L) {
-          const std::int64_t Extent = Leaves[Mode][L - First];
-          Coord[L] = C % Extent;
-          C /= Extent;
+    for (std::int64_t B = 0; B < I.Blocks.count(); ++B)
+      for (std::int64_t Reg = 0; Reg < Regs.registers(); ++Reg) {
+        const lower::FragmentCoord Place = I.Blocks.at(
+            Regs, G, B, (T - Role.Begin) % WarpgroupThreads, Reg);
+        const std::int64_t Mn[2] = {Place.Row, Place.Col};
+        int Leaf = 0;
+        for (int Mode = 0; Mode < 2; ++Mode) {
+          std::int64_t C = Mn[Mode];
+          const int First = Leaf;
+          Leaf += static_cast<int>(Leaves[Mode].size());
+          for (int L = Leaf - 1; L >= First; --L) {
+            const std::int64_t Extent = Leaves[Mode][L - First];
+            Coord[L] = C % Extent;
+            C /= Extent;
+          }
         }
+        bool Held = false;
+        std::int64_t Other = -1;
+        detail::for_each_replica(*Table, Coord,
+                                 [&](std::int64_t Unit, std::int64_t) {
+                                   Held |= Unit == T;
+                                   Other = Unit;
+                                   return !Held;
+                                 });
+        if (!Held)
+          return fail(
+              "the accumulator's shard puts element (" + llvm::Twine(Mn[0]) +
+              ", " + llvm::Twine(Mn[1]) + ") on thread " + llvm::Twine(Other) +
+              "; the WGMMA fragment holds it in thread " + llvm::Twine(T));
       }
-      bool Held = false;
-      std::int64_t Other = -1;
-      detail::for_each_replica(*Table, Coord,
-                               [&](std::int64_t Unit, std::int64_t) {
-                                 Held |= Unit == T;
-                                 Other = Unit;
-                                 return !Held;
-                               });
-      if (!Held)
-        return fail(
-            "the accumulator's shard puts element (" + llvm::Twine(Mn[0]) +
-            ", " + llvm::Twine(Mn[1]) + ") on thread " + llvm::Twine(Other) +
-            "; the WGMMA fragment holds it in thread " + llvm::Twine(T));
-    }
   }
   return &Plans.emplace(&S, std::move(Plan)).first->second;
 }
@@ -315,27 +318,32 @@ llvm::Error Run::storeFragment(Walker &W, const Stmt &S) {
   llvm::Expected<EpilogueInputs> In = epilogueInputs(W, I.Epilogue);
   if (!In)
     return In.takeError();
-  auto It = AccRegs.find({I.Acc, W.Group, 0});
-  const std::int64_t N = (*Plan)->N, M = Accs.at(I.Acc).Op.M;
-  const std::vector<float> Poison(static_cast<std::size_t>(M * N),
+  const lower::MmaAtom &Atom = Accs.at(I.Acc).Op;
+  const std::vector<float> Poison(static_cast<std::size_t>(Atom.M * Atom.N),
                                   std::numeric_limits<float>::quiet_NaN());
-  const std::vector<float> &D = It == AccRegs.end() ? Poison : It->second;
   const std::int64_t E = bytes(View.Element);
-  for (std::int64_t T = W.Begin; T < W.End; ++T) {
-    for (std::int64_t Reg = 0; Reg < I.Registers.registers(); ++Reg) {
-      const lower::FragmentCoord C = I.Registers.coord(T - W.Begin, Reg);
-      const std::int64_t Row = C.Row, Col = C.Col;
-      const std::int64_t Tile = (M * W.Group + Row) * N + Col;
-      const std::int64_t Address =
-          View.Offset + (*Plan)->Offset[static_cast<std::size_t>(Tile)];
-      if (Address < View.Offset || Address + E > View.Offset + View.Bytes)
-        return fail("element (" + llvm::Twine(M * W.Group + Row) + ", " +
-                    llvm::Twine(Col) + ") lands outside " + View.Name);
-      storeFromFloat(&Smem[static_cast<std::size_t>(Address)], View.Element,
-                     applyEpilogue(I.Epilogue,
-                                   D[static_cast<std::size_t>(Row * N + Col)],
-                                   M * W.Group + Row, Col, *In));
-    }
+  for (std::int64_t B = 0; B < I.Blocks.count(); ++B) {
+    // Block B's M x N registers (never computed: poison).
+    auto It = AccRegs.find({I.Acc, W.Group, B});
+    const std::vector<float> &D = It == AccRegs.end() ? Poison : It->second;
+    for (std::int64_t T = W.Begin; T < W.End; ++T)
+      for (std::int64_t Reg = 0; Reg < I.Registers.registers(); ++Reg) {
+        const lower::FragmentCoord C = I.Registers.coord(T - W.Begin, Reg);
+        const lower::FragmentCoord At =
+            I.Blocks.at(I.Registers, W.Group, B, T - W.Begin, Reg);
+        const std::int64_t Address =
+            View.Offset +
+            (*Plan)->Offset[static_cast<std::size_t>(At.Row * (*Plan)->N +
+                                                     At.Col)];
+        if (Address < View.Offset || Address + E > View.Offset + View.Bytes)
+          return fail("element (" + llvm::Twine(At.Row) + ", " +
+                      llvm::Twine(At.Col) + ") lands outside " + View.Name);
+        storeFromFloat(
+            &Smem[static_cast<std::size_t>(Address)], View.Element,
+            applyEpilogue(I.Epilogue,
+                          D[static_cast<std::size_t>(C.Row * Atom.N + C.Col)],
+                          At.Row, At.Col, *In));
+      }
   }
   W.Fenced = false; // a register access: the next WGMMA needs a fence
   return llvm::Error::success();

@@ -315,6 +315,29 @@ struct ZeroFragmentStmt {
 /// Applies Epilogue to each element of the accumulator fragment Acc, casts
 /// it to CastTo and stores it into View where its shard (a ShardLayout over
 /// the role's mesh, printed) puts it.
+/// How the warpgroups holding an accumulator split its tile: warpgroup g
+/// holds the Rows M x Columns N rows [g Rows M, (g + 1) Rows M) of it as
+/// Rows x Columns atom blocks of M x N (M x N: the MMA atom's C), block b
+/// at block row b / Columns and block column b % Columns -- the order the
+/// lowering numbers a WGMMA's C.Block in.
+struct AccumulatorBlocks {
+  std::int64_t Rows = 1, Columns = 1;
+
+  std::int64_t count() const { return Rows * Columns; }
+  /// Where register \p Reg of block \p Block of thread \p Thread of
+  /// warpgroup \p Group is in the whole tile, the registers of each block
+  /// numbered as \p Atom numbers one block's.
+  FragmentCoord at(const RegisterFragment &Atom, std::int64_t Group,
+                   std::int64_t Block, std::int64_t Thread,
+                   std::int64_t Reg) const {
+    const FragmentCoord C = Atom.coord(Thread, Reg);
+    return {(Group * Rows + Block / Columns) * Atom.rows() + C.Row,
+            Block % Columns * Atom.columns() + C.Col};
+  }
+  friend bool operator==(const AccumulatorBlocks &,
+                         const AccumulatorBlocks &) = default;
+};
+
 struct StoreFragmentStmt {
   hir::ValueId Acc = hir::None;
   std::string Shard;
@@ -323,6 +346,8 @@ struct StoreFragmentStmt {
   /// recorded it, in the instruction's register order (not printed: the
   /// shard says where the elements go, this how a thread numbers them).
   RegisterFragment Registers;
+  /// The atom blocks each warpgroup holds (printed when more than one).
+  AccumulatorBlocks Blocks;
   DType CastTo = DType::f32;
   /// The fused elementwise ops, applied in order before the cast.
   std::vector<FragmentOp> Epilogue;

@@ -196,7 +196,12 @@ void Printer::stmt(InstId Id, unsigned Indent) {
     OS << "st.shared";
     printFragmentOps(K, F.Epilogue, OS);
     OS << " cvt." << name(F.CastTo) << " acc -> " << K.Regions[F.View].Name
-       << "  # per thread as " << F.Shard << "\n";
+       << "  # per thread as " << F.Shard;
+    if (F.Blocks.count() != 1)
+      OS << ", " << F.Blocks.Rows << " x " << F.Blocks.Columns
+         << " blocks of " << F.Registers.rows() << " x "
+         << F.Registers.columns() << " per warpgroup";
+    OS << "\n";
     return;
   }
   case StmtKind::AtomCall:

@@ -3,7 +3,9 @@
 // accumulatorStore (plugin/backend/cuda_sm90/AccumulatorStore.h) on staged tiles of two
 // warpgroups' m64n256 accumulators: the optimal GEMM's four 128 x 64 panels
 // with the 128-byte swizzle, a plain row-major tile, and layouts it must
-// refuse (a transposed tile that splits register pairs, a wrong shape).
+// refuse (a transposed tile that splits register pairs, a wrong shape);
+// and warpgroups holding several m64n128 blocks each (BM = 256: two block
+// rows; an N split: two block columns).
 // The accumulator is the WGMMA contract's fragment of C as a match records
 // it (test/lower/WgmmaAccumulator.h). Expected values follow from the
 // layouts by hand: thread (group, warp, lane8, lane4) starts at row
@@ -23,14 +25,16 @@ std::string refusal(llvm::Expected<tf::backend::sm90::AccumulatorStore> S) {
   return S ? "" : llvm::toString(S.takeError());
 }
 
-/// Two warpgroups' m64n256 bf16 accumulators into \p View.
+/// Two warpgroups' bf16 accumulators of \p Blocks m64nN blocks each into
+/// \p View.
 llvm::Expected<tf::backend::sm90::AccumulatorStore>
-store(const tf::lower::Region &View) {
+store(const tf::lower::Region &View, std::int64_t N = 256,
+      tf::lower::AccumulatorBlocks Blocks = {}) {
   llvm::Expected<tf::lower::RegisterFragment> Acc =
-      tf_test::wgmmaAccumulator(256, tf::DType::bf16);
+      tf_test::wgmmaAccumulator(N, tf::DType::bf16);
   if (!Acc)
     return Acc.takeError();
-  return tf::backend::sm90::accumulatorStore(View, *Acc, 2);
+  return tf::backend::sm90::accumulatorStore(View, *Acc, Blocks, 2);
 }
 
 tf::lower::Region view(const char *Layout, std::int64_t Rows,
@@ -82,6 +86,46 @@ TEST(AccumulatorStore, RefusesSplitPairs) {
 TEST(AccumulatorStore, RefusesOtherShapes) {
   EXPECT_NE(refusal(store(view("(64,256):(256,1)", 64, 256)))
                 .find("is not the 128 x 256 accumulator tile"),
+            std::string::npos);
+}
+
+TEST(AccumulatorStore, TwoBlockRowsPerWarpgroup) {
+  // BM = 256, BN = 128: warpgroup g holds rows [128 g, 128 g + 128) as two
+  // m64n128 blocks; the tile is two 256 x 64 panels of 128-byte rows.
+  auto S = store(view("(256,(2,64)):(64,(16384,1)) | Swizzle(3,4,3)", 256, 128),
+                 128, {2, 1});
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  EXPECT_EQ(S->GroupBytes, 128 * 128);
+  EXPECT_EQ(S->Pairs, 32);
+  ASSERT_EQ(S->PairBytes.size(), 64u);
+  EXPECT_EQ(S->PairBytes[2], 16);             // block 0, columns + 8
+  EXPECT_EQ(S->PairBytes[16], 32768);         // column 64: the second panel
+  EXPECT_EQ(S->PairBytes[32], 64 * 128);      // block 1: rows + 64
+  EXPECT_EQ(S->PairBytes[33], 72 * 128);      // and + 8
+  EXPECT_EQ(S->Group.Row, 128);
+  EXPECT_EQ(S->Pair[32].Row, 64);
+  EXPECT_EQ(S->Pair[32].Col, 0);
+}
+
+TEST(AccumulatorStore, TwoBlockColumnsPerWarpgroup) {
+  // An N split: warpgroup g holds rows [64 g, 64 g + 64) of a 128 x 256
+  // tile as two m64n128 blocks side by side.
+  auto S = store(view("(128,(4,64)):(64,(8192,1)) | Swizzle(3,4,3)", 128, 256),
+                 128, {1, 2});
+  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
+  EXPECT_EQ(S->GroupBytes, 64 * 128);
+  ASSERT_EQ(S->PairBytes.size(), 64u);
+  EXPECT_EQ(S->PairBytes[32], 2 * 16384);     // block 1: column 128
+  EXPECT_EQ(S->Pair[32].Row, 0);
+  EXPECT_EQ(S->Pair[32].Col, 128);
+  EXPECT_EQ(S->Pair[63].Col, 128 + 15 * 8);
+}
+
+TEST(AccumulatorStore, RefusesATileOfOtherBlocks) {
+  // Two block rows per warpgroup make a 256-row tile, not 128.
+  EXPECT_NE(refusal(store(view("(128,(4,64)):(64,(8192,1))", 128, 256), 128,
+                          {2, 1}))
+                .find("is not the 256 x 128 accumulator tile"),
             std::string::npos);
 }
 

@@ -114,6 +114,8 @@ constexpr ExampleTraits Examples[] = {
     {"fp8_f32", DType::fp8e4m3, DType::f32, false, true, Epilogue::Scaled},
     {"n128", DType::bf16, DType::bf16, false, false, Epilogue::None},
     {"n192", DType::bf16, DType::bf16, false, false, Epilogue::None},
+    {"m256", DType::bf16, DType::bf16, false, false, Epilogue::None},
+    {"nsplit", DType::bf16, DType::bf16, false, false, Epilogue::None},
 };
 
 constexpr std::size_t exampleIndex() {
@@ -1016,6 +1018,22 @@ const Mutant Mutants[] = {
        return Changed;
      },
      Small, "fp8_e5m2"},
+    // The variants m256 and nsplit: two accumulator blocks per warpgroup.
+    // WGMMAs accumulating into each other's block (block 0's rows or
+    // columns stored where block 1's belong) must show.
+    {"SwapAccumulatorBlocks", "mismatch",
+     [](Kernel &K) {
+       bool Changed = false;
+       for (InstId Id : find<ext::Wgmma>(K)) {
+         OperandView &C = *at<lower::AtomCallStmt>(K, Id).operand("C");
+         if (C.Block < 2) {
+           C.Block = 1 - C.Block;
+           Changed = true;
+         }
+       }
+       return Changed;
+     },
+     Small, "m256/nsplit"},
 };
 
 /// The mutants of this example's LIR.

@@ -235,9 +235,17 @@ void KernelEmitter::stmt(InstId Id, unsigned Indent) {
     const AccInfo &A = Accumulators.at(Acc);
     Line() << "float " << accName(Acc) << "[" << A.Blocks << "][" << A.N / 2
            << "];\n";
-    Line() << "#pragma unroll\n";
-    Line() << "for (int i = 0; i < " << A.N / 2 << "; ++i)\n";
-    OS.indent(Indent + 2) << accName(Acc) << "[0][i] = 0.0f;\n";
+    // Every block: each WGMMA accumulates into its block (scale-d 1).
+    const bool Blocked = A.Blocks > 1;
+    if (Blocked) {
+      Line() << "#pragma unroll\n";
+      Line() << "for (int b = 0; b < " << A.Blocks << "; ++b)\n";
+    }
+    const unsigned Inner = Indent + (Blocked ? 2 : 0);
+    OS.indent(Inner) << "#pragma unroll\n";
+    OS.indent(Inner) << "for (int i = 0; i < " << A.N / 2 << "; ++i)\n";
+    OS.indent(Inner + 2) << accName(Acc) << "[" << (Blocked ? "b" : "0")
+                         << "][i] = 0.0f;\n";
     return;
   }
   case StmtKind::StoreFragment:

@@ -267,35 +267,50 @@ void KernelEmitter::storeFragment(InstId Id, unsigned Indent) {
         return C.Col;
       }) << ";\n";
   }
-  OS.indent(Indent + 2) << "#pragma unroll\n";
-  OS.indent(Indent + 2) << "for (int p = 0; p < " << S.PairBytes.size()
-                        << "; ++p) {\n";
+  // One loop over a block's register pairs, inside one over the blocks
+  // when a warpgroup holds several (the tables are indexed b * Pairs + p).
+  const bool Blocked = I.Blocks.count() > 1;
+  unsigned Inner = Indent + 2;
+  const std::string Block = Blocked ? "b" : "0";
+  const std::string Pair =
+      Blocked ? "b * " + std::to_string(S.Pairs) + " + p" : "p";
+  if (Blocked) {
+    OS.indent(Inner) << "#pragma unroll\n";
+    OS.indent(Inner) << "for (int b = 0; b < " << I.Blocks.count()
+                     << "; ++b) {\n";
+    Inner += 2;
+  }
+  OS.indent(Inner) << "#pragma unroll\n";
+  OS.indent(Inner) << "for (int p = 0; p < " << S.Pairs << "; ++p) {\n";
   if (Reads[0])
-    OS.indent(Indent + 4) << "const int row = row0 + " << Name
-                          << "_pair_rows[p];\n";
+    OS.indent(Inner + 2) << "const int row = row0 + " << Name << "_pair_rows["
+                         << Pair << "];\n";
   if (Reads[1])
-    OS.indent(Indent + 4) << "const int col = col0 + " << Name
-                          << "_pair_cols[p];\n";
-  std::string At = "base + " + Name + "_pairs[p]";
+    OS.indent(Inner + 2) << "const int col = col0 + " << Name << "_pair_cols["
+                         << Pair << "];\n";
+  std::string At = "base + " + Name + "_pairs[" + Pair + "]";
   if (!S.Sw.is_identity())
     At = "sm90::swizzle<" + std::to_string(S.Sw.bits) + ", " +
          std::to_string(S.Sw.base) + ", " + std::to_string(S.Sw.shift) + ">(" +
          At + ")";
-  OS.indent(Indent + 4) << "*reinterpret_cast<" << Word << " *>(smem + " << Name
-                        << "_offset + " << At << ") =\n";
+  OS.indent(Inner + 2) << "*reinterpret_cast<" << Word << " *>(smem + " << Name
+                       << "_offset + " << At << ") =\n";
   auto Element = [&](const char *Index, const char *Col) {
-    return fragmentValue(I.Epilogue, accName(I.Acc) + "[0][" + Index + "]",
+    return fragmentValue(I.Epilogue,
+                         accName(I.Acc) + "[" + Block + "][" + Index + "]",
                          "row", Col);
   };
-  OS.indent(Indent + 8) << Convert << "(" << Element("2 * p", "col") << ",";
+  OS.indent(Inner + 6) << Convert << "(" << Element("2 * p", "col") << ",";
   if (I.Epilogue.empty()) {
     OS << " ";
   } else {
     OS << "\n";
-    OS.indent(Indent + 8 + std::strlen(Convert) + 1);
+    OS.indent(Inner + 6 + std::strlen(Convert) + 1);
   }
   OS << Element("2 * p + 1", "(col + 1)") << ");\n";
-  OS.indent(Indent + 2) << "}\n";
+  OS.indent(Inner) << "}\n";
+  if (Blocked)
+    OS.indent(Indent + 2) << "}\n";
   OS.indent(Indent) << "}\n";
 }
 

@@ -153,11 +153,6 @@ llvm::Error KernelEmitter::collect() {
   collectUses(K.Body, None, Err);
   if (Err)
     return Err;
-  for (const auto &[Acc, A] : Accumulators)
-    if (A.Blocks != 1)
-      return problem(K.Range, "emits one accumulator block per warpgroup; "
-                              "this kernel has " +
-                                  llvm::Twine(A.Blocks));
   for (const Stmt &St : K.Insts)
     if (const auto *Store = St.getIf<StoreFragmentStmt>()) {
       const StoreFragmentStmt &I = *Store;
@@ -170,8 +165,13 @@ llvm::Error KernelEmitter::collect() {
                                      llvm::Twine(I.Registers.columns()) +
                                      " columns; its WGMMAs compute " +
                                      llvm::Twine(A->second.N));
-      llvm::Expected<AccumulatorStore> S =
-          accumulatorStore(K.Regions[I.View], I.Registers, A->second.Groups);
+      if (I.Blocks.count() != A->second.Blocks)
+        return problem(St.Range, "stores " + llvm::Twine(I.Blocks.count()) +
+                                     " accumulator blocks per warpgroup; its "
+                                     "WGMMAs compute " +
+                                     llvm::Twine(A->second.Blocks));
+      llvm::Expected<AccumulatorStore> S = accumulatorStore(
+          K.Regions[I.View], I.Registers, I.Blocks, A->second.Groups);
       if (!S)
         return problem(St.Range, llvm::toString(S.takeError()));
       if (!pairConversion(K.Regions[I.View].Element))

@@ -120,15 +120,8 @@ template <typename Pred> std::string typesWhere(Pred Written) {
   return Out;
 }
 
-std::string dims(const std::int64_t (&X)[3], int N) {
-  std::string Out = "(";
-  for (int D = 0; D < N; ++D)
-    Out += (D ? ", " : "") + std::to_string(X[D]);
-  return Out + ")";
-}
-
-/// Why the WGMMA site \p S is not one the emitter writes (its element types
-/// and one accumulator block per warpgroup), or empty.
+/// Why the WGMMA site \p S is not one the emitter writes (its element
+/// types), or empty.
 std::string wgmmaForm(const hir::Kernel &K, const hir::Stmt &S) {
   const char *Operand[] = {"A", "B"};
   for (int I = 0; I < 2; ++I) {
@@ -144,21 +137,7 @@ std::string wgmmaForm(const hir::Kernel &K, const hir::Stmt &S) {
     return "cuda_sm90 writes WGMMA with an " +
            std::string(name(WgmmaAccumulator)) + " accumulator; this one is " +
            std::string(name(D));
-  // The repeat is known for the site's own WGMMA match (a candidate under
-  // another contract has none yet).
-  if (!S.Sched || !S.Sched->Match || !S.Sched->Match->repeat.derived ||
-      analysis::contractOf(S) != &atoms::nv::sm90::wgmma)
-    return "";
-  const RepeatDerivation &R = S.Sched->Match->repeat;
-  if (R.count[0] == R.spatial[0] && R.count[1] == 1)
-    return "";
-  const std::int64_t Groups = R.spatial[0];
-  return "cuda_sm90 keeps one accumulator block per warpgroup; the tile " +
-         dims(R.tile, 2) + " over atoms " + dims(R.atom, 2) + " on " +
-         std::to_string(Groups) + " warpgroup" + (Groups == 1 ? "" : "s") +
-         " gives each " + std::to_string(R.count[0] / Groups * R.count[1]) +
-         " blocks; use an atom N of " + std::to_string(R.tile[1]) +
-         " and one warpgroup per " + std::to_string(R.atom[0]) + " rows";
+  return "";
 }
 
 } // namespace
@@ -613,8 +592,11 @@ void lowerStagingCopy(LoweringContext &Ctx, StmtId Op, Selection &Sel) {
     return;
   }
   const Region &View = Ctx.L.Regions[Ctx.Views[Buffer]];
+  // Each warpgroup's blocks, as lowerWgmma numbers them.
+  const AccumulatorBlocks Blocks{Repeat.count[0] / Repeat.spatial[0],
+                                 Repeat.count[1]};
   if (llvm::Expected<AccumulatorStore> Placed =
-          accumulatorStore(View, *Registers, Repeat.spatial[0]);
+          accumulatorStore(View, *Registers, Blocks, Repeat.spatial[0]);
       !Placed) {
     Ctx.refuse(DiagId::err_tf_lower_op, LoweringContext::at(S),
                {Ctx.opText(S) + " as " + S.Sched->ContractId,
@@ -630,6 +612,7 @@ void lowerStagingCopy(LoweringContext &Ctx, StmtId Op, Selection &Sel) {
   Store.Acc = Src;
   Store.Shard = to_string(*V.Shard);
   Store.Registers = std::move(*Registers);
+  Store.Blocks = Blocks;
   Store.CastTo = Chain->second.StoredAs;
   Store.Epilogue = fragmentOps(Ctx, Chain->second);
   // The store's own conversion rounds to the stored type: a last cast to

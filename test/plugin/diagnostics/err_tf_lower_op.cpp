@@ -100,35 +100,6 @@ void gemm(Matrix a, Matrix b) {
 }
 } // namespace mma_sync
 
-// The 128 x 64 tile over WGMMA 64 x 32 x 16 atoms gives each consumer
-// warpgroup two accumulator blocks side by side along N; cuda_sm90 keeps one
-// per warpgroup.
-namespace two_blocks {
-using namespace gemm_test;
-using Acc = Acc128x64<>;
-using Wgmma = tf::nv::sm90::Wgmma<32, tf::bf16, tf::Form::SS, tf::Major::K>;
-// B as two 64 x 32 N-major panels, 64-byte swizzled (one panel per atom).
-using RhsSlot = tf::Tensor<tf::bf16, "(64,(2,32)):(32,(2048,1)) | Swizzle(2,4,3)", tf::smem>;
-using Staged = tf::Tensor<tf::bf16, "(128,64):(64,1) | Swizzle(3,4,3)", tf::smem>;
-
-[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
-void gemm(Matrix a, Matrix b, Matrix out) {
-  tf::Ring<LhsSlot, 3> lhs_ring;
-  tf::Ring<RhsSlot, 3> rhs_ring;
-  auto staged_tile = tf::empty<Staged>();
-  for (auto [m, n] : tf::persistent_tiles(cta, tf::ceil_div(a.extent(0), 128), tf::ceil_div(b.extent(1), 64))) {
-    [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();
-    for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
-      [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), lhs_ring);
-      [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring);
-      [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>>(acc, lhs, rhs); // expected-error {{tf.schedule as nv.sm90.Wgmma cannot be lowered by the cuda_sm90 backend: cuda_sm90 keeps one accumulator block per warpgroup; the tile (128, 64) over atoms (64, 32) on 2 warpgroups gives each 2 blocks; use an atom N of 64 and one warpgroup per 64 rows [tf:lower-op]}}
-    }
-    [[tf::mesh(compute)]] auto staged = tf::schedule<tf::Copy>(tf::cast<tf::bf16>(acc), staged_tile);
-    [[tf::mesh(loader)]] tf::schedule<tf::nv::CopyAsyncTensor>(staged, out.tile<128, 64>(m * 128, n * 64));
-  }
-}
-} // namespace two_blocks
-
 // The epilogue zero-fills the output through the staged tile: cuda_sm90 stores
 // WGMMA accumulator fragments, and no WGMMA computes this one.
 namespace zero_fill {
