@@ -38,9 +38,9 @@ the instructions in the order the LIR gives them:
   accumulator block, each operand's ring, slot and start for every
   warpgroup, and its descriptor's LBO, SBO, base offset and swizzle), the
   epilogue's conversion and swizzle and the address every accumulator
-  register is stored at (each thread's base plus the register-pair table,
-  against where the view's layout puts that element of PTX's wgmma D
-  fragment), fences, commits and named barriers.
+  register of every block is stored at (each thread's base plus the
+  register-pair table, against where the view's layout puts that element
+  of PTX's wgmma D fragment), fences, commits and named barriers.
 
 A statement of the CUDA kernel the checker does not recognise is a mismatch
 too: new kinds of emitted code fail until the checker learns them, rather
@@ -352,10 +352,13 @@ def lir_events(k: LirKernel) -> list[tuple]:
             else:
                 ev.append(("wgmma_run", t, [w]))
         elif m := re.fullmatch(r"st\.shared((?: \w+(?:\.\w+)?)*?) cvt\.(\w+) (\w+) -> (\S+)"
-                               r"  # per thread as (.*)", t):
+                               r"  # per thread as (.*?)"
+                               r"(?:, (\d+) x (\d+) blocks of \d+ x \d+ per warpgroup)?", t):
             epilogue = m.group(1).split()
+            # The atom blocks each warpgroup holds, rows x columns.
+            blocks = (int(m.group(6)), int(m.group(7))) if m.group(6) else (1, 1)
             ev.append(("store_fragment", t, m.group(2), m.group(3), m.group(4), m.group(5),
-                       epilogue))
+                       epilogue, blocks))
         elif t == "fence.proxy.async.shared::cta":
             ev.append(("fence_proxy", t))
         elif m := re.fullmatch(r"bar\.sync (\d+), (\d+)", t):
@@ -654,7 +657,10 @@ class CuWalker:
             elif m := re.fullmatch(r"float (\w+)\[(\d+)\]\[(\d+)\];", c):
                 # the zeroing loop follows
                 nxt = [t.code for t in stmts[i:i + 2]]
-                want = [f"for (int i = 0; i < {m.group(3)}; ++i) {m.group(1)}[0][i] = 0.0f;"]
+                zero = f"for (int i = 0; i < {m.group(3)}; ++i) {m.group(1)}"
+                want = [f"{zero}[0][i] = 0.0f;" if m.group(2) == "1" else
+                        f"for (int b = 0; b < {m.group(2)}; ++b) #pragma unroll "
+                        f"{zero}[b][i] = 0.0f;"]
                 if nxt[:1] == ["#pragma unroll"]:
                     nxt = nxt[1:]
                     i += 1
@@ -793,6 +799,11 @@ class CuWalker:
         return run
 
     def store_block(self, s: Stmt) -> dict:
+        def descendants(t: Stmt) -> list[Stmt]:
+            # The store sits in the loop over pairs, inside one over blocks
+            # when a warpgroup holds several.
+            return [t] + [u for c in (t.children or []) for u in descendants(c)]
+
         d = dict(stmt=s)
         for t in s.children:
             for c in t.comments:
@@ -802,15 +813,18 @@ class CuWalker:
                     d["dtype"], d["shard"] = m.group(2), m.group(3)
             if m := re.fullmatch(r"const std::uint32_t base = (.*);", t.code):
                 d["base"] = m.group(1)
-            for u in ([t] + (t.children or [])):
+            for u in descendants(t):
+                if m := re.fullmatch(r"for \(int b = 0; b < (\d+); \+\+b\) \{?", u.code):
+                    d["blocks"] = int(m.group(1))
                 if m := re.fullmatch(
                         r"\*reinterpret_cast<(\w+) \*>\(smem \+ (\w+)_offset \+ "
-                        r"(?:sm90::swizzle<(\d+), (\d+), (\d+)>\()?base \+ (\w+)_pairs\[p\]\)?\)"
+                        r"(?:sm90::swizzle<(\d+), (\d+), (\d+)>\()?base \+ (\w+)_pairs\[(.*?)\]\)?\)"
                         r" = (\w+)\((.*)\);", u.code):
-                    args = split_args(m.group(8))
+                    args = split_args(m.group(9))
                     d.update(word=m.group(1), view=m.group(2),
                              swizzle=tuple(int(x) for x in m.group(3, 4, 5)) if m.group(3) else None,
-                             pairs=m.group(6), convert=m.group(7), args=args)
+                             pairs=m.group(6), pair_index=m.group(7), convert=m.group(8),
+                             args=args)
         return d
 
 
@@ -1164,13 +1178,17 @@ WGMMA_TYPE = {"bf16": "bf16", "f16": "f16", "fp8e4m3": "e4m3", "fp8e5m2": "e5m2"
 
 
 def compare_store(lir, cu, le, c, p, lt, cs):
-    _, _, dtype, acc, view, shard, epilogue = le
+    _, _, dtype, acc, view, shard, epilogue, blocks = le
     p.eq("epilogue conversion", dtype, c.get("dtype"), lt, cs)
     p.eq("epilogue shard", shard, c.get("shard"), lt, cs)
     p.eq("epilogue view", identifier(view), c.get("view"), lt, cs)
     p.eq("fused elementwise ops (comment)", epilogue, c.get("epilogue_comment"), lt, cs)
-    want = [epilogue_expr(epilogue, f"{acc}[0][2 * p]"),
-            epilogue_expr(epilogue, f"{acc}[0][2 * p + 1]")]
+    # Several blocks per warpgroup: a loop over blocks b around the pairs p.
+    block = "0" if blocks == (1, 1) else "b"
+    p.eq("accumulator blocks the store loops over", blocks[0] * blocks[1],
+         c.get("blocks", 1), lt, cs)
+    want = [epilogue_expr(epilogue, f"{acc}[{block}][2 * p]"),
+            epilogue_expr(epilogue, f"{acc}[{block}][2 * p + 1]")]
     p.eq("the converted pair, fused ops applied", want, c.get("args"), lt, cs)
     p.eq("epilogue conversion call", CONVERT.get(dtype), (c.get("convert"), c.get("word")), lt, cs)
     region = next((r for r in lir.regions if r.name == view), None)
@@ -1179,7 +1197,7 @@ def compare_store(lir, cu, le, c, p, lt, cs):
         m = re.search(r"\| Swizzle\((\d+),(\d+),(\d+)\)", region.layout)
         want = tuple(int(x) for x in m.groups()) if m else None
         p.eq("epilogue swizzle (the view's layout)", want, c.get("swizzle"), region.text, cs)
-        check_fragment_addresses(region, cu, c, p, lt, cs)
+        check_fragment_addresses(region, cu, c, blocks, p, lt, cs)
 
 
 def layout_bytes(region: Region):
@@ -1211,23 +1229,31 @@ def swizzle(bms, x: int) -> int:
     return x ^ ((x & (((1 << b) - 1) << (m + s))) >> s)
 
 
-def check_fragment_addresses(region, cu, c, p, lt, cs):
+def check_fragment_addresses(region, cu, c, blocks, p, lt, cs):
     """Every accumulator register the epilogue stores lands where the view's
     layout puts its element. PTX's wgmma D fragment: register 4j + 2h + e of
-    thread (warp, lane8, lane4) of warpgroup g holds row
-    64 g + 16 warp + 8 h + lane8, column 8 j + 2 lane4 + e; the CUDA file
-    stores registers 2p, 2p + 1 (p = 2j + h) as one word at
-    swizzle(base + <view>_pairs[p]), base a function of the thread's
-    coordinates."""
+    thread (warp, lane8, lane4) of a warpgroup's m64nN block holds the
+    block's row 16 warp + 8 h + lane8, column 8 j + 2 lane4 + e. Warpgroup g
+    holds R x C blocks (the LIR's `blocks`, 1 x 1 unless printed), block b
+    at rows 64 (R g + b / C), columns N (b % C). The CUDA file stores
+    registers 2p, 2p + 1 (p = 2j + h) of block b as one word at
+    swizzle(base + <view>_pairs[b P + p]) (P pairs per block; [p] for one
+    block), base a function of the thread's coordinates."""
     pairs = cu.tables.get(f"{c.get('pairs')}_pairs")
     base = c.get("base")
     if pairs is None or base is None:
         p.add("epilogue: no thread base or register pair table in the CUDA file", lt, cs)
         return
-    if len(region.shape) != 2 or region.shape[0] % 64 or len(pairs) * 4 != region.shape[1]:
-        p.add(f"epilogue: {len(pairs)} register pairs per thread for a view of shape "
-              f"{region.shape}", region.text, cs)
+    rows, cols = blocks
+    per_block = len(pairs) // (rows * cols)
+    if (len(region.shape) != 2 or region.shape[0] % (64 * rows)
+            or per_block * rows * cols != len(pairs)
+            or per_block * 4 * cols != region.shape[1]):
+        p.add(f"epilogue: {len(pairs)} register pairs per thread in {rows} x {cols} blocks "
+              f"for a view of shape {region.shape}", region.text, cs)
         return
+    index = "p" if blocks == (1, 1) else f"b * {per_block} + p"
+    p.eq("epilogue register pair index", index, c.get("pair_index"), lt, cs)
     names = set(re.findall(r"[A-Za-z_]\w*", base))
     axes = names - {"warp", "lane8", "lane4"}
     if len(axes) > 1:
@@ -1235,17 +1261,18 @@ def check_fragment_addresses(region, cu, c, p, lt, cs):
         return
     element = ELEMENT_BYTES[region.element]
     view_bytes = layout_bytes(region)
-    for g in range(region.shape[0] // 64):
+    for g in range(region.shape[0] // (64 * rows)):
         for warp, lane8, lane4 in itertools.product(range(4), range(8), range(4)):
             env = {"warp": warp, "lane8": lane8, "lane4": lane4}
             env.update({a: g for a in axes})
             at = evaluate(base, env)
-            for pair, offset in enumerate(pairs):
+            for index, offset in enumerate(pairs):
+                b, pair = divmod(index, per_block)
                 word = at + offset
                 if c.get("swizzle"):
                     word = swizzle(c["swizzle"], word)
-                row = 64 * g + 16 * warp + 8 * (pair % 2) + lane8
-                col = 8 * (pair // 2) + 2 * lane4
+                row = 64 * (rows * g + b // cols) + 16 * warp + 8 * (pair % 2) + lane8
+                col = 4 * per_block * (b % cols) + 8 * (pair // 2) + 2 * lane4
                 for e in (0, 1):
                     want = view_bytes(row, col + e)
                     if word + e * element != want:
@@ -1265,12 +1292,12 @@ def compare_wgmma(lir, cu, lrun, crun, used_descs, acc_shape, p, lt, cs):
     axis_values = sorted({w["axis_value"] for w in lrun})
     first = [w for w in lrun if w["axis_value"] == axis_values[0]]
     p.eq("WGMMA k-steps, in order", [w["k"] for w in first], [c["k"] for c in calls], lt, cs)
-    by_k = {c["k"]: c for c in calls}
+    by_k = {(c["k"], c["block"]): c for c in calls}
     for w in lrun:
         wt = w["text"]
-        c = by_k.get(w["k"])
+        c = by_k.get((w["k"], w["block"]))
         if c is None:
-            p.add(f"no WGMMA for k-step {w['k']}", wt, cs)
+            p.add(f"no WGMMA for k-step {w['k']} into block {w['block']}", wt, cs)
             continue
         ct = str(c["stmt"])
         m = re.fullmatch(r"wgmma\.mma_async\.sync\.aligned\.m64n(\d+)k(\d+)\.f32\.(\w+)\.(\w+)",
