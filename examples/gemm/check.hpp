@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 namespace gemm_example {
@@ -50,6 +51,35 @@ inline Shape parse_shape(int argc, char **argv) {
     *dims[i] = v;
   }
   return s;
+}
+
+/// A batch of L GEMMs of one shape (batched.cpp).
+struct BatchedShape {
+  std::int64_t L = 3;
+  Shape s;
+};
+
+/// `prog [[L] M N K]` (L = 3 when only M N K are given).
+inline BatchedShape parse_batched_shape(int argc, char **argv) {
+  BatchedShape b;
+  if (argc == 5) {
+    char *end = nullptr;
+    const long long l = std::strtoll(argv[1], &end, 10);
+    if (end == argv[1] || *end != '\0' || l < 1) {
+      std::fprintf(stderr, "%s: '%s' is not a positive batch count\n", argv[0],
+                   argv[1]);
+      std::exit(2);
+    }
+    b.L = l;
+    argv[1] = argv[0];
+    ++argv;
+    --argc;
+  } else if (argc != 1 && argc != 4) {
+    std::fprintf(stderr, "usage: %s [[L] M N K]\n", argv[0]);
+    std::exit(2);
+  }
+  b.s = parse_shape(argc, argv);
+  return b;
 }
 
 /// The 16-bit float types the GEMM examples take and produce.
@@ -324,6 +354,28 @@ int report(const char *name, const Shape &s, const std::vector<In> &a,
                 v.worst_ratio, v.worst_bound);
   std::printf(" (%s)\n", v.ok() ? "ok" : "FAILED");
   return v.ok() ? 0 : 1;
+}
+
+/// report() for a batch: `out` (L x M x N) against a (L x M x K) times b
+/// (L x K x N), all row-major, one line per batch; 0 if every element of
+/// every batch is within its bound.
+template <Input In, Output T>
+int report_batched(const char *name, const BatchedShape &shape,
+                   const std::vector<In> &a, const std::vector<In> &b,
+                   const std::vector<T> &out) {
+  const Shape &s = shape.s;
+  int status = 0;
+  for (std::int64_t l = 0; l < shape.L; ++l) {
+    auto slice = [&](const auto &v, std::int64_t n) {
+      using V = std::remove_cvref_t<decltype(v)>;
+      return V(v.begin() + l * n, v.begin() + (l + 1) * n);
+    };
+    std::printf("batch %lld of %lld: ", static_cast<long long>(l),
+                static_cast<long long>(shape.L));
+    status |= report(name, s, slice(a, s.M * s.K), slice(b, s.K * s.N),
+                     slice(out, s.M * s.N));
+  }
+  return status;
 }
 
 } // namespace gemm_example

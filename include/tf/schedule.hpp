@@ -349,15 +349,17 @@ template <class Src, class Dst> struct CopyChecks {
   using ST = typename Src::element_type;
   using DT = typename Dst::element_type;
   static constexpr bool same_type = std::is_same_v<ST, DT>;
-  static constexpr bool same_rank = Src::rank == Dst::rank;
-  static constexpr bool extents = static_extents_agree<Src, Dst>();
+  /// Equal ranks, or unit leading modes on the side of higher rank.
+  static constexpr bool same_rank = copy_ranks_agree<Src, Dst>();
+  static constexpr bool extents = copy_extents_agree<Src, Dst>();
 };
 
-/// dst(c) = src(c) for every coordinate of dst; reads outside a window give
-/// 0 and writes outside one are dropped.
+/// dst(c) = src(c) for every coordinate of dst (the unit leading modes one
+/// side has are coordinate 0); reads outside a window give 0 and writes
+/// outside one are dropped.
 template <class S, class D> void copy_elements(const S &src, const D &dst) {
   for_each_coord(extents_of(dst), [&](const auto &c) {
-    dst.at(c) = src.at(c).get();
+    dst.at(c) = src.at(unit_modes_cast<S::rank>(c)).get();
   });
 }
 
@@ -374,7 +376,9 @@ template <class Src, class Dst> struct TmaChecks {
   static constexpr std::int64_t max_rank = operand_limit(
       contract, is_store ? store : load, is_store ? "dst" : "src",
       OperandLimit::Kind::rank_max);
-  static constexpr bool rank_ok = max_rank < 0 || Src::rank <= max_rank;
+  /// The global side's rank, the tensor map's.
+  static constexpr int box_rank = is_store ? Dst::rank : Src::rank;
+  static constexpr bool rank_ok = max_rank < 0 || box_rank <= max_rank;
 
   static constexpr Message direction_message() {
     Message m;
@@ -389,7 +393,7 @@ template <class Src, class Dst> struct TmaChecks {
     Message m;
     m << "tf::schedule<tf::nv::CopyAsyncTensor>: a TMA box has at most "
       << max_rank << " modes (" << contract.id.view() << "); this one has "
-      << std::int64_t(Src::rank) << "; copy a lower-rank view";
+      << std::int64_t(box_rank) << "; copy a lower-rank view";
     return m;
   }
 };
@@ -403,7 +407,8 @@ template <class Src, class Dst> auto check_tma_operands() {
                 "tensor's element type");
   static_assert(K::same_rank,
                 "tf::schedule<tf::nv::CopyAsyncTensor>: source and "
-                "destination ranks differ");
+                "destination ranks differ (beyond unit leading modes: a "
+                "tile<1, BM, BK> of a rank-3 tensor fills a BM x BK tile)");
   TF_CONTRACT_REQUIRE(K::extents,
                       "tf::schedule<tf::nv::CopyAsyncTensor>: the box (the gmem "
                       "tile) and the smem tile have different extents; take a "
@@ -471,7 +476,9 @@ template <class Src, class Dst> auto run_copy(const Src &src, Dst &&dst) {
   using K = CopyChecks<S, D>;
   constexpr bool parsed = layout_text_parsed<S> && layout_text_parsed<D>;
   static_assert(!parsed || K::same_rank,
-                "tf::schedule<tf::Copy>: source and destination ranks differ");
+                "tf::schedule<tf::Copy>: source and destination ranks differ "
+                "(beyond unit leading modes: a tile<1, BM, BN> of a rank-3 "
+                "tensor takes a BM x BN tile)");
   constexpr const Contract &contract = Copy::contract;
   static constexpr AtomParams params{
       {"dtype", ParamValue::of(dtype_or_f64<typename S::element_type>())}};

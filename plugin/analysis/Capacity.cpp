@@ -191,6 +191,8 @@ std::optional<std::int64_t> evaluateAt(const hir::Kernel &K, ExprId E,
     return *L * *R;
   case hir::ExprKind::Div:
     return *R == 0 ? std::nullopt : std::optional(*L / *R);
+  case hir::ExprKind::Mod:
+    return *R == 0 ? std::nullopt : std::optional(*L % *R);
   case hir::ExprKind::CeilDiv:
     return *R <= 0 ? std::nullopt : std::optional((*L + *R - 1) / *R);
   case hir::ExprKind::Min:

@@ -73,13 +73,15 @@ std::optional<std::int64_t> fold(const Kernel &K, ExprId E, int Depth) {
   case ExprKind::Mul:
     return Both([](std::int64_t A, std::int64_t B) { return A * B; });
   case ExprKind::Div:
+  case ExprKind::Mod:
   case ExprKind::CeilDiv: {
-    bool Ceil = X.Kind == ExprKind::CeilDiv;
     std::optional<std::int64_t> L = fold(K, X.Lhs, Depth + 1);
     std::optional<std::int64_t> R = fold(K, X.Rhs, Depth + 1);
     if (!L || !R || *R == 0)
       return std::nullopt;
-    return Ceil ? (*L + *R - 1) / *R : *L / *R;
+    return X.Kind == ExprKind::CeilDiv ? (*L + *R - 1) / *R
+           : X.Kind == ExprKind::Mod   ? *L % *R
+                                       : *L / *R;
   }
   case ExprKind::Min:
     return Both([](std::int64_t A, std::int64_t B) { return A < B ? A : B; });
@@ -180,6 +182,18 @@ const SiteOperand *findOperand(const tf::Site &S, std::string_view Name) {
     if (O.name == Name)
       return &O;
   return nullptr;
+}
+
+/// The one operand of \p S in \p Where, or -1 (none, or several).
+int operandIn(const tf::Site &S, Storage Where) {
+  int Found = -1;
+  for (std::size_t I = 0; I < S.operands.size(); ++I)
+    if (S.operands[I].storage == Where) {
+      if (Found >= 0)
+        return -1;
+      Found = static_cast<int>(I);
+    }
+  return Found;
 }
 
 /// The parameters a copy's operands decide when its atom type does not fix
@@ -308,6 +322,58 @@ static void noteGlobalOperand(const Kernel &K, ValueId V, HirSite &Out) {
     Out.GlobalUnitMode = Mode;
 }
 
+/// A copy between a global tile and a tile of lower rank whose extra
+/// leading modes have extent 1 (a batch of matrices' tile (1, BM, BK) into a
+/// BM x BK slot): the global operand as the contract sees it, those modes
+/// dropped -- the copy's dimensions are the lower-rank side's, and lowering
+/// adds the unit modes back to the tensor map's box (unitLeadingModes).
+static void dropUnitLeadingModes(HirSite &Out) {
+  const int Gmem = operandIn(Out.S, Storage::gmem);
+  if (Gmem < 0 || Out.S.operands.size() != 2)
+    return;
+  SiteOperand &G = Out.S.operands[static_cast<std::size_t>(Gmem)];
+  const SiteOperand &Other = Out.S.operands[Gmem == 0 ? 1 : 0];
+  if (G.shape.is_leaf() || Other.shape.is_leaf())
+    return;
+  const int Drop = G.shape.rank() - Other.shape.rank();
+  if (Drop <= 0)
+    return;
+  for (int I = 0; I < Drop; ++I) {
+    const IntTuple E = G.shape.mode(I);
+    if (!E.is_leaf() || !E.leaf().is_constant() || E.leaf().value != 1)
+      return;
+  }
+  IntTuple Shape;
+  for (int I = Drop; I < G.shape.rank(); ++I)
+    Shape.push_back(G.shape.mode(I));
+  G.shape = Shape;
+  if (G.kind != OperandLayoutKind::none && !G.layout.layout.shape.is_leaf() &&
+      G.layout.layout.rank() == Drop + Shape.rank()) {
+    Layout Kept;
+    for (int I = Drop; I < Drop + Shape.rank(); ++I) {
+      Kept.shape.push_back(G.layout.layout.shape.mode(I));
+      Kept.stride.push_back(G.layout.layout.stride.mode(I));
+    }
+    G.layout.layout = Kept;
+  }
+  if (Out.GlobalUnitMode >= 0)
+    Out.GlobalUnitMode =
+        Out.GlobalUnitMode >= Drop ? Out.GlobalUnitMode - Drop : -1;
+}
+
+int unitLeadingModes(const Kernel &K, ValueId Tile, std::size_t CopyRank) {
+  if (Tile == None || Tile >= K.Values.size())
+    return 0;
+  const std::vector<std::int64_t> &E = K.Values[Tile].Type.WindowExtents;
+  if (E.size() <= CopyRank)
+    return 0;
+  const std::size_t Drop = E.size() - CopyRank;
+  for (std::size_t I = 0; I < Drop; ++I)
+    if (E[I] != 1)
+      return 0;
+  return static_cast<int>(Drop);
+}
+
 const Contract *contractOf(const Stmt &Op) {
   if (Op.Kind != StmtKind::Op || !Op.Sched)
     return nullptr;
@@ -362,6 +428,8 @@ bool buildSite(const Kernel &K, StmtId OpId, const targets::MergedTarget *Target
     Out.Operands.push_back(Src);
     noteGlobalOperand(K, V, Out);
   }
+  if (C->kind == AtomKind::copy)
+    dropUnitLeadingModes(Out);
   decideParams(*C, Out);
 
   if (Target) {
@@ -513,17 +581,6 @@ bool hasLayout(const SiteOperand &O) {
          O.kind == OperandLayoutKind::composed;
 }
 
-/// The one operand of \p S in \p Where, or -1 (none, or several).
-int operandIn(const tf::Site &S, Storage Where) {
-  int Found = -1;
-  for (std::size_t I = 0; I < S.operands.size(); ++I)
-    if (S.operands[I].storage == Where) {
-      if (Found >= 0)
-        return -1;
-      Found = static_cast<int>(I);
-    }
-  return Found;
-}
 
 /// Mode \p M cut into pieces of \p A consecutive indices:
 /// logical_divide(M, A:1) = (tile, rest), tile the first A indices (the

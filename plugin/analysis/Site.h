@@ -69,6 +69,12 @@ struct HirSite {
   int GlobalUnitMode = -1;
 };
 
+/// The leading modes of global tile \p Tile that a copy of \p CopyRank
+/// dimensions drops (extent 1 each: a batch's tile (1, BM, BK) copied as
+/// BM x BK; buildSite presents the copy so), or 0.
+int unitLeadingModes(const hir::Kernel &K, hir::ValueId Tile,
+                     std::size_t CopyRank);
+
 /// How a box copy is issued as boxes (see splitIntoBoxes).
 struct BoxSplit {
   /// Boxes per dimension of the copy (the op's derived repeat) and one

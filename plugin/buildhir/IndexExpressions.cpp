@@ -61,6 +61,7 @@ ExprId KernelBuilder::buildIndexExpr(const Expr *E) {
     case BO_Sub: Kind = hir::ExprKind::Sub; break;
     case BO_Mul: Kind = hir::ExprKind::Mul; break;
     case BO_Div: Kind = hir::ExprKind::Div; break;
+    case BO_Rem: Kind = hir::ExprKind::Mod; break;
     default: Known = false; Kind = hir::ExprKind::Opaque; break;
     }
     if (Known) {

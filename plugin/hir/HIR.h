@@ -170,6 +170,7 @@ enum class ExprKind : std::uint8_t {
   Sub,
   Mul,
   Div,
+  Mod,      ///< remainder of non-negative values
   CeilDiv,
   Min,
   Max,

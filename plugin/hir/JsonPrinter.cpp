@@ -89,6 +89,8 @@ const char *exprKindName(ExprKind K) {
     return "mul";
   case ExprKind::Div:
     return "div";
+  case ExprKind::Mod:
+    return "mod";
   case ExprKind::CeilDiv:
     return "ceil_div";
   case ExprKind::Min:
@@ -461,6 +463,7 @@ private:
       case ExprKind::Sub:
       case ExprKind::Mul:
       case ExprKind::Div:
+      case ExprKind::Mod:
       case ExprKind::CeilDiv:
       case ExprKind::Min:
       case ExprKind::Max:

@@ -169,6 +169,7 @@ private:
     case ExprKind::Sub: return Bin("-");
     case ExprKind::Mul: return Bin("*");
     case ExprKind::Div: return Bin("/");
+    case ExprKind::Mod: return Bin("%");
     case ExprKind::CeilDiv: return Call("ceil_div");
     case ExprKind::Min: return Call("min");
     case ExprKind::Max: return Call("max");

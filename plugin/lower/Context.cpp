@@ -128,6 +128,8 @@ ExprId LoweringContext::expr(hir::ExprId E, const hir::SourceRange &At) {
     return Binary(ExprKind::Mul);
   case hir::ExprKind::Div:
     return Binary(ExprKind::Div);
+  case hir::ExprKind::Mod:
+    return Binary(ExprKind::Mod);
   case hir::ExprKind::CeilDiv:
     return Binary(ExprKind::CeilDiv);
   case hir::ExprKind::Min:
@@ -136,7 +138,7 @@ ExprId LoweringContext::expr(hir::ExprId E, const hir::SourceRange &At) {
     return Binary(ExprKind::Max);
   case hir::ExprKind::Opaque:
     refuse(plugin::DiagId::err_tf_lower_index, At,
-           {X.Text, "write it with +, -, *, /, ceil_div, min and max of "
+           {X.Text, "write it with +, -, *, /, %, ceil_div, min and max of "
                     "extents, indices and constants"});
     return L.constant(0);
   }

@@ -312,9 +312,6 @@ struct ZeroFragmentStmt {
   hir::ValueId Acc = hir::None;
 };
 
-/// Applies Epilogue to each element of the accumulator fragment Acc, casts
-/// it to CastTo and stores it into View where its shard (a ShardLayout over
-/// the role's mesh, printed) puts it.
 /// How the warpgroups holding an accumulator split its tile: warpgroup g
 /// holds the Rows M x Columns N rows [g Rows M, (g + 1) Rows M) of it as
 /// Rows x Columns atom blocks of M x N (M x N: the MMA atom's C), block b
@@ -338,6 +335,9 @@ struct AccumulatorBlocks {
                          const AccumulatorBlocks &) = default;
 };
 
+/// Applies Epilogue to each element of the accumulator fragment Acc, casts
+/// it to CastTo and stores it into View where its shard (a ShardLayout over
+/// the role's mesh, printed) puts it.
 struct StoreFragmentStmt {
   hir::ValueId Acc = hir::None;
   std::string Shard;

@@ -57,6 +57,8 @@
 // RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=24 %s 2>&1 | FileCheck %s --check-prefix=MMAARGS
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=25 %s 2>&1 | FileCheck %s --check-prefix=AGREE
 // RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=25 %s 2>&1 | FileCheck %s --check-prefix=AGREE-GXX
+// RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=26 %s 2>&1 | FileCheck %s --check-prefix=UNITMODES
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=26 %s 2>&1 | FileCheck %s --check-prefix=UNITMODES
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -fplugin=%tf_plugin -DCASE=1 %s 2>&1 | FileCheck %s --check-prefix=PLUGIN
 
 #include <tf/tf.hpp>
@@ -84,10 +86,12 @@ void kernel(Acc acc, Lhs lhs, Rhs rhs, tf::Tensor<tf::bf16, "(?,?)"> a,
             tf::Tensor<tf::bf16, "(128,256)", tf::smem> staged,
             tf::Tensor<tf::bf16, "(?,?,?,?,?,?)"> g6,
             tf::Tensor<tf::bf16, "(1,1,1,1,1,2)", tf::smem> s6,
+            tf::Tensor<tf::bf16, "(?,?,?)"> g3,
             tf::Ring<Lhs, 3> &ring) {
   (void)acc, (void)lhs, (void)rhs, (void)a, (void)acc96, (void)lhs96, (void)acc136;
   (void)rhs136, (void)lhs_regs, (void)rhs_regs, (void)lhs_f16, (void)rhs_f16;
   (void)acc_f16, (void)acc_smem, (void)acc_dyn, (void)staged, (void)g6, (void)s6;
+  (void)g3;
   (void)ring;
 #if CASE == 1 // REPEAT
   tf::schedule<tf::TiledMma<Wgmma>, tf::Repeat<2, 1, 2>>(acc, lhs, rhs);
@@ -139,6 +143,8 @@ void kernel(Acc acc, Lhs lhs, Rhs rhs, tf::Tensor<tf::bf16, "(?,?)"> a,
   tf::schedule<tf::TiledMma<Wgmma>>(acc, lhs);
 #elif CASE == 25 // AGREE
   tf::schedule<tf::TiledMma<Wgmma>>(acc, lhs96, rhs);
+#elif CASE == 26 // UNITMODES (a batch mode of 2 is no unit mode to drop)
+  tf::schedule<tf::nv::CopyAsyncTensor>(g3.tile<2, 128, 64>(0, 0, 0), lhs);
 #endif
 }
 
@@ -184,6 +190,7 @@ void kernel(Acc acc, Lhs lhs, Rhs rhs, tf::Tensor<tf::bf16, "(?,?)"> a,
 // AGREE: error: {{.*}}acc is 128x256 (M x N), lhs 96x64 (M x K), rhs 64x256 (K x N): their M, N and K extents must agree
 // AGREE-NOT: tf::matmul
 // AGREE-GXX: error: {{.*}}acc (M x N), lhs (M x K) and rhs (K x N) must agree in M, N and K
+// UNITMODES: error: {{.*}}tf::schedule<tf::nv::CopyAsyncTensor>: source and destination ranks differ (beyond unit leading modes: a tile<1, BM, BK> of a rank-3 tensor fills a BM x BK tile)
 // PLUGIN-NOT: static assertion failed
-// PLUGIN: schedule_checks.neg.cpp:[[#@LINE-95]]:3: error: tf::schedule: Repeat<2,1,2> disagrees with the tile: 128x256x64 over 64x256x16 atoms is Repeat<2,1,4> [tf:header-check]
+// PLUGIN: schedule_checks.neg.cpp:[[#@LINE-98]]:3: error: tf::schedule: Repeat<2,1,2> disagrees with the tile: 128x256x64 over 64x256x16 atoms is Repeat<2,1,4> [tf:header-check]
 // PLUGIN-NOT: static assertion failed

@@ -23,6 +23,10 @@
 //   run paused by the poisoning copy (the median of N), and with
 //   `--sustained`, back to back.
 //
+// A batched test (examples/gemm/batched.cpp) runs L GEMMs of each shape on
+// rank-3 tensors (L x M x K, ...): the reference and the baseline are
+// cuBLAS's strided-batched GEMM, every element of every matrix checked.
+//
 // `TEST [--small | --sustained [M N K]]`: all shapes; --small: 328 x 760 x
 // 200 once (compute-sanitizer, bounded waits); --sustained: the anchor shape
 // (or M N K), checked once, then ROUNDS interleaved rounds per side of
@@ -132,6 +136,9 @@ template <Output T, Input In = T> struct Operands {
   T *out, *c, *bias;
   std::int64_t M, N, K;
   float alpha, beta;
+  /// The GEMMs of a batched test (a, b and out hold L matrices each, one
+  /// after the other); 1 otherwise.
+  std::int64_t L = 1;
 };
 
 /// Runs the kernel under test on \p operands.
@@ -157,12 +164,24 @@ inline std::int64_t a_leading(Majors m, std::int64_t M, std::int64_t K) {
 }
 
 /// Row-major C = A B through cuBLAS (column-major C^T = B^T A^T, A and B as
-/// stored per `majors`): T in, f32 compute, output of `out_type`.
+/// stored per `majors`): T in, f32 compute, output of `out_type`; L > 1:
+/// L such GEMMs on matrices stored one after the other (strided batched).
 template <Half T>
 void cublas_gemm(cublasHandle_t handle, const T *a, const T *b, void *c,
                  cudaDataType out_type, std::int64_t M, std::int64_t N,
-                 std::int64_t K, Majors majors) {
+                 std::int64_t K, Majors majors, std::int64_t L = 1) {
   const float one = 1, zero = 0;
+  if (L > 1) {
+    cublas_check(
+        cublasGemmStridedBatchedEx(
+            handle, b_operation(majors), a_operation(majors), int(N), int(M),
+            int(K), &one, b, cuda_type<T>, int(b_leading(majors, N, K)), K * N,
+            a, cuda_type<T>, int(a_leading(majors, M, K)), M * K, &zero, c,
+            out_type, int(N), M * N, int(L), CUBLAS_COMPUTE_32F,
+            CUBLAS_GEMM_DEFAULT),
+        "cublasGemmStridedBatchedEx");
+    return;
+  }
   cublas_check(cublasGemmEx(handle, b_operation(majors), a_operation(majors),
                             int(N), int(M), int(K), &one, b, cuda_type<T>,
                             int(b_leading(majors, N, K)), a, cuda_type<T>,
@@ -202,15 +221,20 @@ template <Output T, Input In = T> class Baseline {
 public:
   Baseline(cublasHandle_t handle, cublasLtHandle_t lt, Epilogue e,
            Fused fused_ops, std::int64_t M, std::int64_t N, std::int64_t K,
-           Majors majors)
-      : handle_(handle), lt_(lt), M_(M), N_(N), K_(K), majors_(majors),
+           Majors majors, std::int64_t L = 1)
+      : handle_(handle), lt_(lt), M_(M), N_(N), K_(K), L_(L), majors_(majors),
         alpha_(fused_ops.alpha), beta_(fused_ops.c ? fused_ops.beta : 0.0f) {
-    label_ = std::string("cuBLAS GemmEx ") + type_name<T> + " out";
+    label_ = std::string(L > 1 ? "cuBLAS GemmStridedBatchedEx "
+                               : "cuBLAS GemmEx ") +
+             type_name<T> + " out";
     if (std::is_same_v<In, T> && e == Epilogue::none && !fused_ops.bias && !fused_ops.c &&
         alpha_ == 1.0f) {
       same_function_ = true;
       return;
     }
+    if (L > 1)
+      check.fail("gemm test harness: a batched test with an epilogue or fp8 "
+                 "operands has no baseline here");
     const std::optional<LtEpilogue> fused = lt_epilogue(e, fused_ops.bias);
     cublas_check(cublasLtMatmulDescCreate(&op_, CUBLAS_COMPUTE_32F, CUDA_R_32F),
                  "cublasLtMatmulDescCreate");
@@ -303,7 +327,8 @@ public:
                   T *out) const {
     if constexpr (std::is_same_v<In, T>)
       if (!lt_fused_) {
-        cublas_gemm<T>(handle_, a, b, out, cuda_type<T>, M_, N_, K_, majors_);
+        cublas_gemm<T>(handle_, a, b, out, cuda_type<T>, M_, N_, K_, majors_,
+                       L_);
         return;
       }
     if (lt_bias_)
@@ -321,7 +346,7 @@ private:
   static constexpr std::size_t workspace_bytes = 32u << 20;
   cublasHandle_t handle_;
   cublasLtHandle_t lt_;
-  std::int64_t M_, N_, K_;
+  std::int64_t M_, N_, K_, L_;
   Majors majors_;
   float alpha_, beta_;
   std::string label_;
@@ -460,6 +485,8 @@ Comparison compare(const std::vector<T> &out, const std::vector<float> &ref,
 /// reference (cuBLAS on T copies of the operands: exact for fp8 in bf16).
 template <Output T, Input In = T> struct Problem {
   std::int64_t M, N, K;
+  /// The GEMMs of a batched test (its tensors hold L matrices each).
+  std::int64_t L;
   Fused fused;
   std::vector<In> a, b;
   std::vector<T> c, bias;
@@ -473,18 +500,20 @@ template <Output T, Input In = T> struct Problem {
   std::vector<float> added, added_mag;
 
   Problem(cublasHandle_t handle, std::int64_t M_, std::int64_t N_,
-          std::int64_t K_, std::uint32_t salt, Majors majors, Fused fused_)
-      : M(M_), N(N_), K(K_), fused(fused_),
-        a(random_elements<In>(std::size_t(M * K), seed(1, salt))),
-        b(random_elements<In>(std::size_t(K * N), seed(2, salt))),
+          std::int64_t K_, std::uint32_t salt, Majors majors, Fused fused_,
+          std::int64_t L_ = 1)
+      : M(M_), N(N_), K(K_), L(L_), fused(fused_),
+        a(random_elements<In>(std::size_t(L * M * K), seed(1, salt))),
+        b(random_elements<In>(std::size_t(L * K * N), seed(2, salt))),
         c(fused.c ? random_elements<T>(std::size_t(M * N), seed(3, salt))
                   : std::vector<T>{}),
         bias(fused.bias ? random_elements<T>(std::size_t(N), seed(4, salt))
                         : std::vector<T>{}),
         da(a.size(), check), db(b.size(), check),
         dc(std::max<std::size_t>(c.size(), 1), check),
-        dbias(std::max<std::size_t>(bias.size(), 1), check), dout(M * N, check),
-        dbase(M * N, check), dpoison(M * N, check) {
+        dbias(std::max<std::size_t>(bias.size(), 1), check),
+        dout(L * M * N, check), dbase(L * M * N, check),
+        dpoison(L * M * N, check) {
     da.upload(a);
     db.upload(b);
     if (fused.c || fused.bias) {
@@ -506,12 +535,12 @@ template <Output T, Input In = T> struct Problem {
         }
       });
     }
-    dpoison.upload(std::vector<Bits>(static_cast<std::size_t>(M * N),
+    dpoison.upload(std::vector<Bits>(static_cast<std::size_t>(L * M * N),
                                      gemm_example::poison_bits_of<T>));
     // The reference and the bound's scale, in f32 from cuBLAS, on exact
     // 16-bit copies of the operands (fp8 ones in bf16) and of their
     // magnitudes.
-    gpu_test::DeviceBuffer<float> dref(M * N, check), dmag(M * N, check);
+    gpu_test::DeviceBuffer<float> dref(L * M * N, check), dmag(L * M * N, check);
     {
       using Exact = std::conditional_t<Half<In>, In, tf::bf16>;
       auto as_t = [](const std::vector<In> &v, bool magnitude) {
@@ -527,12 +556,12 @@ template <Output T, Input In = T> struct Problem {
       dt_a.upload(as_t(a, false));
       dt_b.upload(as_t(b, false));
       cublas_gemm<Exact>(handle, dt_a.get(), dt_b.get(), dref.get(), CUDA_R_32F, M,
-                     N, K, majors);
+                     N, K, majors, L);
       check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (reference)");
       dt_a.upload(as_t(a, true));
       dt_b.upload(as_t(b, true));
       cublas_gemm<Exact>(handle, dt_a.get(), dt_b.get(), dmag.get(), CUDA_R_32F, M,
-                     N, K, majors);
+                     N, K, majors, L);
       check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (reference)");
     }
     ref = dref.download();
@@ -547,24 +576,28 @@ template <Output T, Input In = T> struct Problem {
   }
 
   std::uint32_t seed(std::uint32_t operand, std::uint32_t salt) const {
-    return static_cast<std::uint32_t>(M * 1000003 + N * 10007 + K * 101) ^
+    return static_cast<std::uint32_t>(M * 1000003 + N * 10007 + K * 101 + L) ^
            (salt * 2654435761u) ^ operand;
   }
 
   /// Both outputs back to the poison (a device copy: the timed loops'
   /// pause).
   void poison_out() {
-    check(cudaMemcpy(dout.get(), dpoison.get(), M * N * sizeof(T),
+    check(cudaMemcpy(dout.get(), dpoison.get(), L * M * N * sizeof(T),
                      cudaMemcpyDeviceToDevice),
           "cudaMemcpy (poison)");
   }
   void poison_base() {
-    check(cudaMemcpy(dbase.get(), dpoison.get(), M * N * sizeof(T),
+    check(cudaMemcpy(dbase.get(), dpoison.get(), L * M * N * sizeof(T),
                      cudaMemcpyDeviceToDevice),
           "cudaMemcpy (poison)");
   }
+  /// " L=3" in a batched test's lines (after K), else nothing.
+  std::string batch_text() const {
+    return L > 1 ? " L=" + std::to_string(L) : std::string();
+  }
   double tflop() const {
-    return 2.0 * double(M) * double(N) * double(K) / 1e12;
+    return 2.0 * double(L) * double(M) * double(N) * double(K) / 1e12;
   }
 };
 
@@ -599,7 +632,7 @@ template <Output T, Input In = T> struct Test {
   void run_ours(Problem<T, In> &p) const {
     ours(Operands<T, In>{p.da.get(), p.db.get(), p.dout.get(), p.c_or_null(),
                      p.bias_or_null(), p.M, p.N, p.K, p.fused.alpha,
-                     p.fused.beta});
+                     p.fused.beta, p.L});
   }
   Comparison compare_with_reference(Problem<T, In> &p,
                                     const std::vector<T> &out) const {
@@ -616,14 +649,15 @@ template <Output T, Input In = T> struct Test {
     check(cudaGetLastError(), "launch (ours)");
     check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (ours)");
     const int ulp = gemm_example::ulp_exponent<T>;
+    const std::string batch = p.batch_text();
     const bool pass =
-        print_comparison(nullptr, name, "", p.M, p.N, p.K, ulp,
+        print_comparison(nullptr, name, batch.c_str(), p.M, p.N, p.K, ulp,
                          compare_with_reference(p, p.dout.download()));
     if (base.same_function()) {
       p.poison_base();
       p.run_base(base);
       check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (baseline)");
-      const std::string what = " baseline (" + base.label() + ")";
+      const std::string what = batch + " baseline (" + base.label() + ")";
       print_comparison("INFO", name, what.c_str(), p.M, p.N, p.K, ulp,
                        compare_with_reference(p, p.dbase.download()));
     }
@@ -638,8 +672,8 @@ template <Output T, Input In = T> struct Test {
         runs, [&] { p.poison_out(); }, [&] { run_ours(p); });
     if (!base.available()) {
       std::printf("TIME %s M=%" PRId64 " N=%" PRId64 " K=%" PRId64
-                  ": ours %.3f ms %.1f TFLOP/s, %s\n",
-                  name, p.M, p.N, p.K, ours_ms,
+                  "%s: ours %.3f ms %.1f TFLOP/s, %s\n",
+                  name, p.M, p.N, p.K, p.batch_text().c_str(), ours_ms,
                   p.tflop() / (ours_ms * 1e-3), base.label().c_str());
       return;
     }
@@ -651,11 +685,11 @@ template <Output T, Input In = T> struct Test {
     std::printf("PERF %" PRId64 ",%" PRId64 ",%" PRId64 " %.1f\n", p.M, p.N,
                 p.K, ours_tf);
     std::printf("TIME %s M=%" PRId64 " N=%" PRId64 " K=%" PRId64
-                ": ours %.3f ms %.1f TFLOP/s, %s %.3f ms %.1f TFLOP/s, "
+                "%s: ours %.3f ms %.1f TFLOP/s, %s %.3f ms %.1f TFLOP/s, "
                 "ours/baseline %.3f (paused: median of %d, output poisoned "
                 "before each)\n",
-                name, p.M, p.N, p.K, ours_ms, ours_tf, base.label().c_str(),
-                base_ms, base_tf, ours_tf / base_tf, runs);
+                name, p.M, p.N, p.K, p.batch_text().c_str(), ours_ms, ours_tf,
+                base.label().c_str(), base_ms, base_tf, ours_tf / base_tf, runs);
   }
 
   /// Sustained timing: `rounds` interleaved rounds (ours, baseline, ours,
@@ -707,21 +741,23 @@ template <Output T, Input In = T> struct Test {
     const double ours_tf = p.tflop() / (om * 1e-3);
     if (!base.available()) {
       std::printf("SUSTAINED %s M=%" PRId64 " N=%" PRId64 " K=%" PRId64
-                  ": ours %.3f ms %.1f TFLOP/s, %s (median of %d rounds of %d "
+                  "%s: ours %.3f ms %.1f TFLOP/s, %s (median of %d rounds of %d "
                   "warm-up + %d timed back-to-back launches; rounds TFLOP/s: "
                   "%s)\n",
-                  name, p.M, p.N, p.K, om, ours_tf, base.label().c_str(),
+                  name, p.M, p.N, p.K, p.batch_text().c_str(), om, ours_tf,
+                  base.label().c_str(),
                   rounds, warmup, timed, ours_rounds.c_str());
       return;
     }
     const float bm = median(base_ms);
     const double base_tf = p.tflop() / (bm * 1e-3);
     std::printf("SUSTAINED %s M=%" PRId64 " N=%" PRId64 " K=%" PRId64
-                ": ours %.3f ms %.1f TFLOP/s, %s %.3f ms %.1f TFLOP/s, "
+                "%s: ours %.3f ms %.1f TFLOP/s, %s %.3f ms %.1f TFLOP/s, "
                 "ours/baseline %.3f (median of %d interleaved rounds of %d "
                 "warm-up + %d timed back-to-back launches per side; rounds "
                 "TFLOP/s: ours %s; baseline %s)\n",
-                name, p.M, p.N, p.K, om, ours_tf, base.label().c_str(), bm,
+                name, p.M, p.N, p.K, p.batch_text().c_str(), om, ours_tf,
+                base.label().c_str(), bm,
                 base_tf, ours_tf / base_tf, rounds, warmup, timed,
                 ours_rounds.c_str(), base_rounds.c_str());
   }
@@ -746,10 +782,11 @@ template <Input In> std::int64_t tma_k(std::int64_t K) {
 /// and timed paused; `--small`: 328 x 760 x 200 once, checked only;
 /// `--sustained [M N K]`: the anchor (or M N K) checked once, then timed
 /// back to back ($TF_SUSTAINED="ROUNDS WARMUP TIMED", default "7 20 50").
+/// A batched test (\p L > 1) runs L GEMMs of each shape.
 template <Output T, Input In = T>
 int main(int argc, char **argv, const char *name, Epilogue epilogue,
          std::type_identity_t<Launch<T, In>> ours, Majors majors = {},
-         Fused fused = {}) {
+         Fused fused = {}, std::int64_t L = 1) {
   Test<T, In> test{name, epilogue, std::move(ours), majors, nullptr, nullptr};
   cublas_check(cublasCreate(&test.handle), "cublasCreate");
   cublas_check(cublasLtCreate(&test.lt), "cublasLtCreate");
@@ -767,9 +804,9 @@ int main(int argc, char **argv, const char *name, Epilogue epilogue,
     int rounds = 7, warmup = 20, timed = 50;
     if (const char *env = std::getenv("TF_SUSTAINED"))
       std::sscanf(env, "%d %d %d", &rounds, &warmup, &timed);
-    Problem<T, In> p(test.handle, s.M, s.N, s.K, salt, majors, fused);
+    Problem<T, In> p(test.handle, s.M, s.N, s.K, salt, majors, fused, L);
     Baseline<T, In> base(test.handle, test.lt, epilogue, fused, s.M, s.N, s.K,
-                     majors);
+                     majors, L);
     failed += !test.correctness(p, base);
     test.sustained_timing(p, base, rounds, warmup, timed);
   } else {
@@ -786,9 +823,9 @@ int main(int argc, char **argv, const char *name, Epilogue epilogue,
                 };
     for (Shape s : shapes) {
       s.K = tma_k<In>(s.K);
-      Problem<T, In> p(test.handle, s.M, s.N, s.K, salt, majors, fused);
+      Problem<T, In> p(test.handle, s.M, s.N, s.K, salt, majors, fused, L);
       Baseline<T, In> base(test.handle, test.lt, epilogue, fused, s.M, s.N, s.K,
-                       majors);
+                       majors, L);
       failed += !test.correctness(p, base);
       if (s.runs > 0)
         test.paused_timing(p, base, s.runs);

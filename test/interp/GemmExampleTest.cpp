@@ -88,6 +88,8 @@ struct ExampleTraits {
   DType Input, Output;
   bool AMMajor, BKMajor;
   Epilogue Epi;
+  /// batched.cpp: rank-3 operands, a batch of GEMMs (Batches of them here).
+  bool Batched = false;
 };
 
 constexpr ExampleTraits Examples[] = {
@@ -116,6 +118,7 @@ constexpr ExampleTraits Examples[] = {
     {"n192", DType::bf16, DType::bf16, false, false, Epilogue::None},
     {"m256", DType::bf16, DType::bf16, false, false, Epilogue::None},
     {"nsplit", DType::bf16, DType::bf16, false, false, Epilogue::None},
+    {"batched", DType::bf16, DType::bf16, false, false, Epilogue::None, true},
 };
 
 constexpr std::size_t exampleIndex() {
@@ -146,6 +149,9 @@ constexpr bool Reads = BiasGelu || AlphaBeta || Residual;
 constexpr bool Fp8 = This.Epi == Epilogue::Scaled;
 constexpr bool BKMajor = This.BKMajor;
 constexpr bool AMMajor = This.AMMajor;
+/// The GEMMs of a problem: 3 for batched.cpp (its tensors L x M x K, ...),
+/// else 1.
+constexpr std::int64_t Batches = This.Batched ? 3 : 1;
 /// alpha_beta.cpp's parameters in these runs (fp8.cpp's scale is Alpha).
 constexpr float Alpha = AlphaBeta ? 0.75f : Fp8 ? 0.375f : 1.0f, Beta = -1.5f;
 
@@ -260,6 +266,7 @@ template <class T> auto bitsOf(T X) {
 /// One problem: inputs, the header-only result, the naive fp32 product (the
 /// epilogue applied), per element sum_k |a_mk| |b_kn| (for the error
 /// bounds), and how many of the f32 sums are negative before the epilogue.
+/// Batches of them, one after the other in each vector, for batched.cpp.
 struct Gemm {
   std::int64_t M = 0, N = 0, K = 0;
   std::vector<Input> A, B;
@@ -279,24 +286,29 @@ Gemm makeGemm(std::int64_t M, std::int64_t N, std::int64_t K,
   G.M = M;
   G.N = N;
   G.K = K;
-  G.A = randomElements<Input>(M * K, Seed);
-  G.B = randomElements<Input>(K * N, Seed + 1000);
-  G.HeaderOnly.assign(static_cast<std::size_t>(M * N), Poison);
+  G.A = randomElements<Input>(Batches * M * K, Seed);
+  G.B = randomElements<Input>(Batches * K * N, Seed + 1000);
+  G.HeaderOnly.assign(static_cast<std::size_t>(Batches * M * N), Poison);
   if (Reads)
     G.In.Tensor = randomElements(BiasGelu ? N : M * N, Seed + 2000);
   G.In.Alpha = Alpha;
   G.In.Beta = Beta;
   std::vector<Input> A = G.A, B = G.B;
   tf_interp_test::EpilogueInputs<Element> In = G.In;
-  tf_interp_test::gemmHeaderOnly(A, B, G.HeaderOnly, M, N, K, In);
-  G.Naive.resize(static_cast<std::size_t>(M * N));
-  G.AbsSum.resize(static_cast<std::size_t>(M * N));
-  for (std::int64_t I = 0; I < M; ++I)
+  tf_interp_test::gemmHeaderOnly(A, B, G.HeaderOnly, Batches, M, N, K, In);
+  G.Naive.resize(static_cast<std::size_t>(Batches * M * N));
+  G.AbsSum.resize(static_cast<std::size_t>(Batches * M * N));
+  for (std::int64_t Row = 0; Row < Batches * M; ++Row) {
+    // Row I of batch Batch: its operands are that batch's matrices.
+    const std::int64_t Batch = Row / M, I = Row % M;
+    const Input *BatchA = G.A.data() + Batch * M * K,
+                *BatchB = G.B.data() + Batch * K * N;
     for (std::int64_t J = 0; J < N; ++J) {
       float Sum = 0;
       double Abs = 0;
       for (std::int64_t L = 0; L < K; ++L) {
-        const float X = float(G.A[aAt(I, L, M, K)]), Y = float(G.B[bAt(L, J, K, N)]);
+        const float X = float(BatchA[aAt(I, L, M, K)]),
+                    Y = float(BatchB[bAt(L, J, K, N)]);
         Sum += X * Y;
         Abs += std::fabs(double(X) * double(Y));
       }
@@ -306,11 +318,12 @@ Gemm makeGemm(std::int64_t M, std::int64_t N, std::int64_t K,
           : BiasGelu ? float(G.In.Tensor[J])
           : AlphaBeta ? double(Beta) * float(G.In.Tensor[I * N + J])
                       : float(G.In.Tensor[I * N + J]);
-      G.Naive[I * N + J] = float(epilogue(Alpha * Sum + Added));
-      G.AbsSum[I * N + J] = Abs;
+      G.Naive[Row * N + J] = float(epilogue(Alpha * Sum + Added));
+      G.AbsSum[Row * N + J] = Abs;
       G.AddedAbs.push_back(std::fabs(Added));
       G.NegativeSums += Sum < 0;
     }
+  }
   return G;
 }
 
@@ -380,7 +393,8 @@ Outcome runGemm(const Kernel &K, const Gemm &G, SchedulePolicy Policy,
                 std::uint64_t Seed = 1) {
   Outcome O;
   std::vector<Input> A = G.A, B = G.B;
-  std::vector<Element> Out(static_cast<std::size_t>(G.M * G.N), Poison);
+  std::vector<Element> Out(static_cast<std::size_t>(Batches * G.M * G.N),
+                           Poison);
   std::vector<Element> Read = G.In.Tensor;
   std::vector<interp::TensorArg> Args = {
       {"a", A.data(), InputType, {G.M, G.K},
@@ -391,6 +405,12 @@ Outcome runGemm(const Kernel &K, const Gemm &G, SchedulePolicy Policy,
                : llvm::SmallVector<std::int64_t, 4>{G.N, 1}},
       {"out", Out.data(), ElementType, {G.M, G.N}, {G.N, 1}},
   };
+  // batched.cpp's tensors: the batch mode first, row-major matrices.
+  if (This.Batched)
+    for (interp::TensorArg &T : Args) {
+      T.Strides.insert(T.Strides.begin(), T.Extents[0] * T.Extents[1]);
+      T.Extents.insert(T.Extents.begin(), Batches);
+    }
   if (BiasGelu)
     Args.insert(Args.begin() + 2,
                 {"bias", Read.data(), ElementType, {G.N}, {1}});
@@ -421,7 +441,7 @@ Outcome runGemm(const Kernel &K, const Gemm &G, SchedulePolicy Policy,
   }
   const double U = std::ldexp(1.0, -24);
   const double Gamma = G.K * U / (1 - G.K * U);
-  O.Elements = G.M * G.N;
+  O.Elements = Batches * G.M * G.N;
   for (std::int64_t I = 0; I < O.Elements; ++I) {
     const double Got = float(Out[I]), Want = float(G.HeaderOnly[I]);
     // alpha scales the sums' error; the epilogue's f32 products and sums
@@ -498,7 +518,7 @@ TEST_P(GemmExample, MatchesHeaderOnlyUnderEveryPolicy) {
   const Gemm &G = gemmAt(S.M, S.N, S.K);
   // The header-only run wrote every element (its nearness to the naive
   // product follows from the interpreter's to both).
-  for (std::int64_t I = 0; I < S.M * S.N; ++I)
+  for (std::int64_t I = 0; I < Batches * S.M * S.N; ++I)
     ASSERT_TRUE(std::isfinite(float(G.HeaderOnly[I]))) << "header-only " << I;
   if (Relu) {
     // relu clamps something: sums below zero exist (about half of them
@@ -1034,6 +1054,21 @@ const Mutant Mutants[] = {
        return Changed;
      },
      Small, "m256/nsplit"},
+    // batched.cpp: every load reading batch 0's matrices (the batch
+    // coordinate of its rank-3 box dropped) must show.
+    {"LoadsIgnoreTheBatch", "mismatch",
+     [](Kernel &K) {
+       bool Changed = false;
+       for (InstId Id : tmaCopies(K, false)) {
+         OperandView &G = globalOf(K, Id);
+         if (G.Coords.size() == 3) {
+           G.Coords.front() = K.constant(0);
+           Changed = true;
+         }
+       }
+       return Changed;
+     },
+     Small, "batched"},
 };
 
 /// The mutants of this example's LIR.

@@ -41,10 +41,14 @@ using Rhs = Parameter<1>;
 
 /// \p T over \p Data with extents {Rows, Cols}, as its layout stores it:
 /// row-major ("(?,?)": its `?` stride is the compact row-major one) or
-/// column-major ("(?,?):(1,?)", the stride Rows given).
+/// column-major ("(?,?):(1,?)", the stride Rows given); a rank-3 \p T
+/// (batched.cpp's "(?,?,?)") holds \p Batches row-major matrices.
 template <class T, class E>
-T matrixOver(E *Data, std::int64_t Rows, std::int64_t Cols) {
-  if constexpr (!T::static_layout.stride.leaf_at(0).is_constant())
+T matrixOver(E *Data, std::int64_t Batches, std::int64_t Rows,
+             std::int64_t Cols) {
+  if constexpr (T::rank == 3)
+    return T(Data, {Batches, Rows, Cols});
+  else if constexpr (!T::static_layout.stride.leaf_at(0).is_constant())
     return T(Data, {Rows, Cols});
   else
     return T(Data, {Rows, Cols}, {Rows});
@@ -70,13 +74,14 @@ using ExampleElement = typename OutTensor::element_type;
 
 template <class Input, class Output>
 void gemmHeaderOnly(std::vector<Input> &A, std::vector<Input> &B,
-                    std::vector<Output> &Out, std::int64_t M, std::int64_t N,
-                    std::int64_t K, EpilogueInputs<Output> &In) {
-  Lhs ATensor = matrixOver<Lhs>(A.data(), M, K);
-  Rhs BTensor = matrixOver<Rhs>(B.data(), K, N);
+                    std::vector<Output> &Out, std::int64_t Batches,
+                    std::int64_t M, std::int64_t N, std::int64_t K,
+                    EpilogueInputs<Output> &In) {
+  Lhs ATensor = matrixOver<Lhs>(A.data(), Batches, M, K);
+  Rhs BTensor = matrixOver<Rhs>(B.data(), Batches, K, N);
   if constexpr (KernelArity == 3) {
-    tf::launch(gemm::gemm, tf::grid(gemm::CTAS), ATensor,
-               BTensor, OutTensor(Out.data(), {M, N}));
+    tf::launch(gemm::gemm, tf::grid(gemm::CTAS), ATensor, BTensor,
+               matrixOver<OutTensor>(Out.data(), Batches, M, N));
   } else if constexpr (ScaledOutput) {
     tf::launch(gemm::gemm, tf::grid(gemm::CTAS), ATensor, BTensor,
                OutTensor(Out.data(), {M, N}), In.Alpha);
@@ -103,7 +108,7 @@ void gemmHeaderOnly(std::vector<Input> &A, std::vector<Input> &B,
 template void gemmHeaderOnly(std::vector<InputElement> &,
                              std::vector<InputElement> &,
                              std::vector<ExampleElement> &, std::int64_t,
-                             std::int64_t, std::int64_t,
+                             std::int64_t, std::int64_t, std::int64_t,
                              EpilogueInputs<ExampleElement> &);
 
 } // namespace tf_interp_test

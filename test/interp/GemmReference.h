@@ -36,12 +36,15 @@ template <class T> struct EpilogueInputs {
 /// Out (M x N) = A (M x K) * B (K x N), A and Out row-major, B as the
 /// example's kernel declares it (row-major, or stored N x K), by the example's
 /// kernel (with its epilogue, if any, reading \p In) run header-only with its
-/// own grid. Defined in GemmHeaderOnly.cpp for the example's input and
-/// output element types only (each test binary builds one example).
+/// own grid; for a kernel of rank-3 tensors (batched.cpp) \p Batches such
+/// GEMMs, the tensors Batches x M x K and so on. Defined in
+/// GemmHeaderOnly.cpp for the example's input and output element types only
+/// (each test binary builds one example).
 template <class Input, class Output>
 void gemmHeaderOnly(std::vector<Input> &A, std::vector<Input> &B,
-                    std::vector<Output> &Out, std::int64_t M, std::int64_t N,
-                    std::int64_t K, EpilogueInputs<Output> &In);
+                    std::vector<Output> &Out, std::int64_t Batches,
+                    std::int64_t M, std::int64_t N, std::int64_t K,
+                    EpilogueInputs<Output> &In);
 
 } // namespace tf_interp_test
 

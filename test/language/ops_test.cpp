@@ -4,6 +4,7 @@
 #include "tf/ops/matmul.hpp"
 #include "tf/ops/reduce.hpp"
 #include "tf/ops/slice.hpp"
+#include "tf/schedule.hpp"
 
 #include <gtest/gtest.h>
 
@@ -40,6 +41,28 @@ TEST(Ops, CopyThroughASwizzledSlotAndBack) {
   tf::copy(slot, B.tile<128, 64>(0, 64));
   for (int i = 0; i < 100 * 70; ++i)
     ASSERT_EQ(back[i], i % 70 >= 64 ? a[i] : tf::bf16(0.0f));
+}
+
+// A batch of matrices' tile with a unit batch mode, (1, 128, 64), fills a
+// 128 x 64 slot (TMA's rank-3 box) and is stored back the same way; the
+// rows past a matrix's extent read 0 and are not written, so the next
+// matrix of the batch is untouched.
+TEST(Ops, ScheduledCopiesDropAUnitBatchMode) {
+  constexpr std::int64_t L = 3, M = 100, K = 70;
+  auto a = random_vector<tf::bf16>(L * M * K, 2);
+  tf::Tensor<tf::bf16, "(?,?,?)"> A(a.data(), {L, M, K});
+  auto slot = tf::zeros<LhsSlot>();
+  tf::schedule<tf::nv::CopyAsyncTensor>(A.tile<1, 128, 64>(1, 0, 64), slot);
+  for (int m = 0; m < 128; ++m)
+    for (int k = 0; k < 64; ++k)
+      ASSERT_EQ(slot(m, k).get(),
+                m < M && k < 6 ? a[(M + m) * K + 64 + k] : tf::bf16(0.0f));
+  std::vector<tf::bf16> back(L * M * K, tf::bf16(0.0f));
+  tf::Tensor<tf::bf16, "(?,?,?)"> B(back.data(), {L, M, K});
+  tf::schedule<tf::nv::CopyAsyncTensor>(slot, B.tile<1, 128, 64>(1, 0, 64));
+  for (std::int64_t i = 0; i < L * M * K; ++i)
+    ASSERT_EQ(back[i], i / (M * K) == 1 && i % K >= 64 ? a[i] : tf::bf16(0.0f))
+        << i;
 }
 
 TEST(Ops, CastRoundsEveryElement) {

@@ -45,6 +45,48 @@ std::array<std::int64_t, V::rank> extents_of(const V &v) {
   return out;
 }
 
+/// Whether a copy between views of types `A` and `B` has a source element
+/// for every destination element: equal ranks, or the view of higher rank
+/// has extent 1 in its extra leading modes -- a batch of matrices' tile
+/// (1, BM, BK) fills a BM x BK tile (TMA's box of a rank-3 tensor map),
+/// and back.
+template <class A, class B> constexpr bool copy_ranks_agree() {
+  constexpr int extra = A::rank > B::rank ? A::rank - B::rank : B::rank - A::rank;
+  for (int i = 0; i < extra; ++i)
+    if ((A::rank > B::rank ? A::static_extent(i) : B::static_extent(i)) != 1)
+      return false;
+  return true;
+}
+
+/// Whether the static extents of the modes a copy between `A` and `B` pairs
+/// (the trailing modes of the view of higher rank) agree.
+template <class A, class B> constexpr bool copy_extents_agree() {
+  constexpr int rank = A::rank < B::rank ? A::rank : B::rank;
+  for (int i = 0; i < rank; ++i) {
+    const std::int64_t x = A::static_extent(A::rank - rank + i),
+                       y = B::static_extent(B::rank - rank + i);
+    if (x >= 0 && y >= 0 && x != y)
+      return false;
+  }
+  return true;
+}
+
+/// Coordinate `c` of a rank-From view as the coordinate of the same element
+/// of a rank-To view that adds or drops unit leading modes (copy_ranks_agree).
+template <std::size_t To, std::size_t From>
+constexpr std::array<std::int64_t, To>
+unit_modes_cast(const std::array<std::int64_t, From> &c) {
+  std::array<std::int64_t, To> out{};
+  if constexpr (To >= From) {
+    for (std::size_t i = 0; i < From; ++i)
+      out[To - From + i] = c[i];
+  } else {
+    for (std::size_t i = 0; i < To; ++i)
+      out[i] = c[From - To + i];
+  }
+  return out;
+}
+
 /// Whether the static extents of `A` and `B` agree mode by mode.
 template <class A, class B> constexpr bool static_extents_agree() {
   if constexpr (A::rank != B::rank) {

@@ -240,20 +240,30 @@ std::vector<T> inBoxOrder(const std::vector<T> &Values,
   return Out;
 }
 
+/// The tensor map of \p Tensor whose box is the copy's boxes
+/// (\p Sched's) behind \p Units leading modes of extent 1 (a batch's tile
+/// copied as a matrix: unitLeadingModes), outermost in the box order.
 unsigned tensorMap(LoweringContext &Ctx, ValueId Tensor,
-                   const hir::Schedule &Sched, SwizzleMode Mode) {
+                   const hir::Schedule &Sched, SwizzleMode Mode, int Units) {
   Kernel &L = Ctx.L;
-  const std::vector<std::int64_t> Box = inBoxOrder(Sched.BoxExtents, Sched);
+  std::vector<std::int64_t> Box(static_cast<std::size_t>(Units), 1);
+  std::vector<int> Order;
+  for (int D = 0; D < Units; ++D)
+    Order.push_back(D);
+  for (std::int64_t E : inBoxOrder(Sched.BoxExtents, Sched))
+    Box.push_back(E);
+  for (int D : Sched.BoxOrder)
+    Order.push_back(Units + D);
   for (unsigned I = 0; I < L.Maps.size(); ++I)
     if (L.Maps[I].Value == Tensor && L.Maps[I].Box == Box &&
-        L.Maps[I].Order == Sched.BoxOrder && L.Maps[I].Swizzle == Mode)
+        L.Maps[I].Order == Order && L.Maps[I].Swizzle == Mode)
       return I;
   TensorMap M;
   M.Tensor = Ctx.H.Values[Tensor].Name;
   M.Value = Tensor;
   M.Element = Ctx.H.Values[Tensor].Type.Element;
-  M.Box = Box;
-  M.Order = Sched.BoxOrder;
+  M.Box = std::move(Box);
+  M.Order = std::move(Order);
   M.Swizzle = Mode;
   L.Maps.push_back(std::move(M));
   return static_cast<unsigned>(L.Maps.size() - 1);
@@ -304,6 +314,14 @@ void issueBoxes(LoweringContext &Ctx, const hir::Stmt &S, int R,
     Boxes *= C;
   for (std::int64_t E : Sched.BoxExtents)
     BoxElements *= E;
+  // The tile's unit leading modes (a batch's index) come first, as in the
+  // tensor map.
+  const int Units =
+      analysis::unitLeadingModes(Ctx.H, Tile, Sched.BoxExtents.size());
+  auto offset = [&](std::size_t D) {
+    return D < T.TileOffsets.size() ? Ctx.expr(T.TileOffsets[D], S.Range)
+                                    : L.constant(0);
+  };
   for (std::int64_t B = 0; B < Boxes; ++B) {
     std::vector<std::int64_t> At = boxCoord(B, Sched.DerivedRepeat);
     OperandView Global;
@@ -313,15 +331,16 @@ void issueBoxes(LoweringContext &Ctx, const hir::Stmt &S, int R,
     std::vector<ExprId> Coords;
     for (std::size_t D = 0; D < At.size(); ++D) {
       Crd.push_back(IntTuple(At[D]));
-      ExprId Base = D < T.TileOffsets.size()
-                        ? Ctx.expr(T.TileOffsets[D], S.Range)
-                        : L.constant(0);
+      const ExprId Base = offset(static_cast<std::size_t>(Units) + D);
       Coords.push_back(
           At[D] == 0 ? Base
                      : L.binary(ExprKind::Add, Base,
                                 L.constant(At[D] * Sched.BoxExtents[D])));
     }
-    Global.Coords = inBoxOrder(Coords, Sched);
+    for (int D = 0; D < Units; ++D)
+      Global.Coords.push_back(offset(static_cast<std::size_t>(D)));
+    for (ExprId C : inBoxOrder(Coords, Sched))
+      Global.Coords.push_back(C);
     Result<std::int64_t> Offset = evaluate(Sched.BoxOffsets, Crd);
     if (!Offset) {
       Ctx.refuse(DiagId::err_tf_lower_op, LoweringContext::at(S),
@@ -349,7 +368,9 @@ void lowerLoad(LoweringContext &Ctx, const hir::Stmt &S, Selection &Sel) {
   if (!Ctx.Views.count(Ring) || S.Sched->BoxExtents.empty())
     return; // the memory plan or inference refused it
   const unsigned Map =
-      tensorMap(Ctx, Src.TileOf, *S.Sched, swizzleOf(Ctx.H.Values[Ring]));
+      tensorMap(Ctx, Src.TileOf, *S.Sched, swizzleOf(Ctx.H.Values[Ring]),
+                analysis::unitLeadingModes(Ctx.H, Tile,
+                                           S.Sched->BoxExtents.size()));
   const BufferUse &U = acquire(Ctx, Sel, Ring, Handoff::AsyncFill);
   Tma Load;
   Load.Bar = U.Full;
@@ -369,8 +390,11 @@ void lowerStore(LoweringContext &Ctx, const hir::Stmt &S, Selection &Sel) {
       S.Sched->BoxExtents.empty())
     return; // refused by the support check or the memory plan
   const ValueId Buffer = It->second;
-  const unsigned Map = tensorMap(Ctx, Ctx.H.Values[Tile].TileOf, *S.Sched,
-                                 swizzleOf(Ctx.H.Values[Buffer]));
+  const unsigned Map =
+      tensorMap(Ctx, Ctx.H.Values[Tile].TileOf, *S.Sched,
+                swizzleOf(Ctx.H.Values[Buffer]),
+                analysis::unitLeadingModes(Ctx.H, Tile,
+                                           S.Sched->BoxExtents.size()));
   acquire(Ctx, Sel, Buffer, Handoff::Read);
   Tma Store;
   Store.Store = true;

@@ -25,7 +25,7 @@ void shifted_offset(Matrix a, Matrix b, Matrix out) {
   for (auto [m, n] : tf::persistent_tiles(cta, tf::ceil_div(a.extent(0), 128), tf::ceil_div(b.extent(1), 64))) {
     [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();
     for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
-      [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m << 7, k), lhs_ring); // expected-error {{index expression 'm << 7' cannot be lowered: write it with +, -, *, /, ceil_div, min and max of extents, indices and constants [tf:lower-index]}}
+      [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m << 7, k), lhs_ring); // expected-error {{index expression 'm << 7' cannot be lowered: write it with +, -, *, /, %, ceil_div, min and max of extents, indices and constants [tf:lower-index]}}
       [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring);
       [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>>(acc, lhs, rhs);
     }
@@ -40,7 +40,7 @@ void shifted_count(Matrix a, Matrix b, Matrix out) {
   tf::Ring<LhsSlot, 3> lhs_ring;
   tf::Ring<RhsSlot, 3> rhs_ring;
   auto staged_tile = tf::empty<Staged>();
-  const std::int64_t tiles_m = (a.extent(0) + 127) >> 7; // expected-error {{index expression '(a.extent(0) + 127) >> 7' cannot be lowered: write it with +, -, *, /, ceil_div, min and max of extents, indices and constants [tf:lower-index]}}
+  const std::int64_t tiles_m = (a.extent(0) + 127) >> 7; // expected-error {{index expression '(a.extent(0) + 127) >> 7' cannot be lowered: write it with +, -, *, /, %, ceil_div, min and max of extents, indices and constants [tf:lower-index]}}
   for (auto [m, n] : tf::persistent_tiles(cta, tiles_m, tf::ceil_div(b.extent(1), 64))) {
     [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();
     for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
