@@ -550,6 +550,11 @@ KernelCost analyzeCost(const hir::Kernel &K,
         for (std::size_t D = 0; D < Win.TileOffsets.size() &&
                                 D < Win.Type.WindowExtents.size();
              ++D) {
+          // A unit leading mode (a batch's index, which follows the row
+          // tile index too) is no extent of the tile.
+          if (D + 2 < Win.Type.WindowExtents.size() &&
+              Win.Type.WindowExtents[D] == 1)
+            continue;
           std::set<ValueId> Deps;
           indicesOf(K, Win.TileOffsets[D], Deps);
           if (Deps.size() != 1)
