@@ -240,12 +240,16 @@ std::vector<T> inBoxOrder(const std::vector<T> &Values,
   return Out;
 }
 
-/// The tensor map of \p Tensor whose box is the copy's boxes
-/// (\p Sched's) behind \p Units leading modes of extent 1 (a batch's tile
-/// copied as a matrix: unitLeadingModes), outermost in the box order.
-unsigned tensorMap(LoweringContext &Ctx, ValueId Tensor,
-                   const hir::Schedule &Sched, SwizzleMode Mode, int Units) {
+/// The tensor map of the tensor \p Tile is a tile of, whose box is the
+/// copy's boxes (\p Sched's) behind the tile's unit leading modes (a
+/// batch's tile copied as a matrix: unitLeadingModes), outermost in the box
+/// order.
+unsigned tensorMap(LoweringContext &Ctx, ValueId Tile,
+                   const hir::Schedule &Sched, SwizzleMode Mode) {
   Kernel &L = Ctx.L;
+  const ValueId Tensor = Ctx.H.Values[Tile].TileOf;
+  const int Units =
+      analysis::unitLeadingModes(Ctx.H, Tile, Sched.BoxExtents.size());
   std::vector<std::int64_t> Box(static_cast<std::size_t>(Units), 1);
   std::vector<int> Order;
   for (int D = 0; D < Units; ++D)
@@ -315,9 +319,9 @@ void issueBoxes(LoweringContext &Ctx, const hir::Stmt &S, int R,
   for (std::int64_t E : Sched.BoxExtents)
     BoxElements *= E;
   // The tile's unit leading modes (a batch's index) come first, as in the
-  // tensor map.
-  const int Units =
-      analysis::unitLeadingModes(Ctx.H, Tile, Sched.BoxExtents.size());
+  // tensor map (whose box has them beside the copy's dimensions).
+  const int Units = static_cast<int>(L.Maps[Map].Box.size() -
+                                     Sched.BoxExtents.size());
   auto offset = [&](std::size_t D) {
     return D < T.TileOffsets.size() ? Ctx.expr(T.TileOffsets[D], S.Range)
                                     : L.constant(0);
@@ -364,13 +368,10 @@ void issueBoxes(LoweringContext &Ctx, const hir::Stmt &S, int R,
 
 void lowerLoad(LoweringContext &Ctx, const hir::Stmt &S, Selection &Sel) {
   const ValueId Tile = S.Operands[0], Ring = S.Operands[1];
-  const hir::Value &Src = Ctx.H.Values[Tile];
   if (!Ctx.Views.count(Ring) || S.Sched->BoxExtents.empty())
     return; // the memory plan or inference refused it
   const unsigned Map =
-      tensorMap(Ctx, Src.TileOf, *S.Sched, swizzleOf(Ctx.H.Values[Ring]),
-                analysis::unitLeadingModes(Ctx.H, Tile,
-                                           S.Sched->BoxExtents.size()));
+      tensorMap(Ctx, Tile, *S.Sched, swizzleOf(Ctx.H.Values[Ring]));
   const BufferUse &U = acquire(Ctx, Sel, Ring, Handoff::AsyncFill);
   Tma Load;
   Load.Bar = U.Full;
@@ -391,10 +392,7 @@ void lowerStore(LoweringContext &Ctx, const hir::Stmt &S, Selection &Sel) {
     return; // refused by the support check or the memory plan
   const ValueId Buffer = It->second;
   const unsigned Map =
-      tensorMap(Ctx, Ctx.H.Values[Tile].TileOf, *S.Sched,
-                swizzleOf(Ctx.H.Values[Buffer]),
-                analysis::unitLeadingModes(Ctx.H, Tile,
-                                           S.Sched->BoxExtents.size()));
+      tensorMap(Ctx, Tile, *S.Sched, swizzleOf(Ctx.H.Values[Buffer]));
   acquire(Ctx, Sel, Buffer, Handoff::Read);
   Tma Store;
   Store.Store = true;
