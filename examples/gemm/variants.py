@@ -150,6 +150,14 @@ VARIANTS = {
     # (BM = 256) and the 128 x 256 tile split along N, WGMMA m64n128.
     "m256": ("optimal", two_blocks_per_warpgroup(rows=True), []),
     "nsplit": ("optimal", two_blocks_per_warpgroup(rows=False), []),
+    # Clusters of two CTAs along M: both take the same column of tiles, so
+    # B's tile is loaded once per cluster, each CTA issuing half of its
+    # boxes with .multicast::cluster into both CTAs' rings.
+    "cluster2": ("optimal", [
+        ("{.group_m = 8}", "{.group_m = 8, .cluster = 2}"),
+        ("tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<BK, BN>",
+         "tf::schedule<tf::nv::CopyAsyncTensorMulticast<2>>(b.tile<BK, BN>"),
+    ], []),
 }
 
 

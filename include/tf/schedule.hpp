@@ -45,6 +45,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -508,6 +509,12 @@ template <class Src, class Dst> auto run_copy(const Src &src, Dst &&dst) {
 template <class Atom> inline constexpr bool is_atom_type = false;
 template <class A> inline constexpr bool is_atom_type<TiledMma<A>> = true;
 template <> inline constexpr bool is_atom_type<nv::CopyAsyncTensor> = true;
+template <int C>
+inline constexpr bool is_atom_type<nv::CopyAsyncTensorMulticast<C>> = true;
+
+template <class Atom> inline constexpr bool is_multicast = false;
+template <int C>
+inline constexpr bool is_multicast<nv::CopyAsyncTensorMulticast<C>> = true;
 template <> inline constexpr bool is_atom_type<Copy> = true;
 
 } // namespace detail
@@ -546,6 +553,18 @@ schedule(Operands &&...operands) {
     if constexpr (sizeof...(Operands) == 2) {
       if constexpr (std::is_same_v<Atom, nv::CopyAsyncTensor>)
         return detail::run_copy_async_tensor(std::forward<Operands>(operands)...);
+      else if constexpr (detail::is_multicast<Atom>) {
+        // Every CTA of the cluster receives the whole tile: header-only,
+        // each CTA copies it. (Naming Atom::ctas instantiates the atom type,
+        // whose `params` the plugin reads.)
+        static_assert(Atom::ctas >= 1);
+        static_assert(detail::is_ring<std::remove_cvref_t<
+                          std::tuple_element_t<1, std::tuple<Operands...>>>>,
+                      "tf::schedule<tf::nv::CopyAsyncTensorMulticast<C>>: a "
+                      "multicast loads a gmem tile into a tf::Ring (a store "
+                      "has no multicast); use tf::nv::CopyAsyncTensor");
+        return detail::run_copy_async_tensor(std::forward<Operands>(operands)...);
+      }
       else
         return detail::run_copy(std::forward<Operands>(operands)...);
     }

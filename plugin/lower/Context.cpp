@@ -32,6 +32,19 @@ bool LoweringContext::hasRole(hir::StmtId S, int R) const {
   return false;
 }
 
+std::int64_t LoweringContext::receivers(hir::ValueId Buffer) const {
+  std::int64_t Ctas = 1;
+  for (const hir::Stmt &S : H.Stmts) {
+    if (!S.Sched || !S.Sched->Match || S.Operands.size() != 2 ||
+        S.Operands[1] != Buffer)
+      continue;
+    for (const ResolvedParam &P : S.Sched->Match->params)
+      if (P.name.view() == "multicast" && P.value.kind == ParamKind::integer)
+        Ctas = std::max(Ctas, P.value.integer);
+  }
+  return Ctas;
+}
+
 BarrierId LoweringContext::barrier(hir::ValueId Guards, const char *Which,
                                    int Count) {
   auto [It, New] = Barriers.try_emplace({Guards, Which}, 0);

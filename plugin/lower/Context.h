@@ -130,6 +130,11 @@ public:
   /// buffer: where a handoff without its other side is reported.
   std::map<hir::ValueId, hir::StmtId> FirstFill, FirstRead;
 
+  /// How many CTAs of a cluster one fill of ring or buffer \p Buffer
+  /// writes: the largest `multicast` a site filling it recorded, 1 when
+  /// none did.
+  std::int64_t receivers(hir::ValueId Buffer) const;
+
   /// The barrier array \p Which ("full", "empty") guarding \p Guards, made
   /// with \p Count objects on first use.
   BarrierId barrier(hir::ValueId Guards, const char *Which, int Count);

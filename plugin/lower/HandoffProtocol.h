@@ -40,6 +40,10 @@ struct HandoffPoint {
   std::int64_t Threads = 0;
   /// The one thread of the role that performs it (-1: all Threads).
   std::int64_t Elected = -1;
+  /// The CTAs of the cluster whose object Slot of Bar it acts on: 1, the
+  /// CTA's own; more for the release of a slot that fills of every CTA of
+  /// a cluster write (multicast), which each of them must have freed.
+  std::int64_t Ctas = 1;
 };
 
 /// How a wait's phase parity was chosen.
@@ -99,6 +103,11 @@ public:
   /// result visible to every thread of the CTA.
   /// @pre every role is lowered (the arrival counts are known).
   virtual void initialize(LoweringContext &Ctx, std::vector<InstId> &Out) = 0;
+
+  /// Appends the kernel-level statements after every role: with clusters
+  /// (Ctx.L.ClusterCtas > 1), what keeps a CTA from exiting while another
+  /// CTA of its cluster may still write into its shared memory.
+  virtual void finish(LoweringContext &Ctx, std::vector<InstId> &Out) = 0;
 
   /// The shared-memory object of one barrier (the memory plan places one
   /// per slot of every array).

@@ -288,10 +288,17 @@ struct RoleStmt {
 /// persistent_tiles / grid_tiles: `task` runs from Start (the CTA index)
 /// below Bound (the tile count) by Stride (the CTA count; the tile count for
 /// one tile per CTA); M and N are the tile's coordinates (lets of its body).
+/// In clusters of Cluster CTAs (> 1) `task` counts super-tiles: it runs from
+/// the cluster's index by the number of clusters, and the CTA of cluster
+/// rank r takes row M = super-row * Cluster + r -- every CTA of a cluster
+/// runs every super-tile, a row past the tensor included (its boxes read
+/// zeros and store nothing), since the CTAs of a cluster fill each other's
+/// rings.
 struct TileLoopStmt {
   ExprId Start = None, Bound = None, Stride = None, M = None, N = None;
   bool Persistent = false;
   std::int64_t GroupM = 1;
+  std::int64_t Cluster = 1;
 };
 
 /// tile_offsets: Var runs from Start below Bound by Step.
@@ -513,6 +520,9 @@ struct Kernel {
   // Launch shape.
   ExprId Grid = None;
   bool Persistent = false;
+  /// CTAs per cluster, consecutive along the grid (cluster rank = CTA
+  /// index % ClusterCtas); 1: no clusters.
+  std::int64_t ClusterCtas = 1;
   std::int64_t BlockThreads = 0;
   std::int64_t SharedBytes = 0;
   /// The alignment the map assumes of the dynamic shared memory's base (the

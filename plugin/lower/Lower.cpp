@@ -141,6 +141,7 @@ LoweringResult lowerWith(const hir::Kernel &K,
   }
   Ctx.Protocol->initialize(Ctx, L.Body);
   L.Body.insert(L.Body.end(), Roles.begin(), Roles.end());
+  Ctx.Protocol->finish(Ctx, L.Body);
 
   if (llvm::Error E = verify(L)) {
     hir::SourceRange At = K.Range;

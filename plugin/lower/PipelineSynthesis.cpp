@@ -100,8 +100,11 @@ void synthesize(LoweringContext &Ctx, const Selection &Sel,
       break;
     }
     case Handoff::Read: {
-      const HandoffPoint Empty = Point(U, U.Empty);
-      L.Barriers[U.Empty].Arrivals = Empty.Threads;
+      // A slot that every CTA of a cluster fills is free when the readers
+      // of each CTA it lands in released it.
+      HandoffPoint Empty = Point(U, U.Empty);
+      Empty.Ctas = Ctx.receivers(U.Buffer);
+      L.Barriers[U.Empty].Arrivals = Empty.Threads * Empty.Ctas;
       P.arrive(Ctx, Empty, S, Out);
       break;
     }

@@ -170,7 +170,10 @@ void Printer::stmt(InstId Id, unsigned Indent) {
     OS << "for task in range(" << e(L.Start) << ", " << e(L.Bound) << ", "
        << e(L.Stride) << ")  # "
        << (L.Persistent ? "persistent_tiles" : "grid_tiles: one tile per CTA")
-       << ", group_m=" << L.GroupM << " {\n";
+       << ", group_m=" << L.GroupM;
+    if (L.Cluster > 1)
+      OS << ", clusters of " << L.Cluster << " CTAs along M";
+    OS << " {\n";
     body(S.Body, Indent + 2);
     OS.indent(Indent) << "}\n";
     return;
@@ -231,7 +234,10 @@ void Printer::run() {
                                              : P.ScalarType);
   OS << "\n";
   OS << "  launch grid=(" << e(K.Grid) << ")"
-     << (K.Persistent ? " persistent" : "") << " block=(" << K.BlockThreads
+     << (K.Persistent ? " persistent" : "");
+  if (K.ClusterCtas > 1)
+    OS << " cluster=(" << K.ClusterCtas << ")";
+  OS << " block=(" << K.BlockThreads
      << ") dynamic_smem=" << K.SharedBytes << " of " << K.SharedLimit
      << " (cta.shared_memory.max), base aligned to " << K.SharedAlign
      << "\n";

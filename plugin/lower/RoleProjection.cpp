@@ -214,18 +214,17 @@ void Projection::tileLoop(const hir::Stmt &S, int R, const LoopClock &C,
                 "one tile loop over (m, n) is lowered, outermost"});
     return;
   }
-  if (S.Cluster != 1) {
+  const bool Persistent = S.Loop == hir::LoopKind::PersistentTiles;
+  const std::int64_t Cluster = S.Cluster;
+  if (Cluster != 1 && !Persistent) {
     Ctx.refuse(DiagId::err_tf_lower_loop,
                S.ClusterRange.valid() ? S.ClusterRange : S.Range,
-               {S.Loop == hir::LoopKind::PersistentTiles ? "persistent_tiles"
-                                                         : "grid_tiles",
-                "its option .cluster = " + std::to_string(S.Cluster) +
-                    " asks for clusters of " + std::to_string(S.Cluster) +
-                    " CTAs, which are not lowered yet; leave .cluster out "
-                    "(one CTA per cluster)"});
+               {"grid_tiles",
+                "its option .cluster = " + std::to_string(Cluster) +
+                    " asks for clusters of one tile per CTA, which are not "
+                    "lowered; clusters are lowered for persistent_tiles"});
     return;
   }
-  const bool Persistent = S.Loop == hir::LoopKind::PersistentTiles;
   LoopClock Inner = C;
   TileLoopStmt I;
   std::vector<InstId> Body;
@@ -233,9 +232,17 @@ void Projection::tileLoop(const hir::Stmt &S, int R, const LoopClock &C,
   const std::string N = H.Values[S.Indices[1]].Name;
   I.Persistent = Persistent;
   I.GroupM = S.GroupM;
-  I.Start = L.var("cta.x");
+  I.Cluster = Cluster;
   ExprId GM = Ctx.expr(S.Bounds[0], S.Range), GN = Ctx.expr(S.Bounds[1], S.Range);
-  I.Bound = L.binary(ExprKind::Mul, GM, GN);
+  // In clusters the loop walks super-tiles: ceil(GM / c) rows of them, one
+  // per cluster at a time (tf/scheduler/persistent_tiles.hpp).
+  ExprId Rows = Cluster == 1
+                    ? GM
+                    : L.binary(ExprKind::CeilDiv, GM, L.constant(Cluster));
+  I.Start = Cluster == 1 ? L.var("cta.x")
+                         : L.binary(ExprKind::Div, L.var("cta.x"),
+                                    L.constant(Cluster));
+  I.Bound = L.binary(ExprKind::Mul, Rows, GN);
   if (Persistent) {
     Result<std::int64_t> CTAs = S.LoopMesh.size();
     if (!CTAs) {
@@ -244,7 +251,17 @@ void Projection::tileLoop(const hir::Stmt &S, int R, const LoopClock &C,
                                       "fixed number of CTAs is launched"});
       return;
     }
-    I.Stride = L.constant(*CTAs);
+    if (*CTAs % Cluster != 0) {
+      Ctx.refuse(DiagId::err_tf_lower_loop,
+                 S.ClusterRange.valid() ? S.ClusterRange : S.Range,
+                 {"persistent_tiles",
+                  std::to_string(*CTAs) + " CTAs do not form clusters of " +
+                      std::to_string(Cluster) +
+                      "; the number of CTAs must be a multiple of the "
+                      "cluster size"});
+      return;
+    }
+    I.Stride = L.constant(*CTAs / Cluster);
   } else {
     I.Stride = I.Bound; // one tile per CTA
     Inner.Tiles = L.constant(0);
@@ -253,7 +270,7 @@ void Projection::tileLoop(const hir::Stmt &S, int R, const LoopClock &C,
   // The order of tf::grouped_tile (tf/scheduler/tile.hpp): bands of
   // group_m rows (columns when column_major), the last band shorter; with
   // group_m = 1 plain row-major (column-major) order.
-  ExprId Slow = S.ColumnMajor ? GN : GM, Fast = S.ColumnMajor ? GM : GN;
+  ExprId Slow = S.ColumnMajor ? GN : Rows, Fast = S.ColumnMajor ? Rows : GN;
   auto Let = [&](std::string Name, ExprId Value) {
     Ctx.add(LetStmt{Name, Value}, S, Body);
     return L.var(std::move(Name));
@@ -265,26 +282,33 @@ void Projection::tileLoop(const hir::Stmt &S, int R, const LoopClock &C,
     ExprId Band = Let("band", L.binary(ExprKind::Div, L.var("task"),
                                        L.binary(ExprKind::Mul, G, Fast)));
     ExprId First = Let("band_first", L.binary(ExprKind::Mul, Band, G));
-    ExprId Rows = Let("band_rows",
-                      L.binary(ExprKind::Min,
-                               L.binary(ExprKind::Sub, Slow, First), G));
+    ExprId BandRows = Let("band_rows",
+                          L.binary(ExprKind::Min,
+                                   L.binary(ExprKind::Sub, Slow, First), G));
     ExprId InBand = Let("in_band", L.binary(ExprKind::Mod, L.var("task"),
                                             L.binary(ExprKind::Mul, G, Fast)));
-    A = L.binary(ExprKind::Add, First, L.binary(ExprKind::Mod, InBand, Rows));
-    B = L.binary(ExprKind::Div, InBand, Rows);
+    A = L.binary(ExprKind::Add, First,
+                 L.binary(ExprKind::Mod, InBand, BandRows));
+    B = L.binary(ExprKind::Div, InBand, BandRows);
   }
-  I.M = Let(M, S.ColumnMajor ? B : A);
+  ExprId Row = S.ColumnMajor ? B : A;
+  if (Cluster > 1) // the CTA's row of the super-tile: its cluster rank
+    Row = L.binary(ExprKind::Add,
+                   L.binary(ExprKind::Mul, Row, L.constant(Cluster)),
+                   L.binary(ExprKind::Mod, L.var("cta.x"),
+                            L.constant(Cluster)));
+  I.M = Let(M, Row);
   I.N = Let(N, S.ColumnMajor ? A : B);
   if (Persistent)
     Inner.Tiles = Let(
         "tiles_done",
-        L.binary(ExprKind::Div,
-                 L.binary(ExprKind::Sub, L.var("task"), L.var("cta.x")),
+        L.binary(ExprKind::Div, L.binary(ExprKind::Sub, L.var("task"), I.Start),
                  I.Stride));
 
   if (R == 0) {
-    L.Grid = Persistent ? I.Stride : I.Bound;
+    L.Grid = Persistent ? L.constant(*S.LoopMesh.size()) : I.Bound;
     L.Persistent = Persistent;
+    L.ClusterCtas = Cluster;
   }
   statements(S.Body, R, Inner, Body);
   Stmt Loop(I, S.Range);

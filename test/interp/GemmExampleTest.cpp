@@ -118,6 +118,7 @@ constexpr ExampleTraits Examples[] = {
     {"n192", DType::bf16, DType::bf16, false, false, Epilogue::None},
     {"m256", DType::bf16, DType::bf16, false, false, Epilogue::None},
     {"nsplit", DType::bf16, DType::bf16, false, false, Epilogue::None},
+    {"cluster2", DType::bf16, DType::bf16, false, false, Epilogue::None},
     {"batched", DType::bf16, DType::bf16, false, false, Epilogue::None, true},
 };
 

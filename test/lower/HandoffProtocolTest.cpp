@@ -194,6 +194,8 @@ public:
     Sync->Count = Ctx.L.BlockThreads;
     Out.push_back(Ctx.L.addInst(Stmt(std::move(Sync), Ctx.H.Range)));
   }
+  /// No clusters: nothing after the roles.
+  void finish(LoweringContext &, std::vector<InstId> &) override {}
   BarrierObject barrierObject() const override {
     return {"flag", 4, 4, "flag"};
   }

@@ -10,8 +10,11 @@
 //     async proxy (the TMA reads through it), a named barrier of the
 //     writers, then one elected thread's mbarrier.arrive on `full`;
 //   - a release is mbarrier.arrive;
+//   - a release of a slot that multicast loads fill (HandoffPoint::Ctas >
+//     1) arrives on the slot's `empty` barrier of every CTA of the cluster;
 //   - set-up: thread 0 initialises every barrier with its arrival count,
-//     then fence.mbarrier_init and a CTA-wide barrier publish them.
+//     then fence.mbarrier_init and a CTA-wide barrier publish them -- in
+//     clusters a cluster-wide barrier too, which the kernel's end repeats.
 //
 //===----------------------------------------------------------------------===//
 #include "backend/cuda_sm90/CudaSm90.h"
@@ -27,6 +30,7 @@ using namespace lower;
 using lower::sm90::Arrive;
 using lower::sm90::ArriveExpectTx;
 using lower::sm90::BarrierInit;
+using lower::sm90::ClusterBarrier;
 using lower::sm90::FenceBarrierInit;
 using lower::sm90::FenceProxyAsync;
 using lower::sm90::NamedBarrier;
@@ -86,7 +90,9 @@ public:
 
   void arrive(LoweringContext &Ctx, const HandoffPoint &At, const hir::Stmt &S,
               std::vector<InstId> &Out) override {
-    Ctx.add(barrierUse<Arrive>(At), S, Out);
+    auto A = barrierUse<Arrive>(At);
+    A->Cluster = At.Ctas > 1;
+    Ctx.add(std::move(A), S, Out);
   }
 
   void initialize(LoweringContext &Ctx, std::vector<InstId> &Out) override {
@@ -101,6 +107,16 @@ public:
     Out.push_back(L.addInst(std::move(Init)));
     Out.push_back(
         L.addInst(Stmt(std::make_unique<FenceBarrierInit>(), Ctx.H.Range)));
+    if (L.ClusterCtas > 1)
+      Out.push_back(
+          L.addInst(Stmt(std::make_unique<ClusterBarrier>(), Ctx.H.Range)));
+  }
+
+  void finish(LoweringContext &Ctx, std::vector<InstId> &Out) override {
+    Kernel &L = Ctx.L;
+    if (L.ClusterCtas > 1)
+      Out.push_back(
+          L.addInst(Stmt(std::make_unique<ClusterBarrier>(), Ctx.H.Range)));
   }
 
   BarrierObject barrierObject() const override {

@@ -361,15 +361,83 @@ void issueBoxes(LoweringContext &Ctx, const hir::Stmt &S, int R,
                                 : std::vector{Global, Box};
     auto Enc = std::make_unique<Tma>(Proto);
     Enc->Bytes = BoxElements * bytes(Element);
+    // A multicast tile's boxes are shared out: box B from cluster rank
+    // B mod c, each into every CTA of the cluster.
+    Enc->Issuer = B % Proto.Multicast;
     Call.Target = ExtensionPtr(std::move(Enc));
     Ctx.add(std::move(Call), S, Out);
   }
+}
+
+/// Whether HIR expression \p E reads index value \p V, directly or through
+/// the lets it reads.
+bool readsIndex(const hir::Kernel &K, hir::ExprId E, ValueId V,
+                unsigned Depth = 0) {
+  if (E == hir::None || Depth > 64)
+    return false;
+  const hir::Expr &X = K.Exprs[E];
+  if (X.Kind == hir::ExprKind::Ref)
+    return X.Ref == V ||
+           readsIndex(K, K.Values[X.Ref].Init, V, Depth + 1);
+  return readsIndex(K, X.Lhs, V, Depth + 1) ||
+         readsIndex(K, X.Rhs, V, Depth + 1);
+}
+
+/// The tile loop's row index (`m` of persistent_tiles), or None.
+ValueId tileRowIndex(const hir::Kernel &K) {
+  for (const hir::Stmt &S : K.Stmts)
+    if (S.Kind == hir::StmtKind::Loop &&
+        S.Loop != hir::LoopKind::TileOffsets && !S.Indices.empty())
+      return S.Indices[0];
+  return hir::None;
+}
+
+/// The CTAs a load is multicast to (its site's `multicast`), after checking
+/// that they are its cluster's and that every CTA of the cluster reads the
+/// same tile; 0 when refused.
+std::int64_t multicastOf(LoweringContext &Ctx, const hir::Stmt &S,
+                         ValueId Tile) {
+  std::int64_t Ctas = 1;
+  if (S.Sched->Match)
+    for (const ResolvedParam &P : S.Sched->Match->params)
+      if (P.name.view() == "multicast")
+        Ctas = P.value.integer;
+  if (Ctas == 1)
+    return 1;
+  auto Refuse = [&](const std::string &Why) {
+    Ctx.refuse(DiagId::err_tf_lower_op, LoweringContext::at(S),
+               {Ctx.opText(S) + " with multicast=" + std::to_string(Ctas),
+                BackendName.str(), Why});
+    return 0;
+  };
+  if (Ctas != Ctx.L.ClusterCtas)
+    return Refuse(
+        "a multicast load reaches the CTAs of one cluster, and its tile "
+        "loop runs " +
+        (Ctx.L.ClusterCtas == 1
+             ? std::string("one CTA per cluster; write persistent_tiles' "
+                           "option .cluster = ") +
+                   std::to_string(Ctas)
+             : "clusters of " + std::to_string(Ctx.L.ClusterCtas) +
+                   " CTAs; multicast to all of them"));
+  const ValueId Row = tileRowIndex(Ctx.H);
+  for (hir::ExprId E : Ctx.H.Values[Tile].TileOffsets)
+    if (readsIndex(Ctx.H, E, Row))
+      return Refuse(
+          "its tile's offsets read the tile row '" + Ctx.H.Values[Row].Name +
+          "', which differs between the CTAs of a cluster (they take "
+          "neighbouring rows); multicast a tile every CTA of the cluster "
+          "reads, such as B's (k, n * BN)");
+  return Ctas;
 }
 
 void lowerLoad(LoweringContext &Ctx, const hir::Stmt &S, Selection &Sel) {
   const ValueId Tile = S.Operands[0], Ring = S.Operands[1];
   if (!Ctx.Views.count(Ring) || S.Sched->BoxExtents.empty())
     return; // the memory plan or inference refused it
+  const std::int64_t Multicast = multicastOf(Ctx, S, Tile);
+  if (Multicast == 0)
+    return;
   const unsigned Map =
       tensorMap(Ctx, Tile, *S.Sched, swizzleOf(Ctx.H.Values[Ring]));
   const BufferUse &U = acquire(Ctx, Sel, Ring, Handoff::AsyncFill);
@@ -377,6 +445,7 @@ void lowerLoad(LoweringContext &Ctx, const hir::Stmt &S, Selection &Sel) {
   Load.Bar = U.Full;
   Load.Slot = U.Slot;
   Load.Clock = U.Clock;
+  Load.Multicast = Multicast;
   OperandView Shared;
   Shared.View = Ctx.Views[Ring];
   Shared.Ring = Ring;

@@ -46,6 +46,8 @@ void printTma(const Kernel &K, const AtomCallStmt &Call, const Tma &T,
   else
     OS << GlobalText << " -> " << SharedText << ", "
        << barrierText(K, T.Bar, T.Slot);
+  if (T.Multicast > 1)
+    OS << " multicast to " << T.Multicast << " CTAs by rank " << T.Issuer;
   if (!Call.Params.empty())
     OS << " " << paramsText(Call);
   OS << "  # " << T.Bytes << " bytes";
@@ -112,10 +114,15 @@ void Sm90Extension::print(const Kernel &K, const Stmt &S,
   case Kind::Arrive: {
     const auto &X = llvm::cast<Arrive>(I);
     OS << kindName(Kd) << " " << barrierText(K, X.Bar, X.Slot);
+    if (X.Cluster)
+      OS << " of every CTA of the cluster";
     if (X.Elected >= 0)
       OS << "  # by thread " << X.Elected;
     return;
   }
+  case Kind::ClusterBarrier:
+    OS << kindName(Kd) << "  # every thread of the cluster";
+    return;
   case Kind::BulkCommit:
   case Kind::WgmmaFence:
   case Kind::WgmmaCommit:
@@ -150,6 +157,7 @@ const char *kindName(Kind K) {
   case Kind::Wait: return "mbarrier.try_wait.parity";
   case Kind::ArriveExpectTx: return "mbarrier.arrive.expect_tx";
   case Kind::Arrive: return "mbarrier.arrive";
+  case Kind::ClusterBarrier: return "barrier.cluster";
   case Kind::FenceProxyAsync: return "fence.proxy.async.shared::cta";
   case Kind::NamedBarrier: return "bar.sync";
   case Kind::BulkCommit: return "cp.async.bulk.commit_group";

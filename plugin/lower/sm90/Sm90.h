@@ -33,6 +33,7 @@ enum class Kind : unsigned {
   Arrive,           ///< mbarrier.arrive Bar[Slot]
   FenceProxyAsync,  ///< fence.proxy.async.shared::cta
   NamedBarrier,     ///< bar.sync Id, Count
+  ClusterBarrier,   ///< barrier.cluster.arrive.release + wait.acquire
   // Groups of asynchronous instructions.
   BulkCommit,   ///< cp.async.bulk.commit_group
   BulkWaitRead, ///< cp.async.bulk.wait_group.read 0
@@ -81,6 +82,11 @@ using BulkCommit = Plain<Kind::BulkCommit>;
 using BulkWaitRead = Plain<Kind::BulkWaitRead>;
 using WgmmaFence = Plain<Kind::WgmmaFence>;
 using WgmmaCommit = Plain<Kind::WgmmaCommit>;
+/// Every thread of every CTA of the cluster meets: after set-up (no CTA
+/// multicasts into a peer's ring or arrives on its barriers before the peer
+/// initialised them) and at the end (no CTA exits while a peer may still
+/// write into its shared memory).
+using ClusterBarrier = Plain<Kind::ClusterBarrier>;
 
 /// mbarrier.init of every object of Bar with Count arrivals.
 class BarrierInit final : public InstOf<Kind::BarrierInit, BarrierInit> {
@@ -117,7 +123,13 @@ public:
   bool ProducerParity = false;
 };
 
-class Arrive final : public InstOf<Kind::Arrive, Arrive, BarrierUse> {};
+/// An arrival on Bar[Slot] -- of this CTA, or (Cluster) of every CTA of
+/// the cluster: a ring that multicast loads fill is free only when the
+/// consumers of every CTA it is delivered to have released the slot.
+class Arrive final : public InstOf<Kind::Arrive, Arrive, BarrierUse> {
+public:
+  bool Cluster = false;
+};
 
 /// Arrives and expects Bytes of asynchronous transactions.
 class ArriveExpectTx final
@@ -142,12 +154,18 @@ public:
 /// The encoding of a CopyAsyncTensor atom call (operands `src` and `dst`,
 /// one global box and one shared view): its direction, the box's bytes and,
 /// for a load, the barrier object Bar[Slot] its transactions complete.
+/// A multicast load (Multicast > 1) is issued by the CTA of cluster rank
+/// Issuer only and lands, with its completion, at the same shared-memory
+/// offsets in each of the Multicast CTAs of the cluster (ctaMask
+/// 2^Multicast - 1).
 class Tma final : public InstOf<Kind::Tma, Tma> {
 public:
   bool Store = false;
   std::int64_t Bytes = 0;
   BarrierId Bar = None;
   ExprId Slot = None, Clock = None;
+  std::int64_t Multicast = 1;
+  std::int64_t Issuer = 0;
 };
 
 /// A shared-memory matrix descriptor of WGMMA (PTX ISA, "Matrix Descriptor

@@ -187,6 +187,13 @@ void Sm90Verifier::checkTma(const hir::SourceRange &R,
             "view");
     return;
   }
+  if (T.Multicast > 1 &&
+      (T.Store || T.Multicast != K.ClusterCtas || T.Issuer < 0 ||
+       T.Issuer >= T.Multicast))
+    fail(R, "a multicast TMA load reaches every CTA of its cluster from one "
+            "of them: multicast " + llvm::Twine(T.Multicast) + " by rank " +
+            llvm::Twine(T.Issuer) + " in clusters of " +
+            llvm::Twine(K.ClusterCtas) + (T.Store ? ", a store" : ""));
   const TensorMap &M = K.Maps[Global->Map];
   std::vector<bool> Seen(M.Box.size(), false);
   bool Permutation = M.Order.size() == M.Box.size();
@@ -249,7 +256,11 @@ void Sm90Verifier::stmt(InstId, const Stmt &S, const VerifyScope &C) {
   case Kind::Arrive:
   case Kind::ArriveExpectTx: {
     const auto &X = llvm::cast<BarrierUse>(I);
-    Arrivals[X.Bar][C.Role] += X.Threads;
+    // A cluster-wide arrival: every CTA of the cluster arrives on this
+    // CTA's object.
+    const auto *A = llvm::dyn_cast<Arrive>(&X);
+    Arrivals[X.Bar][C.Role] +=
+        X.Threads * (A && A->Cluster ? K.ClusterCtas : 1);
     checkClock(S.Range, {X.Bar, X.Slot, X.Clock, nullptr, kindName(I.sm90Kind())},
                C);
     return;
