@@ -94,9 +94,12 @@ public:
                              const hir::Stmt &S, std::vector<InstId> &Out) = 0;
 
   /// Appends the arrival of At.Threads threads (or of thread At.Elected)
-  /// on barrier object \p At.
-  virtual void arrive(LoweringContext &Ctx, const HandoffPoint &At,
-                      const hir::Stmt &S, std::vector<InstId> &Out) = 0;
+  /// on barrier object \p At (of each of At.Ctas CTAs of the cluster).
+  /// Returns the arrivals one phase of the object receives from these
+  /// statements, run by every CTA of the cluster (the barrier's
+  /// Barrier::Arrivals).
+  virtual std::int64_t arrive(LoweringContext &Ctx, const HandoffPoint &At,
+                              const hir::Stmt &S, std::vector<InstId> &Out) = 0;
 
   /// Appends the kernel-level set-up, before any role runs: every barrier
   /// array of Ctx.L.Barriers initialised with its arrival count and the

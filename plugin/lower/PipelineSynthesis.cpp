@@ -95,8 +95,7 @@ void synthesize(LoweringContext &Ctx, const Selection &Sel,
       HandoffPoint Full = Point(U, U.Full);
       Full.Threads = 1;
       Full.Elected = R.Begin;
-      L.Barriers[U.Full].Arrivals = Full.Threads;
-      P.arrive(Ctx, Full, S, Out);
+      L.Barriers[U.Full].Arrivals = P.arrive(Ctx, Full, S, Out);
       break;
     }
     case Handoff::Read: {
@@ -104,8 +103,7 @@ void synthesize(LoweringContext &Ctx, const Selection &Sel,
       // of each CTA it lands in released it.
       HandoffPoint Empty = Point(U, U.Empty);
       Empty.Ctas = Ctx.receivers(U.Buffer);
-      L.Barriers[U.Empty].Arrivals = Empty.Threads * Empty.Ctas;
-      P.arrive(Ctx, Empty, S, Out);
+      L.Barriers[U.Empty].Arrivals = P.arrive(Ctx, Empty, S, Out);
       break;
     }
     }

@@ -180,9 +180,10 @@ public:
     I->Count = Writers.threads();
     Ctx.add(std::move(I), S, Out);
   }
-  void arrive(LoweringContext &Ctx, const HandoffPoint &At, const hir::Stmt &S,
-              std::vector<InstId> &Out) override {
+  std::int64_t arrive(LoweringContext &Ctx, const HandoffPoint &At,
+                      const hir::Stmt &S, std::vector<InstId> &Out) override {
     Ctx.add(flag(FlagKind::Arrive, At), S, Out);
+    return At.Threads * At.Ctas;
   }
   void initialize(LoweringContext &Ctx, std::vector<InstId> &Out) override {
     for (BarrierId B = 0; B < Ctx.L.Barriers.size(); ++B) {

@@ -78,7 +78,11 @@ void KernelEmitter::launcher() {
         "topology has %d\",\n";
   OS << "               static_cast<long long>(request.grid), topology);\n";
   OS << "  if (tiles == 0)\n    return;\n";
-  if (K.Persistent)
+  if (K.Persistent && K.ClusterCtas > 1)
+    OS << "  // Persistent clusters: no more clusters than super-tiles (the\n"
+          "  // loop's tiles); whole clusters of " << K.ClusterCtas << " CTAs.\n"
+          "  const int grid = imin(topology, tiles * " << K.ClusterCtas << ");\n";
+  else if (K.Persistent)
     OS << "  // Persistent: no more CTAs than tiles.\n"
           "  const int grid = imin(topology, tiles);\n";
   else

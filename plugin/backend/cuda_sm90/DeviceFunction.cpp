@@ -108,7 +108,12 @@ void KernelEmitter::constants() {
 void KernelEmitter::deviceFunction() {
   OS << "// " << K.Name << " at " << position(K.Range) << ", lowered for "
      << K.Target << ".\n";
-  OS << "__global__ void __launch_bounds__(block_threads, 1)\n" << Id << "(";
+  OS << "__global__ void __launch_bounds__(block_threads, 1)";
+  // Clusters of consecutive CTAs (the grid is a multiple of them): the
+  // kernel's attribute, so that every launch forms them.
+  if (K.ClusterCtas > 1)
+    OS << " __cluster_dims__(" << K.ClusterCtas << ", 1, 1)";
+  OS << "\n" << Id << "(";
   std::vector<std::string> Params;
   for (std::size_t M = 0; M < K.Maps.size(); ++M)
     Params.push_back("const __grid_constant__ CUtensorMap " + MapNames[M]);

@@ -353,9 +353,20 @@ void KernelEmitter::extension(const Stmt &S, const ext::Inst &I,
     const auto &X = llvm::cast<ext::Arrive>(I);
     Line();
     Elected(X.Elected);
-    OS << barrier(X.Bar, X.Slot) << ".arrive();\n";
+    if (!X.Cluster) {
+      OS << barrier(X.Bar, X.Slot) << ".arrive();\n";
+      return;
+    }
+    // The slot is free for the peers' multicast loads once every CTA's
+    // readers released it: thread r of each warpgroup arrives on its
+    // barrier in the CTA of rank r.
+    OS << "if (threadIdx.x % 128 < " << K.ClusterCtas << ") "
+       << barrier(X.Bar, X.Slot) << ".arrive_cluster(threadIdx.x % 128);\n";
     return;
   }
+  case ext::Kind::ClusterBarrier:
+    Line() << "sm90::cluster_sync();\n";
+    return;
   case ext::Kind::Tma: {
     const auto &X = llvm::cast<ext::Tma>(I);
     const AtomCallStmt &Call = S.get<AtomCallStmt>();
@@ -367,7 +378,15 @@ void KernelEmitter::extension(const Stmt &S, const ext::Inst &I,
       Coords.push_back(expr(C));
     Line();
     Elected(Call.Elected);
-    if (!X.Store)
+    if (X.Multicast > 1)
+      // Box X.Issuer of the cluster's share-out: issued by that rank, into
+      // every CTA of the cluster.
+      OS << "if (cta_x % " << K.ClusterCtas << " == " << X.Issuer << ") "
+         << "tma::load_multicast(" << viewAddress(*Shared) << ", "
+         << mapName(Global->Map) << ", " << barrier(X.Bar, X.Slot) << ", 0x"
+         << llvm::utohexstr((std::uint64_t(1) << X.Multicast) - 1) << ", "
+         << llvm::join(Coords, ", ") << ");";
+    else if (!X.Store)
       OS << "tma::load(" << viewAddress(*Shared) << ", "
          << mapName(Global->Map) << ", " << barrier(X.Bar, X.Slot) << ", "
          << llvm::join(Coords, ", ") << ");";

@@ -11,7 +11,8 @@
 //     writers, then one elected thread's mbarrier.arrive on `full`;
 //   - a release is mbarrier.arrive;
 //   - a release of a slot that multicast loads fill (HandoffPoint::Ctas >
-//     1) arrives on the slot's `empty` barrier of every CTA of the cluster;
+//     1) arrives on the slot's `empty` barrier of every CTA of the cluster,
+//     once per reading warpgroup (its WGMMAs completed);
 //   - set-up: thread 0 initialises every barrier with its arrival count,
 //     then fence.mbarrier_init and a CTA-wide barrier publish them -- in
 //     clusters a cluster-wide barrier too, which the kernel's end repeats.
@@ -40,6 +41,8 @@ using lower::sm90::Wait;
 /// mbarrier objects are 8 bytes, 8-byte aligned (PTX ISA, "Size and
 /// alignment of mbarrier object").
 constexpr std::int64_t MbarrierBytes = 8;
+/// Threads of a warpgroup, the unit that issues and completes WGMMA.
+constexpr std::int64_t WarpgroupThreads = 128;
 
 template <class T> std::unique_ptr<T> barrierUse(const HandoffPoint &At) {
   auto I = std::make_unique<T>();
@@ -88,11 +91,30 @@ public:
     Ctx.add(std::move(Sync), S, Out);
   }
 
-  void arrive(LoweringContext &Ctx, const HandoffPoint &At, const hir::Stmt &S,
-              std::vector<InstId> &Out) override {
+  std::int64_t arrive(LoweringContext &Ctx, const HandoffPoint &At,
+                      const hir::Stmt &S, std::vector<InstId> &Out) override {
     auto A = barrierUse<Arrive>(At);
-    A->Cluster = At.Ctas > 1;
+    if (At.Ctas > 1) {
+      // The readers of a multicast ring are WGMMA warpgroups, whose reads
+      // complete per warpgroup (wgmma.wait_group): one arrival per
+      // warpgroup and CTA, thread r of each warpgroup on rank r's object.
+      if (At.Elected >= 0 || At.Threads % WarpgroupThreads != 0) {
+        Ctx.refuse(plugin::DiagId::err_tf_lower_op, LoweringContext::at(S),
+                   {Ctx.opText(S), "cuda_sm90",
+                    "a ring that multicast loads fill is released by whole "
+                    "warpgroups (WGMMA), one arrival each per CTA of the "
+                    "cluster; its readers here are " +
+                        std::to_string(At.Threads) + " threads"});
+        return 0;
+      }
+      A->Cluster = true;
+      A->Threads = At.Threads / WarpgroupThreads;
+      Ctx.add(std::move(A), S, Out);
+      return At.Threads / WarpgroupThreads * At.Ctas;
+    }
+    const std::int64_t Arrivals = At.Elected >= 0 ? 1 : At.Threads;
     Ctx.add(std::move(A), S, Out);
+    return Arrivals;
   }
 
   void initialize(LoweringContext &Ctx, std::vector<InstId> &Out) override {

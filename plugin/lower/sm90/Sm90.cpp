@@ -115,7 +115,7 @@ void Sm90Extension::print(const Kernel &K, const Stmt &S,
     const auto &X = llvm::cast<Arrive>(I);
     OS << kindName(Kd) << " " << barrierText(K, X.Bar, X.Slot);
     if (X.Cluster)
-      OS << " of every CTA of the cluster";
+      OS << " of cluster rank r, by thread r of each warpgroup";
     if (X.Elected >= 0)
       OS << "  # by thread " << X.Elected;
     return;

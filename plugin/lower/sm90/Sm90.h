@@ -123,9 +123,13 @@ public:
   bool ProducerParity = false;
 };
 
-/// An arrival on Bar[Slot] -- of this CTA, or (Cluster) of every CTA of
-/// the cluster: a ring that multicast loads fill is free only when the
-/// consumers of every CTA it is delivered to have released the slot.
+/// An arrival on Bar[Slot] of this CTA, by Threads threads (or thread
+/// Elected). Cluster: the release of a slot that multicast loads fill,
+/// free only when the readers of every CTA it is delivered to released it
+/// -- thread r of each warpgroup of the role (whose WGMMA reads completed
+/// per warpgroup) arrives on Bar[Slot] of the CTA of cluster rank r;
+/// Threads is the role's warpgroups, the arrivals each CTA's object
+/// receives from one CTA.
 class Arrive final : public InstOf<Kind::Arrive, Arrive, BarrierUse> {
 public:
   bool Cluster = false;

@@ -1,9 +1,11 @@
-//===- tf/runtime/sm90/sync.cuh - Named barriers --------------------------===//
+//===- tf/runtime/sm90/sync.cuh - Named and cluster barriers --------------===//
 //
 // A CTA has 16 hardware barriers; __syncthreads() is barrier 0 over all
 // threads. Warp-specialized kernels synchronise one role (a consumer
 // warpgroup, the epilogue's threads) without stopping the others by giving
 // each role its own id and thread count. The backend allocates ids 1..15.
+// A cluster of CTAs meets at barrier.cluster: every non-exited thread of
+// every CTA of the cluster arrives, then waits.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -24,6 +26,14 @@ __device__ __forceinline__ void named_barrier_sync(std::uint32_t id,
 __device__ __forceinline__ void named_barrier_arrive(std::uint32_t id,
                                                      std::uint32_t threads) {
   asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+
+/// Waits until every thread of every CTA of the cluster has arrived here.
+/// Release/acquire: what a thread wrote before (barrier initialisation
+/// included) is visible to the cluster after.
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release;\n"
+               "barrier.cluster.wait.acquire;" ::: "memory");
 }
 
 } // namespace tf::sm90

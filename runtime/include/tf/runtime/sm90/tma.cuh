@@ -78,6 +78,57 @@ __device__ __forceinline__ void load(void *dst, const CUtensorMap &map,
         : "memory");
 }
 
+/// Copies the box at `coords` (outermost first) of `map`'s tensor into the
+/// shared memory of every CTA of the cluster whose rank is set in
+/// `cta_mask`, at `dst`'s offset in each, completing `bytes` of the barrier
+/// at `bar`'s offset in each (.multicast::cluster). One thread of one CTA
+/// issues it.
+/// @pre dst is aligned as the map's swizzle needs; the barriers of the
+///      receiving CTAs are initialised (a cluster barrier after set-up)
+template <std::integral... C>
+__device__ __forceinline__ void load_multicast(void *dst, const CUtensorMap &map,
+                                               Mbarrier &bar,
+                                               std::uint16_t cta_mask,
+                                               C... coords) {
+  constexpr int rank = sizeof...(C);
+  static_assert(rank >= 1 && rank <= 5, "TMA copies boxes of rank 1 to 5");
+  const std::int32_t c[] = {static_cast<std::int32_t>(coords)...};
+  const std::uint32_t d = smem_address(dst), b = bar.address();
+  const void *m = &map;
+  if constexpr (rank == 1)
+    asm volatile("cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::"
+                 "complete_tx::bytes.multicast::cluster [%0], [%1, {%4}], "
+                 "[%2], %3;" ::"r"(d),
+                 "l"(m), "r"(b), "h"(cta_mask), "r"(c[0])
+                 : "memory");
+  else if constexpr (rank == 2)
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::"
+                 "complete_tx::bytes.multicast::cluster [%0], [%1, {%4, %5}], "
+                 "[%2], %3;" ::"r"(d),
+                 "l"(m), "r"(b), "h"(cta_mask), "r"(c[1]), "r"(c[0])
+                 : "memory");
+  else if constexpr (rank == 3)
+    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::"
+                 "complete_tx::bytes.multicast::cluster [%0], [%1, {%4, %5, "
+                 "%6}], [%2], %3;" ::"r"(d),
+                 "l"(m), "r"(b), "h"(cta_mask), "r"(c[2]), "r"(c[1]), "r"(c[0])
+                 : "memory");
+  else if constexpr (rank == 4)
+    asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::"
+                 "complete_tx::bytes.multicast::cluster [%0], [%1, {%4, %5, "
+                 "%6, %7}], [%2], %3;" ::"r"(d),
+                 "l"(m), "r"(b), "h"(cta_mask), "r"(c[3]), "r"(c[2]),
+                 "r"(c[1]), "r"(c[0])
+                 : "memory");
+  else
+    asm volatile("cp.async.bulk.tensor.5d.shared::cluster.global.mbarrier::"
+                 "complete_tx::bytes.multicast::cluster [%0], [%1, {%4, %5, "
+                 "%6, %7, %8}], [%2], %3;" ::"r"(d),
+                 "l"(m), "r"(b), "h"(cta_mask), "r"(c[4]), "r"(c[3]),
+                 "r"(c[2]), "r"(c[1]), "r"(c[0])
+                 : "memory");
+}
+
 /// Copies shared memory at `src` to the box at `coords` (outermost first)
 /// of `map`'s tensor, as part of the current bulk group.
 /// @pre the writes to src were made visible: fence_proxy_async_shared() in
