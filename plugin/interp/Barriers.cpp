@@ -1,8 +1,10 @@
 //===- plugin/interp/Barriers.cpp - mbarriers, named barriers ---------------===//
 //
-// See Run.h: the sm90 hand-off -- mbarrier objects by array and slot,
-// their initialisation and arrivals (a wait is `blocked` until its phase
-// completes, Schedule.cpp) -- and bar.sync.
+// See Run.h: the sm90 hand-off -- mbarrier objects by array and slot in
+// each CTA, their initialisation and arrivals, a release of a multicast
+// ring's slot arriving on the same object of every CTA of the cluster (a
+// wait is `blocked` until its phase completes, Schedule.cpp) -- and
+// bar.sync.
 //
 //===----------------------------------------------------------------------===//
 #include "interp/Run.h"
@@ -13,7 +15,7 @@ llvm::Expected<Mbarrier *> Run::mbarrier(const Walker &W, BarrierId Bar,
                                          ExprId SlotExpr, std::int64_t &Slot) {
   if (Bar >= K.Barriers.size())
     return fail("names no barrier");
-  llvm::Expected<std::int64_t> S = eval(&W, SlotExpr);
+  llvm::Expected<std::int64_t> S = eval(W, SlotExpr);
   if (!S)
     return S.takeError();
   Slot = *S;
@@ -21,7 +23,7 @@ llvm::Expected<Mbarrier *> Run::mbarrier(const Walker &W, BarrierId Bar,
   if (Slot < 0 || Slot >= B.Count)
     return fail("slot " + llvm::Twine(Slot) + " of " + B.Name + ", which has " +
                 llvm::Twine(B.Count) + " object(s)");
-  return &Barriers[Bar][static_cast<std::size_t>(Slot)];
+  return &Ctas[W.Cta].Barriers[Bar][static_cast<std::size_t>(Slot)];
 }
 
 llvm::Error Run::barrierInit(Walker &W, const ext::BarrierInit &I) {
@@ -35,8 +37,9 @@ llvm::Error Run::barrierInit(Walker &W, const ext::BarrierInit &I) {
   if (*N != 1)
     return fail(llvm::Twine(*N) + " threads initialize " +
                 K.Barriers[I.Bar].Name + " at once");
-  for (std::size_t S = 0; S < Barriers[I.Bar].size(); ++S)
-    if (llvm::Error E = Barriers[I.Bar][S].init(I.Count))
+  std::vector<Mbarrier> &Objects = cta(W).Barriers[I.Bar];
+  for (std::size_t S = 0; S < Objects.size(); ++S)
+    if (llvm::Error E = Objects[S].init(I.Count))
       return fail(K.Barriers[I.Bar].Name + "[" + llvm::Twine(S) +
                   "]: " + llvm::toString(std::move(E)));
   return llvm::Error::success();
@@ -76,12 +79,52 @@ llvm::Error Run::arriveExpectTx(Walker &W, const ext::ArriveExpectTx &I) {
 }
 
 llvm::Error Run::arrive(Walker &W, const ext::Arrive &I) {
+  if (I.Cluster)
+    return clusterArrive(W, I);
   return onBarrier(W, I.Elected, I.Threads, I.Bar, I.Slot,
                    [](Mbarrier &M, std::int64_t N) { return M.arrive(N); });
 }
 
+llvm::Error Run::clusterArrive(Walker &W, const ext::Arrive &I) {
+  // The release of a slot that multicast loads fill in every CTA of the
+  // cluster (Sm90.h): thread r of each warpgroup of the role arrives
+  // (mbarrier.arrive.shared::cluster) on the object at the same offset in
+  // the CTA of rank r, once its warpgroup's WGMMAs read the slot -- one
+  // arrival per warpgroup on each CTA's object; Threads counts the role's
+  // warpgroups. This walker is one warpgroup.
+  const lower::RoleStmt &Role = *W.Role;
+  if (!W.Warpgroups || I.Elected >= 0)
+    return fail("a release in every CTA of the cluster is made by each "
+                "warpgroup of its role; " +
+                (I.Elected >= 0
+                     ? "it elects thread " + std::to_string(I.Elected)
+                     : std::string("the role is not made of whole "
+                                   "warpgroups")));
+  const std::int64_t Groups = (Role.End - Role.Begin) / WarpgroupThreads;
+  if (I.Threads != Groups)
+    return fail("it counts " + llvm::Twine(I.Threads) +
+                " arrivals per CTA, but each of the role's " +
+                llvm::Twine(Groups) + " warpgroups arrives once");
+  if (K.ClusterCtas > WarpgroupThreads)
+    return fail("clusters of " + llvm::Twine(K.ClusterCtas) +
+                " CTAs: a warpgroup's threads do not reach every rank");
+  std::int64_t Slot = 0;
+  llvm::Expected<Mbarrier *> Own = mbarrier(W, I.Bar, I.Slot, Slot);
+  if (!Own)
+    return Own.takeError();
+  // The peers are named in an error; the own CTA is the message's prefix.
+  for (CtaState &C : Ctas)
+    if (llvm::Error E =
+            C.Barriers[I.Bar][static_cast<std::size_t>(Slot)].arrive(1))
+      return fail((C.Rank == W.Cta ? std::string()
+                                   : "CTA " + std::to_string(C.Index) + "'s ") +
+                  K.Barriers[I.Bar].Name + "[" + llvm::Twine(Slot) +
+                  "]: " + llvm::toString(std::move(E)));
+  return llvm::Error::success();
+}
+
 llvm::Error Run::namedBarrier(Walker &W, const ext::NamedBarrier &I) {
-  NamedBarrierState &S = Named[I.Id];
+  NamedBarrierState &S = cta(W).Named[I.Id];
   if (W.AtNamedBarrier) {
     // Released: the barrier's generation moved on.
     W.AtNamedBarrier = false;

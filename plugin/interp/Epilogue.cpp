@@ -231,7 +231,7 @@ Run::epilogueInputs(const Walker &W, llvm::ArrayRef<lower::FragmentOp> Ops) {
     EpilogueInputs::Load At;
     At.Arg = &Arg;
     for (ExprId E : L.Origin) {
-      llvm::Expected<std::int64_t> V = eval(&W, E);
+      llvm::Expected<std::int64_t> V = eval(W, E);
       if (!V) {
         Err = V.takeError();
         return;
@@ -322,10 +322,11 @@ llvm::Error Run::storeFragment(Walker &W, const Stmt &S) {
   const std::vector<float> Poison(static_cast<std::size_t>(Atom.M * Atom.N),
                                   std::numeric_limits<float>::quiet_NaN());
   const std::int64_t E = bytes(View.Element);
+  CtaState &Cta = cta(W);
   for (std::int64_t B = 0; B < I.Blocks.count(); ++B) {
     // Block B's M x N registers (never computed: poison).
-    auto It = AccRegs.find({I.Acc, W.Group, B});
-    const std::vector<float> &D = It == AccRegs.end() ? Poison : It->second;
+    auto It = Cta.AccRegs.find({I.Acc, W.Group, B});
+    const std::vector<float> &D = It == Cta.AccRegs.end() ? Poison : It->second;
     for (std::int64_t T = W.Begin; T < W.End; ++T)
       for (std::int64_t Reg = 0; Reg < I.Registers.registers(); ++Reg) {
         const lower::FragmentCoord C = I.Registers.coord(T - W.Begin, Reg);
@@ -339,7 +340,7 @@ llvm::Error Run::storeFragment(Walker &W, const Stmt &S) {
           return fail("element (" + llvm::Twine(At.Row) + ", " +
                       llvm::Twine(At.Col) + ") lands outside " + View.Name);
         storeFromFloat(
-            &Smem[static_cast<std::size_t>(Address)], View.Element,
+            &Cta.Smem[static_cast<std::size_t>(Address)], View.Element,
             applyEpilogue(I.Epilogue,
                           D[static_cast<std::size_t>(C.Row * Atom.N + C.Col)],
                           At.Row, At.Col, *In));

@@ -177,34 +177,39 @@ llvm::Error Run::run() {
   // The grid: the kernel-level lets it may use (tile counts), without a CTA.
   std::int64_t Grid = 0;
   {
-    Cta = -1;
-    CtaScope.clear();
+    CtaState Launch;
     for (InstId Id : K.Body) {
       const auto *L = K.Insts[Id].getIf<lower::LetStmt>();
       if (!L)
         continue;
-      llvm::Expected<std::int64_t> V = eval(nullptr, L->Value);
+      llvm::Expected<std::int64_t> V = eval(Launch, nullptr, L->Value);
       if (!V) {
         llvm::consumeError(V.takeError());
         break;
       }
-      CtaScope.push_back({L->Var, *V});
+      Launch.Scope.push_back({L->Var, *V});
     }
-    llvm::Expected<std::int64_t> G = eval(nullptr, K.Grid);
+    llvm::Expected<std::int64_t> G = eval(Launch, nullptr, K.Grid);
     if (!G)
       return fail("the grid of " + K.Name + ": " +
                   llvm::toString(G.takeError()));
     Grid = *G;
   }
-  for (std::int64_t C = 0; C < Grid; ++C)
-    if (llvm::Error E = runCta(C))
+  // Clusters of consecutive CTAs run one after another, the CTAs of one
+  // together (Cluster.cpp).
+  if (K.ClusterCtas < 1 || Grid % K.ClusterCtas != 0)
+    return fail("the grid of " + K.Name + ": " + llvm::Twine(Grid) +
+                " CTAs do not form clusters of " + llvm::Twine(K.ClusterCtas));
+  for (std::int64_t C = 0; C < Grid; C += K.ClusterCtas)
+    if (llvm::Error E = runCluster(C))
       return E;
   return llvm::Error::success();
 }
 
 //===- Expressions and operands -------------------------------------------===//
 
-llvm::Expected<std::int64_t> Run::eval(const Walker *W, ExprId Id) {
+llvm::Expected<std::int64_t> Run::eval(const CtaState &C, const Walker *W,
+                                       ExprId Id) {
   if (Id == lower::None || Id >= K.Exprs.size())
     return fail("a missing expression");
   const Expr &X = K.Exprs[Id];
@@ -216,11 +221,11 @@ llvm::Expected<std::int64_t> Run::eval(const Walker *W, ExprId Id) {
       for (auto It = W->Scope.rbegin(); It != W->Scope.rend(); ++It)
         if (It->first == X.Name)
           return It->second;
-    for (auto It = CtaScope.rbegin(); It != CtaScope.rend(); ++It)
+    for (auto It = C.Scope.rbegin(); It != C.Scope.rend(); ++It)
       if (It->first == X.Name)
         return It->second;
-    if (X.Name == "cta.x" && Cta >= 0)
-      return Cta;
+    if (X.Name == "cta.x" && C.Index >= 0)
+      return C.Index;
     for (std::size_t P = 0; P < K.Parameters.size(); ++P)
       if (K.Parameters[P].What == lower::Parameter::Kind::Integer &&
           K.Parameters[P].Name == X.Name)
@@ -243,10 +248,10 @@ llvm::Expected<std::int64_t> Run::eval(const Walker *W, ExprId Id) {
   default:
     break;
   }
-  llvm::Expected<std::int64_t> L = eval(W, X.Lhs);
+  llvm::Expected<std::int64_t> L = eval(C, W, X.Lhs);
   if (!L)
     return L.takeError();
-  llvm::Expected<std::int64_t> R = eval(W, X.Rhs);
+  llvm::Expected<std::int64_t> R = eval(C, W, X.Rhs);
   if (!R)
     return R.takeError();
   const std::int64_t A = *L, B = *R;
@@ -345,6 +350,9 @@ llvm::Error Run::executeExtension(Walker &W, const Stmt &S,
     return namedBarrier(W, llvm::cast<ext::NamedBarrier>(I));
   case ext::Kind::FenceBarrierInit:
     return fail("inside a role is not modeled (it is a CTA-wide barrier)");
+  case ext::Kind::ClusterBarrier:
+    return fail("inside a role is not modeled (it is a cluster-wide "
+                "barrier)");
   }
   return fail("the interpreter does not implement this instruction");
 }

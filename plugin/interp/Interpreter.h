@@ -10,12 +10,16 @@
 //
 // The model, in short:
 //
-//   - every CTA of the grid runs, one after another, on its own poisoned
-//     shared memory; CTAs share only the arguments (global memory);
+//   - every cluster of the grid runs, one after another (without clusters
+//     a cluster is one CTA); the CTAs of a cluster run together, each on
+//     its own poisoned shared memory with its own barriers, and reach each
+//     other only through multicast TMA loads and cluster-wide mbarrier
+//     arrivals; clusters share only the arguments (global memory);
 //   - each role runs as walkers over its instruction tree -- one per
 //     warpgroup when the role is made of whole warpgroups, else one for the
-//     role -- and a deterministic scheduler interleaves the walkers and the
-//     TMA unit one step at a time under a SchedulePolicy;
+//     role -- and a deterministic scheduler interleaves the walkers of a
+//     cluster's CTAs and its TMA unit one step at a time under a
+//     SchedulePolicy;
 //   - a walker blocks at an mbarrier wait whose phase has not completed, at
 //     a named barrier until its thread count arrived, and at a bulk
 //     wait_group.read until its committed TMA stores have read shared
@@ -65,7 +69,7 @@ enum class SchedulePolicy : std::uint8_t {
   /// its copies in the order they were issued (so does producer-first).
   RoundRobin,
   /// A runnable agent picked by a PRNG seeded with InterpOptions::Seed (and
-  /// the CTA); the TMA unit performs a random queued copy.
+  /// the cluster's first CTA); the TMA unit performs a random queued copy.
   Random,
 };
 
@@ -87,7 +91,8 @@ struct InterpOptions {
   /// The byte every CTA's shared memory is filled with first (0xFF: a NaN
   /// in bf16, f16 and f32), so that reading what nothing wrote shows.
   std::uint8_t SharedPoison = 0xFF;
-  /// Steps one CTA may take before the run fails (a loop that never ends).
+  /// Steps one CTA may take before the run fails (a loop that never ends);
+  /// a cluster of C CTAs, C times as many.
   std::uint64_t MaxStepsPerCta = 100'000'000;
 };
 

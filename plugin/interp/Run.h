@@ -3,9 +3,16 @@
 // The interpreter's state and its steps (Interpreter.h says what it
 // models), shared by the files that implement them, one concept each:
 // Interpreter.cpp (set-up, expressions, the dispatch over statements),
-// Schedule.cpp (CTAs, walkers and the scheduler), Barriers.cpp (mbarriers
-// and named barriers), Tma.cpp (TMA copies and bulk groups), Wgmma.cpp
-// (accumulators and WGMMA) and Epilogue.cpp (the fragment store).
+// Cluster.cpp (the CTAs of a cluster and the kernel-level statements),
+// Schedule.cpp (walkers and the scheduler), Barriers.cpp (mbarriers,
+// cluster-wide releases, named barriers), Tma.cpp (TMA copies, multicast,
+// bulk groups), Wgmma.cpp (accumulators and WGMMA) and Epilogue.cpp (the
+// fragment store).
+//
+// The state has three lifetimes: per kernel (what the scan of its
+// statements found), per cluster (the CTAs run together -- one without
+// clusters -- with their walkers, one TMA unit and the scheduler's state)
+// and per CTA (CtaState: what the hardware keeps in each CTA).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TF_PLUGIN_INTERP_RUN_H
@@ -77,9 +84,12 @@ struct PendingWgmma {
   std::int64_t SlotA = 0, SlotB = 0;
 };
 
-/// The threads of a role (or one warpgroup of it) running its body.
+/// The threads of a role (or one warpgroup of it) of one CTA running its
+/// body.
 struct Walker {
   std::string Name;
+  /// Its CTA: the cluster rank, the position in Run::Ctas.
+  std::size_t Cta = 0;
   const lower::RoleStmt *Role = nullptr;
   std::int64_t Begin = 0, End = 0;
   /// The warpgroup of the role this walker is (0 for a role of one walker).
@@ -120,11 +130,36 @@ struct TmaOp {
   llvm::SmallVector<std::int64_t, 5> Coords;
   /// Loads: the barrier object completing the transaction bytes.
   std::int64_t Slot = 0;
+  /// The issuing CTA (its rank) and walker.
+  std::size_t Cta = 0;
   std::string Walker;
+  /// Loads: > 1, a multicast landing (with its completion) in the CTAs of
+  /// ranks [0, Multicast); 1, in the issuing CTA only.
+  std::int64_t Multicast = 1;
 };
 
 struct NamedBarrierState {
   std::int64_t Count = 0, Arrived = 0, Generation = 0;
+};
+
+/// What the hardware keeps per CTA. A cluster's CTAs reach each other's
+/// only through multicast loads (Tma.cpp) and the cluster-wide release of
+/// a multicast ring's slot (Barriers.cpp).
+struct CtaState {
+  /// cta.x (-1: none, while the grid is evaluated) and the cluster rank.
+  std::int64_t Index = -1;
+  std::size_t Rank = 0;
+  /// The kernel-level lets, evaluated in this CTA.
+  std::vector<std::pair<std::string, std::int64_t>> Scope;
+  /// The dynamic shared memory, and the mbarrier objects in it by array
+  /// and slot.
+  std::vector<std::uint8_t> Smem;
+  std::vector<std::vector<Mbarrier>> Barriers;
+  std::map<std::int64_t, NamedBarrierState> Named;
+  /// The accumulators' registers by (accumulator, warpgroup, block).
+  std::map<std::tuple<hir::ValueId, std::int64_t, std::int64_t>,
+           std::vector<float>>
+      AccRegs;
 };
 
 /// What the WGMMAs computing an accumulator say about it.
@@ -170,13 +205,28 @@ private:
   llvm::Error scanKernel();
   bool issuesLoads(const std::vector<InstId> &Body) const;
 
-  // One CTA.
-  llvm::Error runCta(std::int64_t Index);
-  void addWalkers(const Stmt &Role);
+  // One cluster (Cluster.cpp).
+  /// Runs the cluster whose first CTA is \p First: its CTAs take the
+  /// kernel-level statements in lockstep.
+  llvm::Error runCluster(std::int64_t First);
+  /// The walkers of role \p Role in the CTA of rank \p Cta.
+  void addWalkers(const Stmt &Role, std::size_t Cta);
+  /// A barrier of every thread of the cluster (fence.mbarrier_init's CTA
+  /// barrier, barrier.cluster): the walkers collected so far run to the
+  /// end.
+  llvm::Error meet();
+  llvm::Error checkPhasesAtExit(const CtaState &C);
+  /// "CTA 4" without clusters, else "cluster 2 (CTAs 4 to 5)".
+  std::string clusterName() const;
+  /// "CTA 5, " where a message names one of several CTAs; "" without
+  /// clusters (the message's prefix names the CTA).
+  std::string ctaOfCluster(std::size_t Cta) const;
+  CtaState &cta(const Walker &W) { return Ctas[W.Cta]; }
+
+  // The scheduler (Schedule.cpp).
   llvm::Error schedule();
   std::size_t choose(llvm::ArrayRef<std::size_t> Runnable, bool TmaReady);
   llvm::Error deadlock();
-  llvm::Error checkPhasesAtExit();
 
   // Walkers.
   llvm::Expected<const Stmt *> current(Walker &W);
@@ -187,7 +237,13 @@ private:
   llvm::Error finish(Walker &W);
 
   // Expressions and operands.
-  llvm::Expected<std::int64_t> eval(const Walker *W, ExprId E);
+  /// The value of \p E in CTA \p C for walker \p W (null: at kernel
+  /// level): the walker's lets, the CTA's, cta.x, the integer parameters.
+  llvm::Expected<std::int64_t> eval(const CtaState &C, const Walker *W,
+                                    ExprId E);
+  llvm::Expected<std::int64_t> eval(const Walker &W, ExprId E) {
+    return eval(Ctas[W.Cta], &W, E);
+  }
   /// The threads of \p W that perform an instruction of \p Threads
   /// threads issued by thread \p Elected (-1: every thread of the role).
   llvm::Expected<std::int64_t> share(const Walker &W, std::int64_t Elected,
@@ -200,21 +256,30 @@ private:
   const TensorArg &argumentOf(unsigned Map) const {
     return Args[MapArgument[Map]];
   }
-  llvm::Error at(const Walker *W, const Stmt *S, llvm::Error E) const;
+  /// \p E prefixed with where: the CTA, the walker (if any), the
+  /// instruction (if any, with its source position).
+  llvm::Error at(const CtaState &C, const Walker *W, const Stmt *S,
+                 llvm::Error E) const;
+  llvm::Error at(const Walker &W, const Stmt *S, llvm::Error E) const {
+    return at(Ctas[W.Cta], &W, S, std::move(E));
+  }
 
   // Statements, one function per kind.
   llvm::Error execute(Walker &W, const Stmt &S);
   llvm::Error executeExtension(Walker &W, const Stmt &S, const ext::Inst &I);
   llvm::Error barrierInit(Walker &W, const ext::BarrierInit &I);
-  /// \p Operation on the barrier object (\p Bar, \p SlotExpr) by the
-  /// walker's threads that issue it (skipped when none do); its error named
-  /// after the object.
+  /// \p Operation on the barrier object (\p Bar, \p SlotExpr) of the
+  /// walker's CTA by the walker's threads that issue it (skipped when none
+  /// do); its error named after the object.
   llvm::Error
   onBarrier(Walker &W, std::int64_t Elected, std::int64_t Threads,
             BarrierId Bar, ExprId SlotExpr,
             llvm::function_ref<llvm::Error(Mbarrier &, std::int64_t)> Operation);
   llvm::Error arriveExpectTx(Walker &W, const ext::ArriveExpectTx &I);
   llvm::Error arrive(Walker &W, const ext::Arrive &I);
+  /// An arrival with Arrive::Cluster: the walker's warpgroup arrives once
+  /// on the object of every CTA of the cluster.
+  llvm::Error clusterArrive(Walker &W, const ext::Arrive &I);
   /// What a TMA atom call copies: how many of the walker's threads issue
   /// it (0: none; the rest is then unset), its global and shared operands,
   /// the shared-memory region the view is in, and the box's bytes.
@@ -233,7 +298,8 @@ private:
   /// coordinates evaluated.
   llvm::Expected<TmaOp> tmaOp(Walker &W, const Stmt &S, const TmaBox &B,
                               bool Store);
-  /// A TMA atom call: its box queued once per issuing thread.
+  /// A TMA atom call: its box queued once per issuing thread (a multicast
+  /// load by the threads of the issuing rank's CTA only).
   llvm::Error tma(Walker &W, const Stmt &S, const ext::Tma &T);
   llvm::Error tmaLoad(Walker &W, const Stmt &S, const ext::Tma &T,
                       const TmaBox &B);
@@ -268,15 +334,11 @@ private:
   std::map<const Stmt *, bool> Producers;
   std::map<const Stmt *, StorePlan> Plans;
 
-  // Per CTA.
-  std::int64_t Cta = -1;
-  std::vector<std::pair<std::string, std::int64_t>> CtaScope;
-  std::vector<std::uint8_t> Smem;
-  std::vector<std::vector<Mbarrier>> Barriers;
-  std::map<std::int64_t, NamedBarrierState> Named;
-  std::map<std::tuple<hir::ValueId, std::int64_t, std::int64_t>,
-           std::vector<float>>
-      AccRegs;
+  // Per cluster: its CTAs by rank (one without clusters), the walkers of
+  // all of them, the one TMA unit they share (its queue, the stores not yet
+  // performed), the scheduler's state. The policies pick among all of the
+  // cluster's agents; the step limit is MaxStepsPerCta per CTA.
+  std::vector<CtaState> Ctas;
   std::vector<Walker> Walkers;
   std::deque<TmaOp> Tma;
   std::set<std::uint64_t> PendingStores;

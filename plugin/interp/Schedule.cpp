@@ -1,94 +1,33 @@
-//===- plugin/interp/Schedule.cpp - CTAs, walkers, the scheduler ------------===//
+//===- plugin/interp/Schedule.cpp - Walkers and the scheduler -----------===//
 //
-// See Run.h. One CTA runs the kernel-level statements in order (lets;
-// roles, collected as walkers; fence.mbarrier_init, a CTA-wide barrier that
-// runs the walkers collected so far to completion), then the scheduler
-// until every walker finished and the TMA unit is idle. A walker's
-// position is a stack of frames over the statement tree: the role's body,
-// then one frame per loop being run. Structure never blocks and touches no
-// shared state, so `current` runs it eagerly up to the next instruction;
-// the scheduler asks whether that instruction would block and steps one
-// agent -- a walker performs one instruction, the TMA unit one queued copy.
+// See Run.h. The scheduler runs the walkers of a cluster's CTAs
+// (Cluster.cpp collects them) until every one finished and the cluster's
+// TMA unit is idle. A walker's position is a stack of frames over the
+// statement tree: the role's body, then one frame per loop being run.
+// Structure never blocks and touches no shared state, so `current` runs it
+// eagerly up to the next instruction; the scheduler asks whether that
+// instruction would block and steps one agent -- a walker performs one
+// instruction, the TMA unit one queued copy. The policies pick among every
+// agent of the cluster, whichever CTA a walker is of.
 //
 //===----------------------------------------------------------------------===//
 #include "interp/Run.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 
 namespace tf::interp::impl {
 
-//===- One CTA ------------------------------------------------------------===//
-
-llvm::Error Run::runCta(std::int64_t Index) {
-  Cta = Index;
-  ++Stats.Ctas;
-  CtaScope.clear();
-  Smem.assign(static_cast<std::size_t>(K.SharedBytes), Opts.SharedPoison);
-  Barriers.assign(K.Barriers.size(), {});
-  for (std::size_t B = 0; B < K.Barriers.size(); ++B)
-    Barriers[B].assign(static_cast<std::size_t>(K.Barriers[B].Count), {});
-  Named.clear();
-  AccRegs.clear();
-  Walkers.clear();
-  Tma.clear();
-  PendingStores.clear();
-  Steps = 0;
-  RoundRobinNext = 0;
-  Rng.seed(Opts.Seed * 0x9E3779B97F4A7C15ull +
-           static_cast<std::uint64_t>(Index));
-
-  for (InstId Id : K.Body) {
-    const Stmt &S = K.Insts[Id];
-    if (const auto *L = S.getIf<lower::LetStmt>()) {
-      llvm::Expected<std::int64_t> V = eval(nullptr, L->Value);
-      if (!V)
-        return at(nullptr, &S, V.takeError());
-      CtaScope.push_back({L->Var, *V});
-    } else if (S.is<lower::RoleStmt>()) {
-      addWalkers(S);
-    } else if (as<ext::FenceBarrierInit>(S)) {
-      // fence.mbarrier_init, then a barrier of the whole CTA: everything
-      // before it has run.
-      if (llvm::Error E = schedule())
-        return E;
-      Walkers.clear();
-    } else {
-      return at(nullptr, &S,
-                fail("at kernel level (outside every role) is not modeled"));
-    }
-  }
-  if (llvm::Error E = schedule())
-    return E;
-  return checkPhasesAtExit();
-}
-
-void Run::addWalkers(const Stmt &RoleStmt) {
-  const lower::RoleStmt &Role = RoleStmt.get<lower::RoleStmt>();
-  const std::int64_t Threads = Role.End - Role.Begin;
-  const bool Split = Threads > 0 && Threads % WarpgroupThreads == 0 &&
-                     Role.Begin % WarpgroupThreads == 0;
-  const std::int64_t Count = Split ? Threads / WarpgroupThreads : 1;
-  for (std::int64_t G = 0; G < Count; ++G) {
-    Walker W;
-    W.Role = &Role;
-    W.Warpgroups = Split;
-    W.Group = G;
-    W.Begin = Split ? Role.Begin + G * WarpgroupThreads : Role.Begin;
-    W.End = Split ? W.Begin + WarpgroupThreads : Role.End;
-    W.Producer = Producers[&RoleStmt];
-    W.Name = "role '" + Role.Name + "'" +
-             (Count > 1 ? " warpgroup " + std::to_string(G) : "") +
-             " (threads [" + std::to_string(W.Begin) + ", " +
-             std::to_string(W.End) + "))";
-    Frame F;
-    F.Body = &RoleStmt.Body;
-    W.Stack.push_back(F);
-    Walkers.push_back(std::move(W));
-  }
-}
+//===- The scheduler ------------------------------------------------------===//
 
 llvm::Error Run::schedule() {
+  // MaxStepsPerCta for each CTA of the cluster (saturating).
+  constexpr std::uint64_t Most = std::numeric_limits<std::uint64_t>::max();
+  const std::uint64_t CtaCount = Ctas.size();
+  const std::uint64_t Limit = Opts.MaxStepsPerCta > Most / CtaCount
+                                  ? Most
+                                  : Opts.MaxStepsPerCta * CtaCount;
   llvm::SmallVector<std::size_t, 8> Runnable;
   while (true) {
     Runnable.clear();
@@ -98,12 +37,12 @@ llvm::Error Run::schedule() {
         continue;
       llvm::Expected<const Stmt *> Next = current(W);
       if (!Next)
-        return at(&W, nullptr, Next.takeError());
+        return at(W, nullptr, Next.takeError());
       if (!*Next)
         continue;
       llvm::Expected<bool> Blocked = blocked(W, **Next);
       if (!Blocked)
-        return at(&W, *Next, Blocked.takeError());
+        return at(W, *Next, Blocked.takeError());
       if (!*Blocked)
         Runnable.push_back(I);
     }
@@ -113,9 +52,8 @@ llvm::Error Run::schedule() {
         return llvm::Error::success();
       return deadlock();
     }
-    if (++Steps > Opts.MaxStepsPerCta)
-      return fail("CTA " + llvm::Twine(Cta) + ": more than " +
-                  llvm::Twine(Opts.MaxStepsPerCta) +
+    if (++Steps > Limit)
+      return fail(clusterName() + ": more than " + llvm::Twine(Limit) +
                   " steps; a loop does not end");
     ++Stats.Steps;
     const std::size_t Pick = choose(Runnable, TmaReady);
@@ -169,26 +107,14 @@ std::size_t Run::choose(llvm::ArrayRef<std::size_t> Runnable, bool TmaReady) {
 }
 
 llvm::Error Run::deadlock() {
-  std::string Message = "CTA " + std::to_string(Cta) + ": deadlock:";
+  std::string Message = clusterName() + ": deadlock:";
   for (Walker &W : Walkers) {
     if (W.Done || !W.Next)
       continue;
-    Message += "\n  " + W.Name + " " + waitsFor(W, *W.Next);
+    Message +=
+        "\n  " + ctaOfCluster(W.Cta) + W.Name + " " + waitsFor(W, *W.Next);
   }
   return fail(Message);
-}
-
-llvm::Error Run::checkPhasesAtExit() {
-  for (std::size_t B = 0; B < Barriers.size(); ++B)
-    for (std::size_t S = 0; S < Barriers[B].size(); ++S) {
-      const Mbarrier &M = Barriers[B][S];
-      if (M.initialized() &&
-          (M.pendingArrivals() != M.expectedArrivals() || M.pendingTx() != 0))
-        return fail("CTA " + llvm::Twine(Cta) + ": the CTA ends with " +
-                    K.Barriers[B].Name + "[" + llvm::Twine(S) +
-                    "] in the middle of a phase: " + M.describe());
-    }
-  return llvm::Error::success();
 }
 
 //===- Walkers ------------------------------------------------------------===//
@@ -221,7 +147,7 @@ llvm::Expected<const Stmt *> Run::current(Walker &W) {
     }
     const Stmt &S = K.Insts[(*W.Stack[Top].Body)[W.Stack[Top].Pos]];
     if (const auto *L = S.getIf<lower::LetStmt>()) {
-      llvm::Expected<std::int64_t> V = eval(&W, L->Value);
+      llvm::Expected<std::int64_t> V = eval(W, L->Value);
       if (!V)
         return lower::problemAt(S.Range, "let " + L->Var + ": " +
                                              llvm::toString(V.takeError()));
@@ -233,11 +159,11 @@ llvm::Expected<const Stmt *> Run::current(Walker &W) {
     const auto *KLoop = S.getIf<lower::KLoopStmt>();
     if (Tiles || KLoop) {
       llvm::Expected<std::int64_t> Start =
-          eval(&W, Tiles ? Tiles->Start : KLoop->Start);
+          eval(W, Tiles ? Tiles->Start : KLoop->Start);
       llvm::Expected<std::int64_t> Bound =
-          eval(&W, Tiles ? Tiles->Bound : KLoop->Bound);
+          eval(W, Tiles ? Tiles->Bound : KLoop->Bound);
       llvm::Expected<std::int64_t> Step =
-          Tiles ? eval(&W, Tiles->Stride)
+          Tiles ? eval(W, Tiles->Stride)
                 : llvm::Expected<std::int64_t>(KLoop->Step);
       for (llvm::Expected<std::int64_t> *V : {&Start, &Bound, &Step})
         if (!*V) {
@@ -294,7 +220,7 @@ llvm::Error Run::finish(Walker &W) {
   while (!W.InFlight.empty()) {
     for (const PendingWgmma &P : W.InFlight.front())
       if (llvm::Error E = performWgmma(W, P))
-        return at(&W, &K.Insts[P.Id], std::move(E));
+        return at(W, &K.Insts[P.Id], std::move(E));
     W.InFlight.pop_front();
   }
   return llvm::Error::success();
@@ -309,13 +235,14 @@ llvm::Expected<bool> Run::blocked(Walker &W, const Stmt &S) {
     if (!(*M)->initialized())
       return fail("waits on " + K.Barriers[X->Bar].Name + "[" +
                   llvm::Twine(Slot) + "], which was never initialized");
-    llvm::Expected<std::int64_t> Parity = eval(&W, X->Phase);
+    llvm::Expected<std::int64_t> Parity = eval(W, X->Phase);
     if (!Parity)
       return Parity.takeError();
     return !(*M)->parityCompleted(*Parity);
   }
   if (const auto *X = as<ext::NamedBarrier>(S))
-    return W.AtNamedBarrier && Named[X->Id].Generation == W.NamedGeneration;
+    return W.AtNamedBarrier &&
+           cta(W).Named[X->Id].Generation == W.NamedGeneration;
   if (as<ext::BulkWaitRead>(S)) {
     // wait_group.read 0: every committed group has read shared memory.
     for (const std::vector<std::uint64_t> &Group : W.StoreGroups)
@@ -335,7 +262,7 @@ std::string Run::waitsFor(Walker &W, const Stmt &S) {
   if (const auto *X = as<ext::Wait>(S)) {
     std::int64_t Slot = 0;
     llvm::Expected<Mbarrier *> M = mbarrier(W, X->Bar, X->Slot, Slot);
-    llvm::Expected<std::int64_t> Parity = eval(&W, X->Phase);
+    llvm::Expected<std::int64_t> Parity = eval(W, X->Phase);
     if (!M || !Parity) {
       llvm::consumeError(M.takeError());
       llvm::consumeError(Parity.takeError());
@@ -347,7 +274,7 @@ std::string Run::waitsFor(Walker &W, const Stmt &S) {
            " (the barrier: " + (*M)->describe() + ")";
   }
   if (const auto *X = as<ext::NamedBarrier>(S)) {
-    const NamedBarrierState &St = Named[X->Id];
+    const NamedBarrierState &St = cta(W).Named[X->Id];
     return "waits at " + Where + "bar.sync " + std::to_string(X->Id) + " (" +
            std::to_string(St.Arrived) + " of " + std::to_string(St.Count) +
            " threads arrived)";
@@ -359,7 +286,7 @@ llvm::Error Run::step(Walker &W) {
   const Stmt &S = *W.Next;
   Stay = false;
   if (llvm::Error E = execute(W, S))
-    return at(&W, &S, std::move(E));
+    return at(W, &S, std::move(E));
   if (!Stay)
     ++W.Stack.back().Pos;
   return llvm::Error::success();
@@ -381,16 +308,17 @@ llvm::Error Run::stepTma() {
   Tma.erase(Tma.begin() + static_cast<std::ptrdiff_t>(Pick));
   if (llvm::Error E = performTma(Op))
     return lower::problemAt(
-        Op.I->Range, "CTA " + std::to_string(Cta) + ", the TMA unit (" +
-                         stmtName(*Op.I) + " issued by " +
+        Op.I->Range, "CTA " + std::to_string(Ctas[Op.Cta].Index) +
+                         ", the TMA unit (" + stmtName(*Op.I) + " issued by " +
                          Op.Walker + "): " + llvm::toString(std::move(E)));
   return llvm::Error::success();
 }
 
-llvm::Error Run::at(const Walker *W, const Stmt *I, llvm::Error E) const {
+llvm::Error Run::at(const CtaState &C, const Walker *W, const Stmt *I,
+                    llvm::Error E) const {
   if (!E)
     return E;
-  std::string Prefix = "CTA " + std::to_string(Cta);
+  std::string Prefix = "CTA " + std::to_string(C.Index);
   if (W)
     Prefix += ", " + W->Name;
   Prefix += ": ";

@@ -3,7 +3,9 @@
 // See Run.h: TMA atom calls queue their boxes for the TMA unit, which
 // performs one per step (Schedule.cpp); a load completes its bytes on its
 // barrier, a store is pending until performed, and wait_group.read blocks
-// on the committed stores.
+// on the committed stores. A multicast load (.multicast::cluster) is
+// issued by one rank of the cluster and lands, with its completion, in the
+// shared memory of every CTA its mask names.
 //
 //===----------------------------------------------------------------------===//
 #include "interp/Run.h"
@@ -26,7 +28,7 @@ llvm::Expected<const Region *> Run::view(const Walker &W, const OperandView &V,
                                          std::int64_t &Slot) {
   Slot = 0;
   if (V.Ring != hir::None) {
-    llvm::Expected<std::int64_t> S = eval(&W, V.Slot);
+    llvm::Expected<std::int64_t> S = eval(W, V.Slot);
     if (!S)
       return S.takeError();
     Slot = *S;
@@ -98,9 +100,10 @@ llvm::Expected<TmaOp> Run::tmaOp(Walker &W, const Stmt &S, const TmaBox &B,
   Op.I = &S;
   Op.Map = B.Global->Map;
   Op.Smem = B.View->Offset + B.Shared->Offset;
+  Op.Cta = W.Cta;
   Op.Walker = W.Name;
   for (ExprId C : B.Global->Coords) {
-    llvm::Expected<std::int64_t> V = eval(&W, C);
+    llvm::Expected<std::int64_t> V = eval(W, C);
     if (!V)
       return V.takeError();
     Op.Coords.push_back(*V);
@@ -114,6 +117,19 @@ llvm::Error Run::tma(Walker &W, const Stmt &S, const ext::Tma &T) {
     return B.takeError();
   if (B->Issuers == 0)
     return llvm::Error::success();
+  if (T.Multicast > 1) {
+    // The backend guards a multicast load by the rank (`if (cta_x % C ==
+    // Issuer)`) and masks ranks [0, Multicast): in the other CTAs the
+    // instruction does nothing.
+    if (T.Store || T.Multicast > K.ClusterCtas || T.Issuer < 0 ||
+        T.Issuer >= T.Multicast)
+      return fail("a multicast to " + llvm::Twine(T.Multicast) +
+                  " CTAs by rank " + llvm::Twine(T.Issuer) +
+                  (T.Store ? " of a store" : "") + " in clusters of " +
+                  llvm::Twine(K.ClusterCtas) + " CTAs");
+    if (static_cast<std::int64_t>(W.Cta) != T.Issuer)
+      return llvm::Error::success();
+  }
   return T.Store ? tmaStore(W, S, *B) : tmaLoad(W, S, T, *B);
 }
 
@@ -128,6 +144,7 @@ llvm::Error Run::tmaLoad(Walker &W, const Stmt &S, const ext::Tma &T,
     return Op.takeError();
   Op->Bar = T.Bar;
   Op->Slot = BarSlot;
+  Op->Multicast = T.Multicast;
   for (std::int64_t I = 0; I < B.Issuers; ++I) {
     Op->Id = NextOp++;
     Tma.push_back(*Op);
@@ -155,16 +172,30 @@ llvm::Error Run::performTma(const TmaOp &Op) {
   const TensorArg &Global = argumentOf(Op.Map);
   if (Op.Store) {
     PendingStores.erase(Op.Id);
-    return interp::tmaStore(Map, Global, Op.Coords, Smem, Op.Smem);
+    return interp::tmaStore(Map, Global, Op.Coords, Ctas[Op.Cta].Smem, Op.Smem);
   }
-  llvm::Expected<std::int64_t> Written =
-      interp::tmaLoad(Map, Global, Op.Coords, Smem, Op.Smem);
-  if (!Written)
-    return Written.takeError();
-  Mbarrier &M = Barriers[Op.Bar][static_cast<std::size_t>(Op.Slot)];
-  if (llvm::Error E = M.completeTx(*Written))
-    return fail(K.Barriers[Op.Bar].Name + "[" + llvm::Twine(Op.Slot) +
-                "]: " + llvm::toString(std::move(E)));
+  // Each receiving CTA gets the box at the same offset and completes its
+  // bytes on its own object Bar[Slot] -- possibly before its own producer's
+  // arrive.expect_tx announced them (the count goes below zero while the
+  // arrival is pending, as PTX allows). Errors in a peer name it; the
+  // issuer is the message's prefix.
+  const std::size_t First = Op.Multicast > 1 ? 0 : Op.Cta;
+  const std::size_t End =
+      Op.Multicast > 1 ? static_cast<std::size_t>(Op.Multicast) : Op.Cta + 1;
+  for (std::size_t R = First; R < End; ++R) {
+    CtaState &C = Ctas[R];
+    const bool Own = R == Op.Cta;
+    llvm::Expected<std::int64_t> Written =
+        interp::tmaLoad(Map, Global, Op.Coords, C.Smem, Op.Smem);
+    if (!Written)
+      return fail((Own ? "" : "into CTA " + std::to_string(C.Index) + ": ") +
+                  llvm::toString(Written.takeError()));
+    Mbarrier &M = C.Barriers[Op.Bar][static_cast<std::size_t>(Op.Slot)];
+    if (llvm::Error E = M.completeTx(*Written))
+      return fail((Own ? "" : "CTA " + std::to_string(C.Index) + "'s ") +
+                  K.Barriers[Op.Bar].Name + "[" + llvm::Twine(Op.Slot) +
+                  "]: " + llvm::toString(std::move(E)));
+  }
   return llvm::Error::success();
 }
 

@@ -31,7 +31,8 @@ llvm::Error Run::zeroAcc(Walker &W, const lower::ZeroFragmentStmt &I) {
     return llvm::Error::success(); // no WGMMA computes it: nothing to zero
   const std::int64_t Size = It->second.Op.M * It->second.Op.N;
   for (std::int64_t B = 0; B < It->second.Blocks; ++B)
-    AccRegs[{I.Acc, W.Group, B}].assign(static_cast<std::size_t>(Size), 0.0f);
+    cta(W).AccRegs[{I.Acc, W.Group, B}].assign(static_cast<std::size_t>(Size),
+                                               0.0f);
   W.Fenced = false; // a register access: the next WGMMA needs a fence
   return llvm::Error::success();
 }
@@ -59,10 +60,10 @@ llvm::Error Run::wgmma(Walker &W, const Stmt &S, const ext::Wgmma &I) {
     return fail("WGMMA needs the slots of both operands");
   PendingWgmma P;
   P.Id = static_cast<InstId>(&S - K.Insts.data());
-  llvm::Expected<std::int64_t> A = eval(&W, OA->Slot);
+  llvm::Expected<std::int64_t> A = eval(W, OA->Slot);
   if (!A)
     return A.takeError();
-  llvm::Expected<std::int64_t> B = eval(&W, OB->Slot);
+  llvm::Expected<std::int64_t> B = eval(W, OB->Slot);
   if (!B)
     return B.takeError();
   P.SlotA = *A;
@@ -108,6 +109,7 @@ llvm::Error Run::performWgmma(Walker &W, const PendingWgmma &P) {
   const OperandView &C = accumulatorOf(S);
   const AccInfo &Acc = Accs.at(C.Fragment);
   const lower::MmaAtom &Op = Acc.Op;
+  CtaState &Cta = cta(W);
   if (Op.D != DType::f32)
     return fail("accumulates in " + llvm::Twine(name(Op.D).data()) +
                 "; the model accumulates f32");
@@ -161,12 +163,12 @@ llvm::Error Run::performWgmma(Walker &W, const PendingWgmma &P) {
                       llvm::Twine((*R)->Offset) + ", " +
                       llvm::Twine((*R)->Offset + (*R)->Bytes) + ")");
         (*X.Out)[static_cast<std::size_t>(Row * Op.K + Kk)] =
-            loadAsFloat(&Smem[static_cast<std::size_t>(Address)], X.T);
+            loadAsFloat(&Cta.Smem[static_cast<std::size_t>(Address)], X.T);
       }
   }
-  auto It = AccRegs.find({C.Fragment, W.Group, C.Block});
-  if (It == AccRegs.end()) // never zeroed: what the registers held
-    It = AccRegs
+  auto It = Cta.AccRegs.find({C.Fragment, W.Group, C.Block});
+  if (It == Cta.AccRegs.end()) // never zeroed: what the registers held
+    It = Cta.AccRegs
              .insert(
                  {{C.Fragment, W.Group, C.Block},
                   std::vector<float>(static_cast<std::size_t>(Op.M * Op.N),

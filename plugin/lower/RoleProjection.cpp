@@ -215,16 +215,8 @@ void Projection::tileLoop(const hir::Stmt &S, int R, const LoopClock &C,
     return;
   }
   const bool Persistent = S.Loop == hir::LoopKind::PersistentTiles;
+  // Clusters are an option of persistent_tiles only (grid_tiles has none).
   const std::int64_t Cluster = S.Cluster;
-  if (Cluster != 1 && !Persistent) {
-    Ctx.refuse(DiagId::err_tf_lower_loop,
-               S.ClusterRange.valid() ? S.ClusterRange : S.Range,
-               {"grid_tiles",
-                "its option .cluster = " + std::to_string(Cluster) +
-                    " asks for clusters of one tile per CTA, which are not "
-                    "lowered; clusters are lowered for persistent_tiles"});
-    return;
-  }
   LoopClock Inner = C;
   TileLoopStmt I;
   std::vector<InstId> Body;

@@ -641,6 +641,40 @@ void erase(Kernel &K, InstId Id) {
     llvm::erase(S.Body, Id);
 }
 
+/// The body that holds statement \p Id (the kernel's, or a structured
+/// statement's).
+std::vector<InstId> &bodyOf(Kernel &K, InstId Id) {
+  if (llvm::is_contained(K.Body, Id))
+    return K.Body;
+  for (Stmt &S : K.Insts)
+    if (llvm::is_contained(S.Body, Id))
+      return S.Body;
+  std::abort();
+}
+
+/// The role whose body (or a loop in it) holds statement \p Id.
+const lower::RoleStmt &roleOf(const Kernel &K, InstId Id) {
+  const lower::RoleStmt *Found = nullptr;
+  std::function<bool(const std::vector<InstId> &)> Holds =
+      [&](const std::vector<InstId> &Body) {
+        return llvm::any_of(
+            Body, [&](InstId X) { return X == Id || Holds(K.Insts[X].Body); });
+      };
+  for (InstId X : K.Body)
+    if (const auto *R = K.Insts[X].getIf<lower::RoleStmt>();
+        R && Holds(K.Insts[X].Body))
+      Found = R;
+  if (!Found)
+    std::abort();
+  return *Found;
+}
+
+/// The multicast TMA loads, in program order.
+std::vector<InstId> multicastLoads(Kernel &K) {
+  return find<ext::Tma>(
+      K, [](const ext::Tma &T) { return !T.Store && T.Multicast > 1; });
+}
+
 /// The statements \p T on the barrier array named \p Name.
 template <class T>
 std::vector<InstId> onBarrier(Kernel &K, llvm::StringRef Name) {
@@ -1070,6 +1104,88 @@ const Mutant Mutants[] = {
        return Changed;
      },
      Small, "batched"},
+    // cluster2 (clusters of two CTAs along M, B's boxes shared out between
+    // the two ranks and multicast into both CTAs' rings).
+    //
+    // Each box's multicast reaching only its issuer's CTA (a plain load that
+    // only the issuing rank performs: the LIR has no such load, so the
+    // mutant wraps it in a loop that runs once in that rank and not at all
+    // in the other): each CTA's rhs_ring fills with half of its 32768
+    // expected bytes, and its consumers wait forever.
+    {"MulticastReachesOneCta", "deadlock",
+     [](Kernel &K) {
+       std::vector<InstId> Loads = multicastLoads(K);
+       for (InstId Id : Loads) {
+         ext::Tma &T = at<ext::Tma>(K, Id);
+         const std::int64_t Issuer = T.Issuer;
+         T.Multicast = 1;
+         // for issuer_only in range(0, 1 - ((cta.x % cluster) ^ Issuer), 1)
+         lower::ExprId Rank = K.binary(lower::ExprKind::Mod, K.var("cta.x"),
+                                       K.constant(K.ClusterCtas));
+         lower::ExprId Bound =
+             K.binary(lower::ExprKind::Sub, K.constant(1),
+                      K.binary(lower::ExprKind::Xor, Rank, K.constant(Issuer)));
+         Stmt Once(lower::KLoopStmt{"issuer_only", K.constant(0), Bound, 1});
+         Once.Body.push_back(Id);
+         const InstId Guard = K.addInst(std::move(Once));
+         std::vector<InstId> &Body = bodyOf(K, Id);
+         *llvm::find(Body, Id) = Guard;
+       }
+       return !Loads.empty();
+     },
+     Small, "cluster2"},
+    // The consumers releasing a slot of the multicast ring in their own CTA
+    // only (each warpgroup's first thread arriving locally instead of
+    // thread r on rank r's object): the empty barrier, initialised for both
+    // CTAs' warpgroups, gets half of its arrivals per phase and never
+    // completes one, and the producer's wait on the slot's next round
+    // blocks (five K steps on a ring of three).
+    {"LocalReleaseOfMulticastRing", "deadlock",
+     [](Kernel &K) {
+       std::vector<InstId> Releases =
+           find<ext::Arrive>(K, [](const ext::Arrive &A) { return A.Cluster; });
+       for (InstId Id : Releases) {
+         const lower::RoleStmt Role = roleOf(K, Id);
+         const Stmt Original = K.Insts[Id];
+         std::vector<InstId> Local;
+         for (std::int64_t First = Role.Begin; First < Role.End; First += 128) {
+           Stmt Copy = Original;
+           ext::Arrive &A = *lower::as<ext::Arrive>(Copy);
+           A.Cluster = false;
+           A.Threads = 1;
+           A.Elected = First;
+           Local.push_back(K.addInst(std::move(Copy)));
+         }
+         std::vector<InstId> &Body = bodyOf(K, Id);
+         auto At = Body.erase(llvm::find(Body, Id));
+         Body.insert(At, Local.begin(), Local.end());
+       }
+       return !Releases.empty();
+     },
+     LongK, "cluster2"},
+    // The share-out lost: every rank issues every box (the rank guard of the
+    // multicast dropped), so each box lands twice in each CTA and completes
+    // its bytes twice -- a phase completes early, the next one starts with
+    // bytes completed beyond what it expects.
+    {"EveryRankIssuesEveryBox", "error/mismatch",
+     [](Kernel &K) {
+       std::vector<InstId> Loads = multicastLoads(K);
+       for (InstId Id : Loads) {
+         const Stmt Original = K.Insts[Id];
+         const std::int64_t Ranks = lower::as<ext::Tma>(Original)->Multicast;
+         std::vector<InstId> Copies;
+         for (std::int64_t R = 1; R < Ranks; ++R) {
+           Stmt Copy = Original;
+           ext::Tma &T = *lower::as<ext::Tma>(Copy);
+           T.Issuer = (T.Issuer + R) % Ranks;
+           Copies.push_back(K.addInst(std::move(Copy)));
+         }
+         std::vector<InstId> &Body = bodyOf(K, Id);
+         Body.insert(llvm::find(Body, Id) + 1, Copies.begin(), Copies.end());
+       }
+       return !Loads.empty();
+     },
+     Small, "cluster2"},
 };
 
 /// The mutants of this example's LIR.

@@ -69,6 +69,59 @@ TEST(Mbarrier, TransactionBytes) {
   EXPECT_EQ(M.phase(), 2);
 }
 
+TEST(Mbarrier, MulticastBytesBeforeTheExpectTx) {
+  // A peer CTA's multicast completes its boxes on this CTA's barrier before
+  // the CTA's own producer registered the phase's bytes: the count goes
+  // below zero while the arrival is pending, and the phase completes only
+  // when the arrival and every byte are in.
+  Mbarrier M;
+  ASSERT_EQ(errorText(M.init(1)), "");
+  EXPECT_EQ(errorText(M.completeTx(8192)), "");
+  EXPECT_EQ(errorText(M.completeTx(8192)), "");
+  EXPECT_EQ(M.pendingTx(), -16384);
+  EXPECT_EQ(M.phase(), 0);
+  EXPECT_EQ(M.describe(), "phase 0 (parity 0), 1 of 1 arrivals and -16384 "
+                          "transaction bytes pending");
+  // arrive.expect_tx of the phase's 32768 bytes: half of them still due.
+  EXPECT_EQ(errorText(M.expectTx(32768)), "");
+  EXPECT_EQ(errorText(M.arrive(1)), "");
+  EXPECT_EQ(M.phase(), 0);
+  EXPECT_EQ(M.pendingTx(), 16384);
+  EXPECT_EQ(errorText(M.completeTx(8192)), "");
+  EXPECT_EQ(M.phase(), 0);
+  EXPECT_EQ(errorText(M.completeTx(8192)), "");
+  EXPECT_EQ(M.phase(), 1);
+  EXPECT_TRUE(M.parityCompleted(0));
+  // The next phase the same way; the expect_tx exactly cancels the early
+  // bytes, and the phase still waits for the arrival that carried it.
+  EXPECT_EQ(errorText(M.completeTx(32768)), "");
+  EXPECT_EQ(errorText(M.expectTx(32768)), "");
+  EXPECT_EQ(M.phase(), 1);
+  EXPECT_EQ(errorText(M.arrive(1)), "");
+  EXPECT_EQ(M.phase(), 2);
+
+  // PTX's range: down to -(2^20 - 1) while an arrival is pending.
+  Mbarrier L;
+  ASSERT_EQ(errorText(L.init(1)), "");
+  EXPECT_EQ(errorText(L.completeTx(Mbarrier::MaxCount)), "");
+  EXPECT_NE(errorText(L.completeTx(1)).find("below -1048575"),
+            std::string::npos);
+  // Bytes beyond the phase's remain an error once every arrival is in:
+  // at the arrival that finds them...
+  Mbarrier N;
+  ASSERT_EQ(errorText(N.init(1)), "");
+  EXPECT_EQ(errorText(N.completeTx(64)), "");
+  EXPECT_NE(errorText(N.arrive(1)).find("64 transaction bytes completed"),
+            std::string::npos);
+  // ...and at the copy that completes them.
+  Mbarrier P;
+  ASSERT_EQ(errorText(P.init(1)), "");
+  EXPECT_EQ(errorText(P.expectTx(128)), "");
+  EXPECT_EQ(errorText(P.arrive(1)), "");
+  EXPECT_EQ(errorText(P.completeTx(64)), "");
+  EXPECT_NE(errorText(P.completeTx(128)).find("underflow"), std::string::npos);
+}
+
 TEST(Mbarrier, Errors) {
   Mbarrier M;
   EXPECT_NE(errorText(M.arrive(1)).find("never initialized"),
