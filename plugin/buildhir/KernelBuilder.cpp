@@ -122,8 +122,17 @@ void KernelBuilder::inheritSpelling(ValueId Result, StmtId Op) {
 std::string KernelBuilder::sourceText(clang::SourceRange R) const {
   if (R.isInvalid())
     return {};
-  CharSourceRange CR = CharSourceRange::getTokenRange(
-      SM.getFileLoc(R.getBegin()), SM.getFileLoc(R.getEnd()));
+  const SourceLocation Begin = SM.getFileLoc(R.getBegin()),
+                       End = SM.getFileLoc(R.getEnd());
+  // A template argument closed by the first '>' of a '>>' token (which the
+  // parser split: `schedule<Multicast<2>>(...)`) ends at that character, not
+  // with the token.
+  bool InvalidEnd = false;
+  const char *At = SM.getCharacterData(End, &InvalidEnd);
+  CharSourceRange CR =
+      !InvalidEnd && At[0] == '>' && At[1] == '>'
+          ? CharSourceRange::getCharRange(Begin, End.getLocWithOffset(1))
+          : CharSourceRange::getTokenRange(Begin, End);
   bool Invalid = false;
   llvm::StringRef Text =
       Lexer::getSourceText(CR, SM, Ctx.getLangOpts(), &Invalid);

@@ -59,6 +59,10 @@
 // RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=25 %s 2>&1 | FileCheck %s --check-prefix=AGREE-GXX
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=26 %s 2>&1 | FileCheck %s --check-prefix=UNITMODES
 // RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=26 %s 2>&1 | FileCheck %s --check-prefix=UNITMODES
+// RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=27 %s 2>&1 | FileCheck %s --check-prefix=MCSTORE
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=27 %s 2>&1 | FileCheck %s --check-prefix=MCSTORE
+// RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=28 %s 2>&1 | FileCheck %s --check-prefix=MCRANGE
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=28 %s 2>&1 | FileCheck %s --check-prefix=MCRANGE
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -fplugin=%tf_plugin -DCASE=1 %s 2>&1 | FileCheck %s --check-prefix=PLUGIN
 
 #include <tf/tf.hpp>
@@ -145,6 +149,10 @@ void kernel(Acc acc, Lhs lhs, Rhs rhs, tf::Tensor<tf::bf16, "(?,?)"> a,
   tf::schedule<tf::TiledMma<Wgmma>>(acc, lhs96, rhs);
 #elif CASE == 26 // UNITMODES (a batch mode of 2 is no unit mode to drop)
   tf::schedule<tf::nv::CopyAsyncTensor>(g3.tile<2, 128, 64>(0, 0, 0), lhs);
+#elif CASE == 27 // MCSTORE (a store has no multicast)
+  tf::schedule<tf::nv::CopyAsyncTensorMulticast<2>>(lhs, a.tile<128, 64>(0, 0));
+#elif CASE == 28 // MCRANGE
+  tf::schedule<tf::nv::CopyAsyncTensorMulticast<17>>(a.tile<128, 64>(0, 0), ring);
 #endif
 }
 
@@ -192,5 +200,7 @@ void kernel(Acc acc, Lhs lhs, Rhs rhs, tf::Tensor<tf::bf16, "(?,?)"> a,
 // AGREE-GXX: error: {{.*}}acc (M x N), lhs (M x K) and rhs (K x N) must agree in M, N and K
 // UNITMODES: error: {{.*}}tf::schedule<tf::nv::CopyAsyncTensor>: source and destination ranks differ (beyond unit leading modes: a tile<1, BM, BK> of a rank-3 tensor fills a BM x BK tile)
 // PLUGIN-NOT: static assertion failed
-// PLUGIN: schedule_checks.neg.cpp:[[#@LINE-98]]:3: error: tf::schedule: Repeat<2,1,2> disagrees with the tile: 128x256x64 over 64x256x16 atoms is Repeat<2,1,4> [tf:header-check]
+// PLUGIN: schedule_checks.neg.cpp:[[#@LINE-102]]:3: error: tf::schedule: Repeat<2,1,2> disagrees with the tile: 128x256x64 over 64x256x16 atoms is Repeat<2,1,4> [tf:header-check]
 // PLUGIN-NOT: static assertion failed
+// MCSTORE: error: {{.*}}tf::schedule<tf::nv::CopyAsyncTensorMulticast<C>>: a multicast loads a gmem tile into a tf::Ring (a store has no multicast)
+// MCRANGE: error: {{.*}}tf::nv::CopyAsyncTensorMulticast<C>: C must satisfy 1 <= C <= 16

@@ -435,12 +435,14 @@ void lowerLoad(LoweringContext &Ctx, const hir::Stmt &S, Selection &Sel) {
   const ValueId Tile = S.Operands[0], Ring = S.Operands[1];
   if (!Ctx.Views.count(Ring) || S.Sched->BoxExtents.empty())
     return; // the memory plan or inference refused it
-  const std::int64_t Multicast = multicastOf(Ctx, S, Tile);
-  if (Multicast == 0)
-    return;
   const unsigned Map =
       tensorMap(Ctx, Tile, *S.Sched, swizzleOf(Ctx.H.Values[Ring]));
   const BufferUse &U = acquire(Ctx, Sel, Ring, Handoff::AsyncFill);
+  // Refused after the ring is acquired: its readers' handoff stays whole,
+  // so the refusal is the one error.
+  const std::int64_t Multicast = multicastOf(Ctx, S, Tile);
+  if (Multicast == 0)
+    return;
   Tma Load;
   Load.Bar = U.Full;
   Load.Slot = U.Slot;

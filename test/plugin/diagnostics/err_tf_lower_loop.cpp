@@ -1,5 +1,5 @@
 // Tile loops are lowered into the roles' loops: one persistent_tiles or
-// grid_tiles loop over (m, n), outermost, with clusters of one CTA, and
+// grid_tiles loop over (m, n), outermost, its CTAs forming whole clusters, and
 // inside it tile_offsets K loops whose step is a compile-time constant (the
 // trip count and the rings' clocks derive from it). A loop lowering cannot
 // serve is refused at the loop once the kernel is lowered (emit=); the check
@@ -10,7 +10,7 @@
 // RUN: %clangxx %{tf} -fplugin-arg-tf-emit=%t -Xclang -verify %s
 // RUN: ls %t | count 0
 // RUN: not %clangxx %{tf} -fplugin-arg-tf-emit=%t %s 2>&1 | FileCheck %s --check-prefix=AT
-// AT: err_tf_lower_loop.cpp:30:112: error: persistent_tiles cannot be lowered: its option .cluster = 2
+// AT: err_tf_lower_loop.cpp:31:112: error: persistent_tiles cannot be lowered: 132 CTAs do not form clusters of 8
 // check-no-diagnostics
 #include "../Inputs/gemm_meshes.hpp"
 
@@ -19,15 +19,16 @@ using namespace gemm_test; // cta, loader, compute, Wgmma, LhsSlot, RhsSlot, Mat
 using Acc = Acc128x64<>;
 using Staged = tf::Tensor<tf::bf16, "(128,64):(64,1) | Swizzle(3,4,3)", tf::smem>;
 
-// Clusters of two CTAs taking neighbouring tiles: one error, at the option as
-// written (the column is checked below), and none for the grid that the
-// refused loop leaves underived.
+// Clusters of eight CTAs taking neighbouring tiles, of 132 persistent CTAs:
+// one error, at the option as written (the column is checked below), and
+// none for the grid that the refused loop leaves underived.
+// (test/cli/finalize/cluster.test lowers clusters of two.)
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
 void clustered(Matrix a, Matrix b, Matrix out) {
   tf::Ring<LhsSlot, 3> lhs_ring;
   tf::Ring<RhsSlot, 3> rhs_ring;
   auto staged_tile = tf::empty<Staged>();
-  for (auto [m, n] : tf::persistent_tiles(cta, tf::ceil_div(a.extent(0), 128), tf::ceil_div(b.extent(1), 64), {.cluster = 2})) { // expected-error {{persistent_tiles cannot be lowered: its option .cluster = 2 asks for clusters of 2 CTAs, which are not lowered yet; leave .cluster out (one CTA per cluster) [tf:lower-loop]}}
+  for (auto [m, n] : tf::persistent_tiles(cta, tf::ceil_div(a.extent(0), 128), tf::ceil_div(b.extent(1), 64), {.cluster = 8})) { // expected-error {{persistent_tiles cannot be lowered: 132 CTAs do not form clusters of 8; the number of CTAs must be a multiple of the cluster size [tf:lower-loop]}}
     [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();
     for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
       [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), lhs_ring);

@@ -12,6 +12,17 @@ the instructions in the order the LIR gives them:
 - launch shape: block threads, dynamic shared-memory bytes and alignment,
   the grid (persistent or one CTA per tile), the tile count, the extents the
   launcher reads, the mangled name and the registrar's kernel name;
+- clusters of CTAs (`cluster=(N)` on the LIR's launch line): the kernel's
+  `__cluster_dims__(N, 1, 1)` (none without clusters), the persistent
+  grid of whole clusters `imin(topology, tiles * N)` and its comment, each
+  tile loop's `clusters of N CTAs along M`, `barrier.cluster` as
+  `sm90::cluster_sync()` where the LIR has it, every multicast TMA load
+  (`multicast to M CTAs by rank r`) issued only by its rank `cta_x % N ==
+  r` through `tma::load_multicast` with the CTA mask 2^M - 1, and every
+  cluster-wide release (`of cluster rank r, by thread r of each
+  warpgroup`) as `arrive_cluster(threadIdx.x % 128)` by threads
+  `threadIdx.x % 128 < N` of a role of whole warpgroups, whose barrier
+  then counts one arrival per warpgroup and CTA of the cluster;
 - shared memory: every region's offset (each ring stage at
   `<ring>_offset + s * <ring>_stage_bytes`, each mbarrier at
   `<array>_offset + 8 s`), its layout, shape and element type, and its size
@@ -219,6 +230,7 @@ class LirKernel:
     params: list = field(default_factory=list)  # (name, dtype)
     grid: str = ""
     persistent: bool = False
+    cluster: int = 1  # CTAs per cluster (`cluster=(N)`), 1 without clusters
     block: int = 0
     smem: int = 0
     align: int = 0
@@ -251,11 +263,12 @@ def parse_lir(text: str) -> list[LirKernel]:
         elif line.startswith("params"):
             k.params = [tuple(p.split(":")) for p in line.split()[1:]]
         elif m := re.fullmatch(
-                r"launch grid=\((.*)\)( persistent)? block=\((\d+)\) "
-                r"dynamic_smem=(\d+) of \d+ \(cta\.shared_memory\.max\), "
+                r"launch grid=\((.*?)\)( persistent)?(?: cluster=\((\d+)\))? "
+                r"block=\((\d+)\) dynamic_smem=(\d+) of \d+ \(cta\.shared_memory\.max\), "
                 r"base aligned to (\d+)", line):
             k.grid, k.persistent = m.group(1), bool(m.group(2))
-            k.block, k.smem, k.align = int(m.group(3)), int(m.group(4)), int(m.group(5))
+            k.cluster = int(m.group(3) or 1)
+            k.block, k.smem, k.align = int(m.group(4)), int(m.group(5)), int(m.group(6))
             k.launch_text = line
         elif line in ("tensor maps", "shared memory", "barriers", "body"):
             section = line
@@ -300,9 +313,11 @@ def lir_events(k: LirKernel) -> list[tuple]:
             ev.append(("role", t, int(m.group(1)), int(m.group(2)), m.group(3),
                        m.group(4) or ""))
         elif m := re.fullmatch(r"for task in range\((.*)\)  # (persistent_tiles|grid_tiles: "
-                               r"one tile per CTA), group_m=(\d+) \{", t):
+                               r"one tile per CTA), group_m=(\d+)"
+                               r"(?:, clusters of (\d+) CTAs along M)? \{", t):
             a = split_args(m.group(1))
-            ev.append(("for", t, "task", a[0], a[1], a[2]))
+            # The tile loop's cluster (1 when not printed), last.
+            ev.append(("for", t, "task", a[0], a[1], a[2], int(m.group(4) or 1)))
         elif m := re.fullmatch(r"for (\w+) in range\((.*)\) \{", t):
             a = split_args(m.group(2))
             ev.append(("for", t, m.group(1), a[0], a[1], a[2]))
@@ -312,20 +327,33 @@ def lir_events(k: LirKernel) -> list[tuple]:
             ev.append(("init", t, m.group(1), int(m.group(2)), int(m.group(3))))
         elif t.startswith("fence.mbarrier_init; bar.sync 0"):
             ev.append(("fence_init", t))
+        elif t == "barrier.cluster  # every thread of the cluster":
+            ev.append(("cluster_sync", t))
         elif m := re.fullmatch(r"mbarrier\.try_wait\.parity (\S+?)\[(.*)\], parity=(.*)", t):
             ev.append(("wait", t, m.group(1), m.group(2), m.group(3)))
         elif m := re.fullmatch(r"mbarrier\.arrive\.expect_tx (\S+?)\[(.*)\], tx=(\d+)", t):
             ev.append(("expect_tx", t, m.group(1), m.group(2), int(m.group(3))))
-        elif m := re.fullmatch(r"mbarrier\.arrive (\S+?)\[(.*?)\](?:  # by thread (\d+))?", t):
+        elif m := re.fullmatch(r"mbarrier\.arrive (\S+?)\[(.*?)\]"
+                               r"( of cluster rank r, by thread r of each warpgroup)?"
+                               r"(?:  # by thread (\d+))?", t):
+            # Last: whether it is the cluster-wide release of a multicast
+            # ring (thread r of each warpgroup on rank r's object).
             ev.append(("arrive", t, m.group(1), m.group(2),
-                       int(m.group(3)) if m.group(3) else None))
+                       int(m.group(4)) if m.group(4) else None, bool(m.group(3))))
         elif m := re.fullmatch(
                 r"cp\.async\.bulk\.tensor\.load map(\d+) (\S+?)\[(.*)\] -> "
-                r"(\S+?)(?:\[(.*)\])? \+ (\d+), (\S+?)\[(.*)\]" + PARAMS + r"  # (\d+) bytes", t):
+                r"(\S+?)(?:\[(.*)\])? \+ (\d+), (\S+?)\[(.*)\]"
+                r"(?: multicast to (\d+) CTAs by rank (\d+))?"
+                r"(?: \{([^{}]*)\})?  # (\d+) bytes", t):
+            params = dict(p.split("=", 1) for p in m.group(11).split(", ")) \
+                if m.group(11) else {}
             ev.append(("tma_load", t, dict(
                 map=int(m.group(1)), tensor=m.group(2), coords=split_args(m.group(3)),
                 view=m.group(4), slot=m.group(5), offset=int(m.group(6)),
-                bar=m.group(7), bar_slot=m.group(8), bytes=int(m.group(9)))))
+                bar=m.group(7), bar_slot=m.group(8),
+                multicast=int(m.group(9) or 1),
+                issuer=int(m.group(10)) if m.group(10) else None,
+                multicast_param=params.get("multicast"), bytes=int(m.group(12)))))
         elif m := re.fullmatch(
                 r"cp\.async\.bulk\.tensor\.store map(\d+) (\S+?)(?:\[(.*)\])? \+ (\d+) -> "
                 r"(\S+?)\[(.*)\]" + PARAMS + r"  # (\d+) bytes", t):
@@ -478,6 +506,7 @@ class CuKernel:
     descs: dict = field(default_factory=dict)  # name -> (lbo|None, sbo, swizzle, base, text)
     tables: dict = field(default_factory=dict)  # name -> [values] of a constant array
     signature: list = field(default_factory=list)
+    cluster_dims: tuple | None = None  # __cluster_dims__(x, y, z), None without
     body: list = field(default_factory=list)  # Stmt tree of the __global__ function
     launcher: list = field(default_factory=list)  # Stmt list of launch()
     mangled: str = ""
@@ -542,10 +571,13 @@ def parse_cu_kernel(k: CuKernel, tree: list[Stmt]):
             k.tables[m.group(1)] = values
         elif code.startswith("__global__"):
             m = re.fullmatch(r"__global__ void __launch_bounds__\(block_threads, 1\) "
+                             r"(?:__cluster_dims__\((\d+), (\d+), (\d+)\) )?"
                              r"(\w+)\((.*)\) \{", code)
-            if not m or m.group(1) != k.ident:
+            if not m or m.group(4) != k.ident:
                 raise SystemExit(f"cross_check: unrecognised kernel signature: {s}")
-            k.signature = split_args(m.group(2))
+            if m.group(1):
+                k.cluster_dims = tuple(int(x) for x in m.group(1, 2, 3))
+            k.signature = split_args(m.group(5))
             k.body = s.children
         elif code.startswith("void launch("):
             k.launcher = s.children
@@ -647,9 +679,25 @@ class CuWalker:
             elif m := re.fullmatch(r"(\w+)\[(.*)\]\.arrive_expect_tx\((\d+)\);", c):
                 ev.append(("expect_tx", s, m.group(1), m.group(2), int(m.group(3)), elected))
             elif m := re.fullmatch(r"(\w+)\[(.*)\]\.arrive\(\);", c):
-                ev.append(("arrive", s, m.group(1), m.group(2), elected))
+                ev.append(("arrive", s, m.group(1), m.group(2), elected, None))
+            elif m := re.fullmatch(r"if \(threadIdx\.x % (\d+) < (\d+)\) "
+                                   r"(\w+)\[(.*)\]\.arrive_cluster\((.*)\);", c):
+                # Thread r (< the cluster size) of each warpgroup arrives on
+                # the object of the CTA of cluster rank r.
+                ev.append(("arrive", s, m.group(3), m.group(4), elected, dict(
+                    warpgroup=int(m.group(1)), ranks=int(m.group(2)), rank=m.group(5))))
             elif m := re.fullmatch(r"tma::(load|store)\((.*)\);", c):
                 ev.append(self.tma(s, m.group(1), split_args(m.group(2)), elected))
+            elif m := re.fullmatch(r"if \(cta_x % (\d+) == (\d+)\) "
+                                   r"tma::load_multicast\((.*)\);", c):
+                # Issued by the CTA of that cluster rank only; the CTA mask
+                # is the fourth argument.
+                args = split_args(m.group(3))
+                ev.append(self.tma(s, "load", args[:3] + args[4:], elected, dict(
+                    ranks=int(m.group(1)), issuer=int(m.group(2)),
+                    mask=args[3] if len(args) > 3 else None)))
+            elif c == "sm90::cluster_sync();":
+                ev.append(("cluster_sync", s))
             elif c == "tma::commit_group();":
                 ev.append(("bulk_commit", s))
             elif m := re.fullmatch(r"tma::wait_group_read<(\d+)>\(\);", c):
@@ -746,9 +794,10 @@ class CuWalker:
             self.p.add(f"stage of {m.group(3)} added to {m.group(1)}'s offset", None, str(s))
         return m.group(1), m.group(2), int(m.group(4) or 0)
 
-    def tma(self, s: Stmt, kind: str, args: list[str], elected):
+    def tma(self, s: Stmt, kind: str, args: list[str], elected, multicast=None):
         b = re.search(r"(\d+) bytes", " ".join(s.comments))
-        d = dict(bytes=int(b.group(1)) if b else None, elected=elected)
+        d = dict(bytes=int(b.group(1)) if b else None, elected=elected,
+                 multicast=multicast)
         if kind == "load":
             d["view"], d["slot"], d["offset"] = self.address(s, args[0])
             d["map"] = args[1]
@@ -848,6 +897,13 @@ def check_kernel(lir: LirKernel, cu: CuKernel) -> list[str]:
     p.eq("shared_bytes (dynamic shared memory)", lir.smem, const("shared_bytes"),
          lir.launch_text)
     p.eq("shared_align (base alignment)", lir.align, const("shared_align"), lir.launch_text)
+    # Clusters: the kernel's attribute forms them on every launch, along x
+    # (a CTA's cluster rank is cta_x % N); none without clusters.
+    p.eq("cluster dims (__cluster_dims__)", (lir.cluster, 1, 1) if lir.cluster > 1 else None,
+         cu.cluster_dims, lir.launch_text)
+    if lir.cluster > 1 and re.fullmatch(r"\d+", lir.grid) and int(lir.grid) % lir.cluster:
+        p.add(f"grid {lir.grid} is no whole number of clusters of {lir.cluster}",
+              lir.launch_text)
 
     # Shared memory: regions in the LIR's order.
     footprint = []  # (offset, end, name) as the CUDA constants place them
@@ -1014,12 +1070,33 @@ def check_kernel(lir: LirKernel, cu: CuKernel) -> list[str]:
     else:
         p.add("no topology in the launcher", lir.launch_text)
     if "grid" in lets:
-        want = "imin(topology, tiles)" if lir.persistent else "tiles"
-        p.eq("grid (persistent: min(topology, tiles))", want, lets["grid"][0],
-             lir.launch_text, str(lets["grid"][1]))
+        if lir.persistent and lir.cluster > 1:
+            # The loop's tiles are super-tiles, one per cluster.
+            want = f"imin(topology, tiles * {lir.cluster})"
+            what = f"grid (persistent clusters: min(topology, tiles * {lir.cluster}))"
+            note = (f"Persistent clusters: no more clusters than super-tiles (the "
+                    f"loop's tiles); whole clusters of {lir.cluster} CTAs.")
+        elif lir.persistent:
+            want, what = "imin(topology, tiles)", "grid (persistent: min(topology, tiles))"
+            note = "Persistent: no more CTAs than tiles."
+        else:
+            want, what, note = "tiles", "grid (persistent: min(topology, tiles))", None
+        stmt = lets["grid"][1]
+        p.eq(what, want, lets["grid"][0], lir.launch_text, str(stmt))
+        if note is not None:
+            # The comment lines right above the grid.
+            at = next(i for i, t in enumerate(launcher) if t is stmt)
+            above = list(itertools.takewhile(lambda t: not t.code, reversed(launcher[:at])))
+            got = " ".join(c for t in reversed(above) for c in t.comments)
+            p.eq("comment of the grid", note, got, lir.launch_text, str(stmt))
     # Kernel-level lets of the LIR (tile counts) and the tile count.
     events = lir_events(lir)
     tile_loop = next((e for e in events if e[0] == "for" and e[2] == "task"), None)
+    for e in events:
+        if e[0] == "for" and e[2] == "task":
+            p.eq("clusters of the tile loop (the launch's)", lir.cluster, e[6], e[1])
+    if lir.cluster == 1 and any(e[0] == "cluster_sync" for e in events):
+        p.add("barrier.cluster in a kernel without clusters", lir.launch_text)
     if tile_loop and "tiles" in lets:
         p.expr_eq("tile count", tile_loop[4], lets["tiles"][0], tile_loop[1], str(lets["tiles"][1]))
     depth = 0
@@ -1052,6 +1129,8 @@ def check_kernel(lir: LirKernel, cu: CuKernel) -> list[str]:
 def compare_bodies(lir, cu, lev, cev, map_names, used_descs, p: Problems):
     i = j = 0
     acc_shape = {}
+    blocks = []  # the LIR's open roles and loops, innermost last
+    inits = {e[2]: (e[4], e[1]) for e in cev if e[0] == "init"}  # arrival counts
     while i < len(lev):
         le = lev[i]
         ce = cev[j] if j < len(cev) else None
@@ -1066,6 +1145,10 @@ def compare_bodies(lir, cu, lev, cev, map_names, used_descs, p: Problems):
                   le[1], str(ce[1]))
             return
         kind, lt, cs = le[0], le[1], str(ce[1])
+        if kind in ("role", "for"):
+            blocks.append(le)
+        elif kind == "end" and blocks:
+            blocks.pop()
         if kind == "role":
             p.eq("role threads", (le[2], le[3]), (ce[2], ce[3]), lt, cs)
             p.eq("role name", le[4], ce[4], lt, cs)
@@ -1101,6 +1184,7 @@ def compare_bodies(lir, cu, lev, cev, map_names, used_descs, p: Problems):
             p.eq("barrier arrived on", identifier(le[2]), ce[2], lt, cs)
             p.expr_eq("arrive slot", le[3], ce[3], lt, cs)
             p.eq("elected thread of the arrival", le[4], ce[4], lt, cs)
+            compare_cluster_arrive(lir, le, ce, blocks, inits, p, lt, cs)
         elif kind in ("tma_load", "tma_store"):
             l, c = le[2], ce[2]
             tensor = lir.maps[l["map"]][0] if l["map"] < len(lir.maps) else "?"
@@ -1118,6 +1202,7 @@ def compare_bodies(lir, cu, lev, cev, map_names, used_descs, p: Problems):
                 p.expr_eq(f"TMA coordinate {d}", a, b, lt, cs)
             p.eq("TMA bytes", l["bytes"], c["bytes"], lt, cs)
             if kind == "tma_load":
+                compare_multicast(lir, l, c, p, lt, cs)
                 p.eq("TMA barrier", identifier(l["bar"]), c["bar"], lt, cs)
                 if c["bar_slot"] is None:
                     p.add("TMA barrier without a slot", lt, cs)
@@ -1129,7 +1214,8 @@ def compare_bodies(lir, cu, lev, cev, map_names, used_descs, p: Problems):
                 for b in m[2]:
                     box_bytes *= b
                 p.eq("TMA bytes (the map's box)", box_bytes, l["bytes"], lt)
-        elif kind in ("end", "bulk_commit", "wgmma_fence", "wgmma_commit", "fence_proxy", "fence_init"):
+        elif kind in ("end", "bulk_commit", "wgmma_fence", "wgmma_commit", "fence_proxy",
+                      "fence_init", "cluster_sync"):
             pass
         elif kind in ("bulk_wait_read", "wgmma_wait"):
             p.eq(f"{kind} count", le[2], ce[2], lt, cs)
@@ -1147,6 +1233,82 @@ def compare_bodies(lir, cu, lev, cev, map_names, used_descs, p: Problems):
         j += 1
     if j < len(cev):
         p.add("the CUDA kernel has more than the LIR", None, str(cev[j][1]))
+
+
+WARPGROUP_THREADS = 128  # the unit that issues WGMMA and completes its reads
+
+
+def compare_multicast(lir, l, c, p, lt, cs):
+    """A TMA load into Multicast CTAs of the cluster: issued by rank Issuer
+    only (`if (cta_x % N == Issuer)`, N the cluster's CTAs), through
+    tma::load_multicast with the CTA mask 2^Multicast - 1; any other load is
+    a plain tma::load."""
+    n, issuer = l["multicast"], l["issuer"]
+    if l["multicast_param"] is not None:
+        p.eq("TMA multicast (the atom's parameter)", n, int(l["multicast_param"]), lt)
+    # Every CTA of the cluster, from one of them (as sm90/Verify.cpp has it).
+    if n > 1 and (n != lir.cluster or issuer is None or issuer >= n):
+        p.add(f"a load multicast to {n} CTAs by rank {issuer} in clusters of {lir.cluster}",
+              lt, cs)
+    mc = c["multicast"]
+    want = f"load_multicast, mask 0x{(1 << n) - 1:x}" if n > 1 else "load"
+    got = "load"
+    if mc is not None:
+        try:
+            got = f"load_multicast, mask 0x{int(mc['mask'], 0):x}"
+        except (TypeError, ValueError):
+            got = f"load_multicast, mask {mc['mask']}"
+    p.eq("TMA multicast (CTA mask 2^CTAs - 1)", want, got, lt, cs)
+    p.eq("TMA issuing rank", issuer, mc["issuer"] if mc else None, lt, cs)
+    if mc is not None:
+        p.eq("CTAs of the cluster in the issuing rank's test (cta_x % N)", lir.cluster,
+             mc["ranks"], lt, cs)
+
+
+def compare_cluster_arrive(lir, le, ce, blocks, inits, p, lt, cs):
+    """A cluster-wide release of a multicast ring: thread r < N (the
+    cluster's CTAs) of each warpgroup of the role arrives on the object of
+    rank r, so each CTA's object counts one arrival per warpgroup and CTA;
+    any other release is a plain .arrive() on this CTA's object."""
+    cluster, c = le[5], ce[5]
+    want = (f"arrive_cluster(rank r) by thread r < {lir.cluster} of each warpgroup"
+            if cluster else "arrive() on this CTA's object")
+    got = "arrive() on this CTA's object"
+    if c is not None:
+        got = f"arrive_cluster(rank r) by thread r < {c['ranks']} of each warpgroup"
+        if c["warpgroup"] != WARPGROUP_THREADS:
+            p.add(f"cluster arrival by warpgroups of {c['warpgroup']} threads", lt, cs)
+        rank = f"threadIdx.x % {c['warpgroup']}"
+        try:
+            same = cu_expr(rank) == cu_expr(c["rank"])
+        except ExprError:
+            same = False
+        if not same:
+            p.add(f"cluster rank of the arrival: the thread's in its warpgroup is '{rank}', "
+                  f"the CUDA file '{c['rank']}'", lt, cs)
+    p.eq("CTAs the release arrives on", want, got, lt, cs)
+    if not cluster:
+        return
+    if lir.cluster == 1:
+        p.add("a cluster-wide release in a kernel without clusters", lt)
+    role = next((b for b in reversed(blocks) if b[0] == "role"), None)
+    if role is None:
+        p.add("a cluster-wide release outside a role", lt, cs)
+        return
+    begin, end = role[2], role[3]
+    if begin % WARPGROUP_THREADS or (end - begin) % WARPGROUP_THREADS:
+        p.add(f"a cluster-wide release by thread[{begin}:{end}], not whole warpgroups",
+              role[1], cs)
+        return
+    groups = (end - begin) // WARPGROUP_THREADS
+    table = next((b for b in lir.barriers if b[0] == le[2]), None)
+    if table:
+        p.eq(f"arrival count of {le[2]}, one per warpgroup ({groups}) and CTA "
+             f"({lir.cluster}) of the cluster", groups * lir.cluster, table[2], lt, table[4])
+    if identifier(le[2]) in inits:
+        count, stmt = inits[identifier(le[2])]
+        p.eq(f"arrival count of {le[2]} in the CUDA file, one per warpgroup ({groups}) and "
+             f"CTA ({lir.cluster}) of the cluster", groups * lir.cluster, count, lt, str(stmt))
 
 
 CONVERT = {"bf16": ("__floats2bfloat162_rn", "__nv_bfloat162"),

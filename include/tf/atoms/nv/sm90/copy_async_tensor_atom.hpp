@@ -47,7 +47,10 @@ struct CopyAsyncTensor {
 /// TMA load multicast to the CTAs CTAs of a cluster: the contract's
 /// parameter `multicast` = CTAs.
 template <int CTAs> struct CopyAsyncTensorMulticast {
-  static_assert(CTAs >= 1, "tf::nv::CopyAsyncTensorMulticast<C>: C >= 1 CTAs");
+  static_assert(CTAs >= 1 && CTAs <= tf::atoms::nv::sm90::tma_max_multicast,
+                "tf::nv::CopyAsyncTensorMulticast<C>: C must satisfy 1 <= C "
+                "<= 16, the CTAs a 16-bit ctaMask names (contract "
+                "nv.sm90.CopyAsyncTensor, parameter multicast)");
   static constexpr auto &contract =
       tf::atoms::nv::sm90::copy_async_tensor;
   static constexpr std::string_view spelling =
