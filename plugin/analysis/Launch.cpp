@@ -14,6 +14,14 @@
 //
 // A fact the target does not give checks nothing.
 //
+// One launch shape starts but runs slower than it reads, a warning
+// (warn_tf_capacity_clusters): persistent CTAs in clusters that the device
+// cannot keep resident all at once. A cluster runs on one GPC, and the SMs
+// of a GPC left over after its whole clusters stay idle, so with one CTA per
+// SM (its shared memory over half the SM's, `sm.shared_memory.capacity`)
+// only `cluster.resident_ctas.<c>` CTAs in clusters of c run at a time
+// (measured); a persistent grid of more waits for a second wave.
+//
 //===----------------------------------------------------------------------===//
 
 #include "analysis/Analysis.h"
@@ -34,6 +42,47 @@ Finding limitFinding(hir::SourceRange Range, std::string Asker,
             T.Doc ? T.Doc->Id : std::string("the target"),
             std::to_string(Limit), Fact.str()};
   return F;
+}
+
+/// The shared memory one CTA of \p K takes, when every allocation's size
+/// is known at compile time.
+std::optional<std::int64_t> sharedBytes(const hir::Kernel &K) {
+  std::int64_t Total = 0;
+  for (const SharedAllocation &A : sharedAllocations(K)) {
+    if (!A.SlotBytes)
+      return std::nullopt;
+    Total += *A.bytes();
+  }
+  return Total;
+}
+
+void checkResidentClusters(const hir::Kernel &K,
+                           const targets::MergedTarget &Target,
+                           std::vector<Finding> &Out) {
+  std::optional<std::int64_t> PerSm =
+      intFact(Target, "sm.shared_memory.capacity");
+  std::optional<std::int64_t> Shared = sharedBytes(K);
+  // The facts are measured with one CTA per SM.
+  if (!PerSm || !Shared || *Shared * 2 <= *PerSm)
+    return;
+  for (const hir::Stmt &S : K.Stmts) {
+    if (S.Kind != hir::StmtKind::Loop ||
+        S.Loop != hir::LoopKind::PersistentTiles || S.Cluster <= 1)
+      continue;
+    Result<std::int64_t> CTAs = S.LoopMesh.size();
+    const std::string Fact =
+        "cluster.resident_ctas." + std::to_string(S.Cluster);
+    std::optional<std::int64_t> Resident = intFact(Target, Fact);
+    if (!CTAs || !Resident || *CTAs <= *Resident)
+      continue;
+    Finding F;
+    F.Id = plugin::DiagId::warn_tf_capacity_clusters;
+    F.Range = S.ClusterRange.valid() ? S.ClusterRange : S.Range;
+    F.Args = {std::to_string(*CTAs), std::to_string(S.Cluster),
+              std::to_string(*Resident),
+              Target.Doc ? Target.Doc->Id : std::string("the target"), Fact};
+    Out.push_back(std::move(F));
+  }
 }
 
 } // namespace
@@ -63,6 +112,7 @@ std::vector<Finding> checkLaunch(const hir::Kernel &K,
           S.ClusterRange.valid() ? S.ClusterRange : S.Range, "the tile loop",
           "clusters of " + std::to_string(S.Cluster) + " CTAs", Target,
           *ClusterMax, "cluster.ctas.portable_max"));
+  checkResidentClusters(K, Target, Out);
   return Out;
 }
 
