@@ -32,16 +32,19 @@ bool LoweringContext::hasRole(hir::StmtId S, int R) const {
   return false;
 }
 
-std::int64_t LoweringContext::receivers(hir::ValueId Buffer) const {
-  std::int64_t Ctas = 1;
-  for (const hir::Stmt &S : H.Stmts) {
-    if (!S.Sched || !S.Sched->Match || S.Operands.size() != 2 ||
-        S.Operands[1] != Buffer)
-      continue;
+std::int64_t LoweringContext::multicastOf(const hir::Stmt &S) {
+  if (S.Sched && S.Sched->Match)
     for (const ResolvedParam &P : S.Sched->Match->params)
       if (P.name.view() == "multicast" && P.value.kind == ParamKind::integer)
-        Ctas = std::max(Ctas, P.value.integer);
-  }
+        return P.value.integer;
+  return 1;
+}
+
+std::int64_t LoweringContext::receivers(hir::ValueId Buffer) const {
+  std::int64_t Ctas = 1;
+  for (const hir::Stmt &S : H.Stmts)
+    if (S.Operands.size() == 2 && S.Operands[1] == Buffer)
+      Ctas = std::max(Ctas, multicastOf(S));
   return Ctas;
 }
 

@@ -134,6 +134,9 @@ public:
   /// writes: the largest `multicast` a site filling it recorded, 1 when
   /// none did.
   std::int64_t receivers(hir::ValueId Buffer) const;
+  /// The CTAs the copy at site \p S delivers to: the `multicast` its match
+  /// recorded, 1 without one.
+  static std::int64_t multicastOf(const hir::Stmt &S);
 
   /// The barrier array \p Which ("full", "empty") guarding \p Guards, made
   /// with \p Count objects on first use.

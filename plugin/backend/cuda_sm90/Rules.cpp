@@ -395,13 +395,9 @@ ValueId tileRowIndex(const hir::Kernel &K) {
 /// The CTAs a load is multicast to (its site's `multicast`), after checking
 /// that they are its cluster's and that every CTA of the cluster reads the
 /// same tile; 0 when refused.
-std::int64_t multicastOf(LoweringContext &Ctx, const hir::Stmt &S,
-                         ValueId Tile) {
-  std::int64_t Ctas = 1;
-  if (S.Sched->Match)
-    for (const ResolvedParam &P : S.Sched->Match->params)
-      if (P.name.view() == "multicast")
-        Ctas = P.value.integer;
+std::int64_t checkedMulticast(LoweringContext &Ctx, const hir::Stmt &S,
+                              ValueId Tile) {
+  const std::int64_t Ctas = LoweringContext::multicastOf(S);
   if (Ctas == 1)
     return 1;
   auto Refuse = [&](const std::string &Why) {
@@ -440,7 +436,7 @@ void lowerLoad(LoweringContext &Ctx, const hir::Stmt &S, Selection &Sel) {
   const BufferUse &U = acquire(Ctx, Sel, Ring, Handoff::AsyncFill);
   // Refused after the ring is acquired: its readers' handoff stays whole,
   // so the refusal is the one error.
-  const std::int64_t Multicast = multicastOf(Ctx, S, Tile);
+  const std::int64_t Multicast = checkedMulticast(Ctx, S, Tile);
   if (Multicast == 0)
     return;
   Tma Load;
