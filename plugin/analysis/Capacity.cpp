@@ -675,9 +675,13 @@ std::map<ValueId, Panel> wavePanels(const hir::Kernel &K, StmtId L,
       P.Root = Root;
       P.Window = W;
       bool OnM = false, OnN = false;
+      // The dimensions whose offsets follow the tile indices.
+      std::vector<std::size_t> Tiled;
       for (std::size_t D = 0; D < Rank; ++D) {
         std::set<ValueId> Deps;
         indicesOf(K, Win.TileOffsets[D], Deps);
+        if (Deps.count(MIndex) || Deps.count(NIndex))
+          Tiled.push_back(D);
         bool Swept = false;
         for (ValueId X : Deps) {
           OnM |= X == MIndex;
@@ -705,6 +709,33 @@ std::map<ValueId, Panel> wavePanels(const hir::Kernel &K, StmtId L,
               : OnM      ? "one per tile row"
               : OnN      ? "one per tile column"
                          : "shared by every tile";
+      // Tiles whose offsets coincide read one panel: a batch index taken
+      // from the row tile index (l = lm / GM) leaves B's panel one per batch
+      // and tile column, not one per tile. Counted at each tile's offsets
+      // where they evaluate.
+      if (OnM && OnN) {
+        std::set<std::vector<std::int64_t>> Offsets;
+        Bindings At = B ? *B : Bindings();
+        for (const TileCoord &C : Wave) {
+          At.Indices[MIndex] = C.m;
+          At.Indices[NIndex] = C.n;
+          std::vector<std::int64_t> Key;
+          for (std::size_t D : Tiled)
+            if (std::optional<std::int64_t> O =
+                    evaluate(K, Win.TileOffsets[D], &At))
+              Key.push_back(*O);
+          if (Key.size() != Tiled.size()) {
+            Offsets.clear();
+            break;
+          }
+          Offsets.insert(std::move(Key));
+        }
+        if (!Offsets.empty() &&
+            static_cast<std::int64_t>(Offsets.size()) < P.Count) {
+          P.Count = static_cast<std::int64_t>(Offsets.size());
+          P.Per = "one per distinct window offset";
+        }
+      }
       P.Bytes = P.Count * bytes(R.Type.Element);
       for (std::int64_t E : P.Extent)
         P.Bytes *= E;

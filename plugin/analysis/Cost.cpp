@@ -69,6 +69,8 @@ llvm::StringRef precisionName(Precision P) {
     return "upper_bound";
   case Precision::LowerBound:
     return "lower_bound";
+  case Precision::Estimate:
+    return "estimate";
   case Precision::Unknown:
     break;
   }
@@ -195,10 +197,25 @@ bool isContraction(const hir::AccessRelation &R) {
                      [&](unsigned D) { return !Written.count(D); });
 }
 
+/// How the rate facts name an input type: one rate for both fp8 formats
+/// and both 8-bit integer types, as the datasheets give them.
+std::string rateName(DType In) {
+  switch (In) {
+  case DType::fp8e4m3:
+  case DType::fp8e5m2:
+    return "fp8";
+  case DType::i8:
+  case DType::u8:
+    return "int8";
+  default:
+    return std::string(name(In));
+  }
+}
+
 /// The fact giving the peak rate of contractions on \p In.
 std::pair<std::optional<double>, std::string>
 peakFlops(const targets::MergedTarget &T, DType In) {
-  std::string Name(name(In));
+  const std::string Name = rateName(In);
   for (std::string Key : {"tensor_core.dense." + Name, "amx." + Name + ".peak"})
     if (std::optional<double> V = numberFact(T, Key))
       return {V, Key};
@@ -236,6 +253,45 @@ std::string timeLoops(const hir::Kernel &K, StmtId S,
   for (const std::string &N : Names)
     Out += (Out.empty() ? "" : ",") + N;
   return Out.empty() ? "none" : Out;
+}
+
+/// The part of a contraction's executions inside the tensors' extents: per
+/// tile_offsets loop around \p S, extent / (trips x step); inside the tile
+/// loop, along M (and N) the covered extent over the tiles' rows (columns),
+/// E / (ceil(E / tile) x tile). None while an extent is unknown.
+std::optional<double> usefulFraction(const hir::Kernel &K, StmtId S,
+                                     const Bindings &B, const WaveReport &W) {
+  auto Covered = [](std::optional<std::int64_t> Extent,
+                    std::optional<std::int64_t> Tile) -> std::optional<double> {
+    if (!Extent || !Tile || *Extent <= 0 || *Tile <= 0)
+      return std::nullopt;
+    return static_cast<double>(*Extent) /
+           static_cast<double>(ceilDiv(*Extent, *Tile) * *Tile);
+  };
+  double F = 1;
+  for (StmtId A = K.Stmts[S].Parent; A != None; A = K.Stmts[A].Parent) {
+    const hir::Stmt &L = K.Stmts[A];
+    if (L.Kind != hir::StmtKind::Loop)
+      continue;
+    std::optional<double> Part;
+    if (L.Loop == hir::LoopKind::TileOffsets) {
+      if (L.Bounds.size() < 2)
+        return std::nullopt;
+      Part = Covered(evaluate(K, L.Bounds[0], &B), evaluate(K, L.Bounds[1], &B));
+    } else if (A == W.Loop) {
+      Part = Covered(W.ExtentM, W.TileM);
+      if (Part && L.Indices.size() > 1) {
+        std::optional<double> AlongN = Covered(W.ExtentN, W.TileN);
+        Part = AlongN ? std::optional(*Part * *AlongN) : std::nullopt;
+      }
+    } else {
+      return std::nullopt;
+    }
+    if (!Part)
+      return std::nullopt;
+    F *= *Part;
+  }
+  return F;
 }
 
 //===- Waves --------------------------------------------------------------===//
@@ -559,11 +615,21 @@ KernelCost analyzeCost(const hir::Kernel &K,
           indicesOf(K, Win.TileOffsets[D], Deps);
           if (Deps.size() != 1)
             continue;
-          if (*Deps.begin() == Loop.Indices[0] && !W.TileM)
+          // The tensor mode the window tiles, its extent as bound.
+          std::optional<std::int64_t> Extent;
+          const std::vector<std::optional<std::int64_t>> Extents =
+              extentsOf(K, rootOf(K, Win.TileOf), &B);
+          if (D < Extents.size())
+            Extent = Extents[D];
+          if (*Deps.begin() == Loop.Indices[0] && !W.TileM) {
             W.TileM = Win.Type.WindowExtents[D];
+            W.ExtentM = Extent;
+          }
           if (Loop.Indices.size() > 1 && *Deps.begin() == Loop.Indices[1] &&
-              !W.TileN)
+              !W.TileN) {
             W.TileN = Win.Type.WindowExtents[D];
+            W.ExtentN = Extent;
+          }
         }
       }
     }
@@ -609,8 +675,11 @@ KernelCost analyzeCost(const hir::Kernel &K,
         PerTrip *= static_cast<double>(E.value_or(0));
       }
       Work.Trips = N;
-      if (N && Static)
+      if (N && Static) {
         Work.Flop = PerTrip * static_cast<double>(*N);
+        if (std::optional<double> F = usefulFraction(K, S, B, W))
+          Work.UsefulFlop = *Work.Flop * *F;
+      }
       if (Work.Flop && C.Flop)
         *C.Flop += *Work.Flop;
       else
@@ -694,8 +763,15 @@ KernelCost analyzeCost(const hir::Kernel &K,
     for (const auto &[Root, P] : FirstWave)
       Window += P.Bytes;
     M.ReuseWindow = Window;
-    if (M.CacheCapacity)
+    if (M.CacheCapacity) {
       M.ReuseFits = Window <= *M.CacheCapacity;
+      // The share of the window the cache holds: the reads it serves fall
+      // off as the window outgrows the cache, not at one byte past it.
+      M.CacheHeld = Window > 0 ? std::min(1.0, static_cast<double>(
+                                                   *M.CacheCapacity) /
+                                                   static_cast<double>(Window))
+                               : 1.0;
+    }
   }
   if (TrafficKnown) {
     M.GmemRead = M.GmemWrite = 0.0;
@@ -727,10 +803,12 @@ KernelCost analyzeCost(const hir::Kernel &K,
         M.Compulsory.reset();
       }
     }
-    // A window that fits is read once per round; else every read goes to
-    // HBM.
-    M.Hbm = (M.ReuseFits && *M.ReuseFits ? *M.HbmReadIfFits : *M.GmemRead) +
-            *M.GmemWrite;
+    // A window that fits is read once per round; of one that does not,
+    // the cache holds the share CacheHeld and the reads of the rest go to
+    // HBM (every read when nothing is known of the window).
+    const double Held = M.CacheHeld.value_or(0.0);
+    M.HbmRead = *M.HbmReadIfFits + (1.0 - Held) * (*M.GmemRead - *M.HbmReadIfFits);
+    M.Hbm = *M.HbmRead + *M.GmemWrite;
     // Whether or not the window fits, rounds after the first may find data
     // the previous round left in the cache, and edge tiles count whole.
     M.HbmP = Precision::UpperBound;
@@ -859,8 +937,15 @@ KernelCost analyzeCost(const hir::Kernel &K,
   }
 
   //===- Roofline ----------------------------------------------------------===//
+  // The bound no schedule beats: the useful flop (tile padding is the
+  // schedule's choice) at the peak, each tensor once at the bandwidth.
   RooflineReport &RL = C.Roofline;
-  RL.Flop = C.Flop;
+  std::optional<double> Useful = C.Compute.empty() ? std::nullopt
+                                                   : std::optional(0.0);
+  for (const ComputeOp &Op : C.Compute)
+    Useful = Useful && Op.UsefulFlop ? std::optional(*Useful + *Op.UsefulFlop)
+                                     : std::nullopt;
+  RL.Flop = Useful ? Useful : C.Flop;
   if (!C.Compute.empty())
     std::tie(RL.PeakFlops, RL.PeakFact) = peakFlops(Target, C.Compute.front().Input);
   RL.BandwidthFact = "memory.hbm.bandwidth";
@@ -869,7 +954,7 @@ KernelCost analyzeCost(const hir::Kernel &K,
     RL.BandwidthFact = "memory.dram.bandwidth";
     RL.Bandwidth = numberFact(Target, RL.BandwidthFact);
   }
-  RL.HbmBytes = M.Hbm;
+  RL.HbmBytes = M.Compulsory;
   if (RL.Flop && (*RL.Flop == 0 || RL.PeakFlops))
     RL.ComputeSeconds = *RL.Flop == 0 ? 0.0 : *RL.Flop / *RL.PeakFlops;
   if (RL.HbmBytes && RL.Bandwidth)
@@ -879,8 +964,63 @@ KernelCost analyzeCost(const hir::Kernel &K,
     RL.Bound = *RL.ComputeSeconds >= *RL.MemorySeconds ? "compute" : "memory";
     if (*RL.Seconds > 0)
       RL.Tflops = *RL.Flop / *RL.Seconds / 1e12;
-    // The roofline: no schedule runs faster (given the model's bytes).
     RL.P = Precision::LowerBound;
+  }
+
+  //===- Estimate ----------------------------------------------------------===//
+  // This schedule: every SM computes its tiles at its share of the sustained
+  // rate, so the kernel takes as long as its busiest SM; SMs without a tile
+  // add nothing. Persistent CTAs take the scheduler's tiles (MaxTilesPerCta)
+  // and an SM runs ceil(CTAs / SMs) of them; a grid's tiles spread over the
+  // SMs, ceil(tiles / SMs) on the busiest. The HBM bytes are the L2 model's.
+  EstimateReport &E = C.Estimate;
+  E.Units = W.Units;
+  E.Flop = C.Flop;
+  E.UsefulFlop = Useful;
+  if (!C.Compute.empty()) {
+    const std::string Sustained =
+        "tensor_core.sustained." + rateName(C.Compute.front().Input);
+    if (std::optional<double> V = numberFact(Target, Sustained)) {
+      E.Rate = V;
+      E.RateFact = Sustained;
+    } else {
+      E.Rate = RL.PeakFlops;
+      E.RateFact = RL.PeakFact;
+    }
+  }
+  std::optional<std::int64_t> WorkCtas = W.Kernel.CTAs ? W.Kernel.CTAs : CTAs;
+  if (Grid && W.Loop != None) {
+    E.Tiles = Grid->tiles();
+    if (W.Units && *W.Units > 0) {
+      if (Persistent && W.Kernel.CTAs && W.Kernel.MaxTilesPerCta) {
+        E.BusiestTiles = ceilDiv(*W.Kernel.CTAs, *W.Units) *
+                         *W.Kernel.MaxTilesPerCta;
+        E.BusyUnits = std::min(*W.Units, std::min(*W.Kernel.CTAs, *E.Tiles));
+      } else if (!Persistent) {
+        E.BusiestTiles = ceilDiv(*E.Tiles, *W.Units);
+        E.BusyUnits = std::min(*W.Units, *E.Tiles);
+      }
+    }
+  } else if (W.Loop == None && WorkCtas && W.Units && *W.Units > 0) {
+    // No tile loop: each CTA is one unit of work.
+    E.Tiles = WorkCtas;
+    E.BusiestTiles = ceilDiv(*WorkCtas, *W.Units);
+    E.BusyUnits = std::min(*W.Units, *WorkCtas);
+  }
+  if (E.Flop && E.Tiles && *E.Tiles > 0)
+    E.TileFlop = *E.Flop / static_cast<double>(*E.Tiles);
+  if (E.TileFlop && E.BusiestTiles && E.Rate && *E.Rate > 0 && E.Units)
+    E.ComputeSeconds = *E.TileFlop * static_cast<double>(*E.BusiestTiles) /
+                       (*E.Rate / static_cast<double>(*E.Units));
+  E.HbmBytes = M.Hbm;
+  E.Bandwidth = RL.Bandwidth;
+  if (E.HbmBytes && E.Bandwidth && *E.Bandwidth > 0)
+    E.MemorySeconds = *E.HbmBytes / *E.Bandwidth;
+  if (E.ComputeSeconds && E.MemorySeconds) {
+    E.Seconds = std::max(*E.ComputeSeconds, *E.MemorySeconds);
+    E.Bound = *E.ComputeSeconds >= *E.MemorySeconds ? "compute" : "memory";
+    if (*E.Seconds > 0 && E.UsefulFlop)
+      E.Tflops = *E.UsefulFlop / *E.Seconds / 1e12;
   }
   return C;
 }

@@ -37,6 +37,7 @@ enum class Precision {
   Exact,      ///< the model's value follows from facts and decisions alone
   UpperBound, ///< the true value is at most this
   LowerBound, ///< the true value is at least this
+  Estimate,   ///< a model's prediction of the value: no bound either way
   Unknown,    ///< an input is missing (a run-time extent, a fact)
 };
 llvm::StringRef precisionName(Precision P);
@@ -83,6 +84,9 @@ struct WaveReport {
   std::optional<TileGrid> Grid;
   /// One tile's extents along M and N (from the windows), when known.
   std::optional<std::int64_t> TileM, TileN;
+  /// The extents the tiles cover along M and N: those of the tensor modes
+  /// the windows of TileM and TileN tile (bound by --shape), when known.
+  std::optional<std::int64_t> ExtentM, ExtentN;
   /// The target's processors: `sm.count` SMs (or `cpu.cores` cores).
   std::optional<std::int64_t> Units;
   std::string UnitName = "SM";
@@ -104,6 +108,9 @@ struct ComputeOp {
   std::optional<std::int64_t> Trips;
   /// 2 x product(Domain) x Trips.
   std::optional<double> Flop;
+  /// The part of Flop inside the tensors' extents: Flop times, per tiled
+  /// dimension, extent / (tiles x tile extent); the rest is tile padding.
+  std::optional<double> UsefulFlop;
 };
 
 /// Bytes an op's accesses move to and from one tensor.
@@ -130,9 +137,13 @@ struct MemoryReport {
   std::optional<std::int64_t> CacheCapacity;
   std::string CacheFact;
   std::optional<bool> ReuseFits;
-  /// HBM bytes: reads as the L2 model gives them (HbmReadIfFits when the
-  /// window fits, else GmemRead) plus GmemWrite.
-  std::optional<double> HbmReadIfFits, Hbm;
+  /// The fraction of the reuse window the cache holds: min(1, capacity /
+  /// window).
+  std::optional<double> CacheHeld;
+  /// HBM bytes: reads as the L2 model gives them -- HbmReadIfFits, plus the
+  /// part (1 - CacheHeld) of the reads the window would have served
+  /// (GmemRead - HbmReadIfFits) -- plus GmemWrite.
+  std::optional<double> HbmReadIfFits, HbmRead, Hbm;
   Precision HbmP = Precision::Unknown;
   /// Each gmem tensor once: the least any schedule moves.
   std::optional<double> Compulsory;
@@ -192,6 +203,8 @@ struct BufferReport {
   Precision P = Precision::Unknown;
 };
 
+/// The bound no schedule beats: the useful flop at the peak rate, each
+/// tensor moved once (Compulsory) at the HBM bandwidth.
 struct RooflineReport {
   std::optional<double> Flop;
   std::optional<double> PeakFlops;
@@ -205,6 +218,29 @@ struct RooflineReport {
   std::string Bound;
   /// Of Seconds (TFLOP/s has the opposite bound).
   Precision P = Precision::Unknown;
+};
+
+/// This schedule's predicted time (docs/analyze.md, "The estimate"): the
+/// busiest SM's tiles at the device's sustained per-SM rate, against the
+/// HBM bytes of the L2 model.
+struct EstimateReport {
+  /// The rate: `tensor_core.sustained.<dtype>` (measured under back-to-back
+  /// launches), else the peak of the roofline.
+  std::optional<double> Rate;
+  std::string RateFact;
+  std::optional<std::int64_t> Units;
+  /// Per tile (or per CTA without a tile loop): the executed flop.
+  std::optional<double> TileFlop;
+  std::optional<std::int64_t> Tiles;
+  /// The tiles the busiest SM computes, and the SMs with any tile.
+  std::optional<std::int64_t> BusiestTiles, BusyUnits;
+  /// Executed (tile padding included) and useful flop.
+  std::optional<double> Flop, UsefulFlop;
+  std::optional<double> HbmBytes, Bandwidth;
+  std::optional<double> ComputeSeconds, MemorySeconds, Seconds;
+  /// Useful flop / Seconds.
+  std::optional<double> Tflops;
+  std::string Bound;
 };
 
 struct KernelCost {
@@ -221,6 +257,7 @@ struct KernelCost {
   RegisterReport Registers;
   std::vector<BufferReport> Buffers;
   RooflineReport Roofline;
+  EstimateReport Estimate;
 };
 
 /// The cost of kernel \p K on \p Target with the run-time extents \p B.

@@ -78,7 +78,7 @@ static cl::opt<bool>
 namespace {
 
 /// The version of the JSON form; bumped when a field changes meaning.
-constexpr int JsonVersion = 1;
+constexpr int JsonVersion = 2;
 
 using analysis::Precision;
 
@@ -117,6 +117,8 @@ std::string flopText(double F) {
     return decimal(F / 1e12) + " TFLOP";
   if (F >= 1e9)
     return decimal(F / 1e9) + " GFLOP";
+  if (F >= 1e6)
+    return decimal(F / 1e6) + " MFLOP";
   return decimal(F, 0) + " flop";
 }
 
@@ -126,6 +128,14 @@ std::string secondsText(double S) {
   if (S >= 1e-6)
     return decimal(S * 1e3, 3) + " ms";
   return decimal(S * 1e6, 3) + " us";
+}
+
+/// "no tile padding", "1.2 % tile padding": the share of \p Flop outside
+/// the tensors' extents.
+std::string paddingText(double Flop, double Useful) {
+  if (Flop <= 0 || Useful >= Flop)
+    return "no tile padding";
+  return decimal(100 * (1 - Useful / Flop), 1) + " % tile padding";
 }
 
 std::string yesNo(std::optional<bool> B) {
@@ -261,8 +271,47 @@ void printDistribution(const analysis::WaveReport &W,
     if (*D.MinTilesPerCta != *D.MaxTilesPerCta)
       OS << *D.MinTilesPerCta << " to ";
     OS << *D.MaxTilesPerCta << " tiles per CTA";
+  } else if (W.Grid && D.CTAs && W.Grid->tiles() < *D.CTAs) {
+    // Fewer tiles than CTAs: the rest find no work.
+    OS << "; " << W.Grid->tiles() << " of the " << *D.CTAs
+       << " CTAs have a tile";
   }
   OS << "  " << precision(D.Waves ? D.WavesP : Precision::Unknown) << "\n";
+}
+
+/// The estimate: the busiest SM's work at the sustained rate, the L2
+/// model's HBM bytes, the time and useful TFLOP/s they give.
+void printEstimate(const analysis::EstimateReport &E, StringRef Unit,
+                   raw_ostream &OS) {
+  OS << "estimate (this schedule)\n";
+  OS << "  compute: ";
+  if (E.Tiles && E.TileFlop && E.BusiestTiles && E.BusyUnits && E.Units) {
+    OS << *E.Tiles << (*E.Tiles == 1 ? " tile" : " tiles") << " of "
+       << flopText(*E.TileFlop) << " on " << *E.BusyUnits << " of "
+       << *E.Units << " " << Unit << "s, the busiest " << *E.BusiestTiles
+       << (*E.BusiestTiles == 1 ? " tile" : " tiles");
+    if (E.Rate)
+      OS << " at " << decimal(*E.Rate / static_cast<double>(*E.Units) / 1e12)
+         << " TFLOP/s per " << Unit << " (" << E.RateFact << " / "
+         << *E.Units << ")";
+    OS << " = "
+       << (E.ComputeSeconds ? secondsText(*E.ComputeSeconds) : "unknown")
+       << "\n";
+  } else {
+    OS << "unknown\n";
+  }
+  OS << "  memory: " << bytesText(E.HbmBytes) << " (hbm above) = "
+     << (E.MemorySeconds ? secondsText(*E.MemorySeconds) : "unknown") << "\n";
+  if (E.Seconds) {
+    OS << "  time: " << secondsText(*E.Seconds) << " (" << E.Bound
+       << "-bound) " << precision(Precision::Estimate);
+    if (E.Tflops)
+      OS << "; " << decimal(*E.Tflops, 1) << " TFLOP/s useful "
+         << precision(Precision::Estimate);
+    OS << "\n";
+  } else {
+    OS << "  time: unknown " << precision(Precision::Unknown) << "\n";
+  }
 }
 
 void printCost(const analysis::KernelCost &C, raw_ostream &OS) {
@@ -299,10 +348,12 @@ void printCost(const analysis::KernelCost &C, raw_ostream &OS) {
   for (const analysis::ComputeOp &Op : C.Compute) {
     OS << "  " << Op.Name << " at " << position(Op.Range) << ": "
        << dims(Op.Domain) << " x " << intText(Op.Trips) << " = ";
-    if (Op.Flop)
+    if (Op.Flop) {
       OS << flopText(*Op.Flop) << " (" << decimal(*Op.Flop, 0) << " flop, "
          << name(Op.Input) << ")";
-    else
+      if (Op.UsefulFlop)
+        OS << ", " << paddingText(*Op.Flop, *Op.UsefulFlop);
+    } else
       OS << "unknown";
     OS << "  " << precision(Op.Flop ? Precision::Exact : Precision::Unknown)
        << "\n";
@@ -333,11 +384,12 @@ void printCost(const analysis::KernelCost &C, raw_ostream &OS) {
      << precision(M.ReuseWindow ? Precision::UpperBound : Precision::Unknown)
      << "\n";
   OS << "  hbm: " << bytesText(M.Hbm);
-  if (M.Hbm && M.GmemWrite && M.GmemRead && M.HbmReadIfFits)
-    OS << " (reads "
-       << bytesText(M.ReuseFits && *M.ReuseFits ? *M.HbmReadIfFits
-                                                : *M.GmemRead)
-       << ", writes " << bytesText(*M.GmemWrite) << ")";
+  if (M.Hbm && M.GmemWrite && M.HbmRead)
+    OS << " (reads " << bytesText(*M.HbmRead) << ", writes "
+       << bytesText(*M.GmemWrite) << ")";
+  if (M.CacheHeld && *M.CacheHeld < 1)
+    OS << ", the cache holding " << decimal(100 * *M.CacheHeld, 1)
+       << " % of the window";
   OS << "  " << precision(M.Hbm ? M.HbmP : Precision::Unknown) << "\n";
   if (M.GmemRead && M.GmemWrite && M.HbmReadIfFits) {
     OS << "    when the window fits " << bytesText(*M.HbmReadIfFits + *M.GmemWrite)
@@ -402,15 +454,16 @@ void printCost(const analysis::KernelCost &C, raw_ostream &OS) {
   }
 
   const analysis::RooflineReport &RL = C.Roofline;
-  OS << "roofline\n";
-  OS << "  compute: " << (RL.Flop ? flopText(*RL.Flop) : "unknown") << " at "
+  OS << "roofline (no schedule runs faster)\n";
+  OS << "  compute: " << (RL.Flop ? flopText(*RL.Flop) : "unknown")
+     << " useful at "
      << (RL.PeakFlops ? decimal(*RL.PeakFlops / 1e12, 1) + " TFLOP/s (" +
                             RL.PeakFact + ")"
                       : std::string("unknown peak"))
      << " = "
      << (RL.ComputeSeconds ? secondsText(*RL.ComputeSeconds) : "unknown")
      << "\n";
-  OS << "  memory: " << bytesText(RL.HbmBytes) << " at "
+  OS << "  memory: " << bytesText(RL.HbmBytes) << ", each tensor once, at "
      << (RL.Bandwidth ? decimal(*RL.Bandwidth / 1e12, 2) + " TB/s (" +
                             RL.BandwidthFact + ")"
                       : std::string("unknown bandwidth"))
@@ -426,6 +479,7 @@ void printCost(const analysis::KernelCost &C, raw_ostream &OS) {
   } else {
     OS << "  time: unknown " << precision(Precision::Unknown) << "\n";
   }
+  printEstimate(C.Estimate, C.Waves.UnitName, OS);
 }
 
 void printText(const FileResult &F, raw_ostream &OS) {
@@ -563,6 +617,7 @@ void costJson(json::OStream &J, const analysis::KernelCost &C) {
           });
           optInt(J, "trips", Op.Trips);
           optNum(J, "flop", Op.Flop);
+          optNum(J, "useful_flop", Op.UsefulFlop);
         });
     });
   });
@@ -589,6 +644,7 @@ void costJson(json::OStream &J, const analysis::KernelCost &C) {
       optInt(J, "capacity_bytes", M.CacheCapacity);
       J.attribute("capacity_fact", M.CacheFact);
       optBool(J, "fits", M.ReuseFits);
+      optReal(J, "cache_held", M.CacheHeld);
       precisionJson(J, "precision", M.ReuseWindow ? Precision::UpperBound
                                                   : Precision::Unknown);
     });
@@ -675,6 +731,29 @@ void costJson(json::OStream &J, const analysis::KernelCost &C) {
     precisionJson(J, "tflop_per_s_precision",
                   RL.Tflops ? Precision::UpperBound : Precision::Unknown);
     optString(J, "bound", RL.Bound);
+  });
+  const analysis::EstimateReport &E = C.Estimate;
+  J.attributeObject("estimate", [&] {
+    optReal(J, "rate_flop_per_s", E.Rate);
+    optString(J, "rate_fact", E.Rate ? E.RateFact : "");
+    optInt(J, "units", E.Units);
+    optInt(J, "tiles", E.Tiles);
+    optNum(J, "tile_flop", E.TileFlop);
+    optInt(J, "busiest_tiles", E.BusiestTiles);
+    optInt(J, "busy_units", E.BusyUnits);
+    optNum(J, "flop", E.Flop);
+    optNum(J, "useful_flop", E.UsefulFlop);
+    optNum(J, "hbm_bytes", E.HbmBytes);
+    optReal(J, "bandwidth_byte_per_s", E.Bandwidth);
+    optReal(J, "compute_seconds", E.ComputeSeconds);
+    optReal(J, "memory_seconds", E.MemorySeconds);
+    optReal(J, "seconds", E.Seconds);
+    precisionJson(J, "seconds_precision",
+                  E.Seconds ? Precision::Estimate : Precision::Unknown);
+    optReal(J, "tflop_per_s", E.Tflops);
+    precisionJson(J, "tflop_per_s_precision",
+                  E.Tflops ? Precision::Estimate : Precision::Unknown);
+    optString(J, "bound", E.Bound);
   });
 }
 

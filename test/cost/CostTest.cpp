@@ -106,6 +106,7 @@ TEST(Cost, PrecisionNames) {
   EXPECT_EQ(tf::analysis::precisionName(Precision::Exact), "exact");
   EXPECT_EQ(tf::analysis::precisionName(Precision::UpperBound), "upper_bound");
   EXPECT_EQ(tf::analysis::precisionName(Precision::LowerBound), "lower_bound");
+  EXPECT_EQ(tf::analysis::precisionName(Precision::Estimate), "estimate");
   EXPECT_EQ(tf::analysis::precisionName(Precision::Unknown), "unknown");
 }
 
@@ -274,8 +275,82 @@ TEST(Cost, UngroupedTilesOverflowTheL2) {
   EXPECT_EQ(C.Memory.ReuseFits, false);
   EXPECT_EQ(buffer(C, "b")->Holds, 170 * MiB);
   EXPECT_EQ(buffer(C, "b")->Fits, false);
-  ASSERT_TRUE(C.Memory.Hbm && C.Memory.GmemRead && C.Memory.GmemWrite);
-  EXPECT_EQ(*C.Memory.Hbm, *C.Memory.GmemRead + *C.Memory.GmemWrite);
+  // The window is 172.5 MiB (A's two tile rows and all of B): the L2 holds
+  // 60 / 172.5 of it, and the reads it would have served go to HBM in the
+  // rest -- a curve, not a switch at the capacity.
+  const tf::analysis::MemoryReport &Mem = C.Memory;
+  ASSERT_TRUE(Mem.Hbm && Mem.GmemRead && Mem.GmemWrite && Mem.HbmReadIfFits &&
+              Mem.CacheHeld);
+  EXPECT_EQ(Mem.ReuseWindow, 5 * MiB / 2 + 170 * MiB);
+  EXPECT_DOUBLE_EQ(*Mem.CacheHeld, 60.0 / 172.5);
+  EXPECT_DOUBLE_EQ(*Mem.Hbm, *Mem.HbmReadIfFits +
+                                 (1 - 60.0 / 172.5) *
+                                     (*Mem.GmemRead - *Mem.HbmReadIfFits) +
+                                 *Mem.GmemWrite);
+  EXPECT_LT(*Mem.Hbm, *Mem.GmemRead + *Mem.GmemWrite);
+  EXPECT_GT(*Mem.Hbm, *Mem.HbmReadIfFits + *Mem.GmemWrite);
+  // Memory-bound in the estimate; the roofline moves each tensor once.
+  EXPECT_EQ(C.Estimate.Bound, "memory");
+  EXPECT_EQ(C.Roofline.Bound, "compute");
+}
+
+TEST(Cost, EstimateAtTheSeedShape) {
+  Gemm G = optimalGemm();
+  KernelCost C =
+      analyzeCost(G.B.K, realTarget("nvidia.h200_sxm"), seedShape(G));
+  const tf::analysis::EstimateReport &E = C.Estimate;
+  EXPECT_EQ(E.RateFact, "tensor_core.sustained.bf16");
+  EXPECT_EQ(E.Rate, 719e12);
+  EXPECT_EQ(E.Units, 132);
+  EXPECT_EQ(E.Tiles, 4352);
+  EXPECT_EQ(E.TileFlop, 2.0 * 128 * 256 * Kd);
+  // 4352 tiles on 132 CTAs: the busiest takes 33.
+  EXPECT_EQ(E.BusiestTiles, 33);
+  EXPECT_EQ(E.BusyUnits, 132);
+  ASSERT_TRUE(E.ComputeSeconds && E.Seconds && E.Tflops);
+  EXPECT_DOUBLE_EQ(*E.ComputeSeconds, 33 * 2.0 * 128 * 256 * Kd / (719e12 / 132));
+  EXPECT_EQ(E.Bound, "compute");
+  EXPECT_DOUBLE_EQ(*E.Tflops, 2.0 * M * N * Kd / *E.Seconds / 1e12);
+  // The roofline: each tensor once.
+  ASSERT_TRUE(C.Roofline.HbmBytes && C.Memory.Compulsory);
+  EXPECT_EQ(*C.Roofline.HbmBytes, *C.Memory.Compulsory);
+}
+
+TEST(Cost, FewTilesLeaveSMsIdle) {
+  // 128 x 4096 x 4096: 16 tiles on 132 persistent CTAs. The roofline (the
+  // whole device's peak) says 578 TFLOP/s; 116 SMs have nothing to do.
+  Gemm G = optimalGemm();
+  Bindings B;
+  B.Extents[G.A] = {128, 4096};
+  B.Extents[G.Bm] = {4096, 4096};
+  B.Extents[G.Out] = {128, 4096};
+  KernelCost C = analyzeCost(G.B.K, realTarget("nvidia.h200_sxm"), B);
+  const tf::analysis::EstimateReport &E = C.Estimate;
+  EXPECT_EQ(E.Tiles, 16);
+  EXPECT_EQ(E.BusiestTiles, 1);
+  EXPECT_EQ(E.BusyUnits, 16);
+  ASSERT_TRUE(E.Tflops);
+  // One tile's time for 16 tiles' flop: 16 SMs at 719 / 132 TFLOP/s.
+  EXPECT_NEAR(*E.Tflops, 16 * 719.0 / 132, 1e-9);
+}
+
+TEST(Cost, TilePaddingIsNoUsefulFlop) {
+  // 1000 x 4672 x 4544: 8 x 19 tiles of 128 x 256 cover 1024 x 4864; K is
+  // 71 steps of 64 exactly.
+  Gemm G = optimalGemm();
+  Bindings B;
+  B.Extents[G.A] = {1000, 4544};
+  B.Extents[G.Bm] = {4544, 4672};
+  B.Extents[G.Out] = {1000, 4672};
+  KernelCost C = analyzeCost(G.B.K, realTarget("nvidia.h200_sxm"), B);
+  ASSERT_EQ(C.Compute.size(), 1u);
+  const tf::analysis::ComputeOp &Op = C.Compute[0];
+  ASSERT_TRUE(Op.Flop && Op.UsefulFlop);
+  EXPECT_EQ(*Op.Flop, 8.0 * 19 * 71 * 2 * 128 * 256 * 64);
+  EXPECT_NEAR(*Op.UsefulFlop / (2.0 * 1000 * 4672 * 4544), 1.0, 1e-12);
+  ASSERT_TRUE(C.Roofline.Flop && C.Estimate.UsefulFlop);
+  EXPECT_EQ(*C.Roofline.Flop, *Op.UsefulFlop);
+  EXPECT_EQ(C.Estimate.BusiestTiles, 2);
 }
 
 TEST(Cost, OneCtaPerTileTakes33Waves) {
