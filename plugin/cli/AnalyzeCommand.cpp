@@ -8,7 +8,8 @@
 // kernel costs on its target (analysis/Cost.h): waves of its CTAs and what a
 // persistent grid (or one CTA per tile) changes, the flop of its
 // contractions, the bytes moved through gmem, HBM and shared memory, its
-// shared-memory and register peaks, and a roofline estimate. --memory adds
+// shared-memory and register peaks, the roofline no schedule beats and
+// this schedule's estimated time (the busiest SM at the sustained rate). --memory adds
 // one line per buffer with its reuse window. --shape binds the run-time
 // extents of tensor parameters by name; what stays symbolic is reported with
 // precision=unknown. The text is stable and names files by their basename;
@@ -51,8 +52,9 @@ cl::SubCommand AnalyzeSubcommand(
     "  tf analyze FILE... -p BUILD_DIR  use BUILD_DIR/compile_commands.json\n"
     "  tf analyze FILE...               no --, no -p: -std=c++20\n\n"
     "Waves of the CTAs (and what a persistent grid changes), flop, bytes "
-    "moved per\nmemory level, shared-memory and register peaks, a roofline "
-    "estimate; --memory\nadds each buffer's reuse window. Run-time extents "
+    "moved per\nmemory level, shared-memory and register peaks, the roofline "
+    "no schedule\nbeats and this schedule's estimated time; --memory adds each "
+    "buffer's reuse\nwindow. Run-time extents "
     "come from --shape\n(a=8192x5120,b=5120x17408,...); what stays symbolic "
     "has precision=unknown.\nThe exit status is 0 when the query ran, 1 when "
     "a file has errors or --shape\ndoes not fit. See docs/analyze.md and "

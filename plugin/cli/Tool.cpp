@@ -69,7 +69,7 @@ int runTool(int Argc, const char *const *Argv, raw_ostream *ParseErrors) {
           "                           (tf candidates --help)\n"
           "  tf analyze FILE... [--memory] [--shape a=MxK,...] -- FLAGS\n"
           "                           waves, flop, bytes, capacities, "
-          "roofline\n"
+          "roofline, estimate\n"
           "                           (tf analyze --help)\n"
           "  tf finalize FILE... [-o OUT] -- FLAGS\n"
           "                           the lowered form of every kernel, "
