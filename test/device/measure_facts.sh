@@ -5,11 +5,13 @@
 #   bash test/device/measure_facts.sh            (writes under $OUT, else ./measure-out)
 # Output: $OUT/facts.txt ("key = value" lines), $OUT/facts.json (the same as
 # one JSON object of strings), $OUT/log.txt (raw lscpu, caches, nvidia-smi).
-# Builds test/device/{amx_peak.cpp,stream_bw.cpp,gpu_props.cu} there; falls back
-# to binaries in build-device/ (carried) if a compiler is missing. Also runs
-# amx_sharing.sh (AMX scaling over the vCPUs) and gpu_load.sh (clocks under a
-# bf16 matrix-product load). About 95 s on the machine; every program runs
-# under `timeout`. Results: docs/targets.md, "Measured facts".
+# Builds test/device/{amx_peak.cpp,stream_bw.cpp,gpu_props.cu,gpu_memory.cu}
+# there; falls back to binaries in build-device/ (carried) if a compiler is
+# missing. Also runs amx_sharing.sh (AMX scaling over the vCPUs),
+# gpu_memory (HBM and L2 read bandwidth of all SMs, device-to-device copy)
+# and gpu_load.sh (clocks under a bf16 matrix-product load). About 100 s on
+# the machine; every program runs under `timeout`. Results: docs/targets.md,
+# "Measured facts".
 set -u
 OUT=${OUT:-$PWD/measure-out}
 mkdir -p "$OUT"
@@ -39,6 +41,7 @@ build amx_peak g++ -O2 -std=c++20 -mamx-tile -mamx-bf16 -pthread "$SRC/amx_peak.
 build stream_bw g++ -O3 -march=native -fopenmp "$SRC/stream_bw.cpp" -o "$BIN/stream_bw"
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 build gpu_props "$NVCC" -O2 -arch=sm_90 "$SRC/gpu_props.cu" -o "$BIN/gpu_props"
+build gpu_memory "$NVCC" -O2 -arch=sm_90 "$SRC/gpu_memory.cu" -o "$BIN/gpu_memory"
 fact tool.gxx "$(g++ --version 2>/dev/null | head -1)"
 fact tool.nvcc "$("$NVCC" --version 2>/dev/null | tail -2 | head -1)"
 
@@ -142,6 +145,9 @@ fact smi.memory_total_mib "$(q memory.total)"
 fact smi.power_limit_w "$(q power.limit)"
 fact smi.power_max_limit_w "$(q power.max_limit)"
 fact smi.power_default_limit_w "$(q power.default_limit)"
+# HBM and L2 read bandwidth of all SMs, device-to-device copy, load latencies
+section gpu_memory
+timeout 60 "$BIN/gpu_memory" 10 >>"$FACTS" 2>>"$LOG"; fact gpu_mem.rc $?
 # SM clock, power and matrix rate under a bf16 matrix-product load
 section "gpu_load.sh"
 timeout 90 bash "$SRC/gpu_load.sh" >>"$FACTS" 2>>"$LOG"
