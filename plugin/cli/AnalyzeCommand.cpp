@@ -281,6 +281,23 @@ void printDistribution(const analysis::WaveReport &W,
   OS << "  " << precision(D.Waves ? D.WavesP : Precision::Unknown) << "\n";
 }
 
+/// "  time: 2.033 ms (compute-bound) precision=...; 718.3 TFLOP/s ...": a
+/// time, what bounds it and the rate it gives, each with its precision.
+void printTime(std::optional<double> Seconds, StringRef Bound, Precision TimeP,
+               std::optional<double> Tflops, StringRef RateWhat,
+               Precision RateP, raw_ostream &OS) {
+  if (!Seconds) {
+    OS << "  time: unknown " << precision(Precision::Unknown) << "\n";
+    return;
+  }
+  OS << "  time: " << secondsText(*Seconds) << " (" << Bound << "-bound) "
+     << precision(TimeP);
+  if (Tflops)
+    OS << "; " << decimal(*Tflops, 1) << " TFLOP/s" << RateWhat << " "
+       << precision(RateP);
+  OS << "\n";
+}
+
 /// The estimate: the busiest SM's work at the sustained rate, the L2
 /// model's HBM bytes, the time and useful TFLOP/s they give.
 void printEstimate(const analysis::EstimateReport &E, StringRef Unit,
@@ -304,16 +321,8 @@ void printEstimate(const analysis::EstimateReport &E, StringRef Unit,
   }
   OS << "  memory: " << bytesText(E.HbmBytes) << " (hbm above) = "
      << (E.MemorySeconds ? secondsText(*E.MemorySeconds) : "unknown") << "\n";
-  if (E.Seconds) {
-    OS << "  time: " << secondsText(*E.Seconds) << " (" << E.Bound
-       << "-bound) " << precision(Precision::Estimate);
-    if (E.Tflops)
-      OS << "; " << decimal(*E.Tflops, 1) << " TFLOP/s useful "
-         << precision(Precision::Estimate);
-    OS << "\n";
-  } else {
-    OS << "  time: unknown " << precision(Precision::Unknown) << "\n";
-  }
+  printTime(E.Seconds, E.Bound, Precision::Estimate, E.Tflops, " useful",
+            Precision::Estimate, OS);
 }
 
 void printCost(const analysis::KernelCost &C, raw_ostream &OS) {
@@ -471,16 +480,8 @@ void printCost(const analysis::KernelCost &C, raw_ostream &OS) {
                       : std::string("unknown bandwidth"))
      << " = "
      << (RL.MemorySeconds ? secondsText(*RL.MemorySeconds) : "unknown") << "\n";
-  if (RL.Seconds) {
-    OS << "  time: " << secondsText(*RL.Seconds) << " (" << RL.Bound
-       << "-bound) " << precision(RL.P);
-    if (RL.Tflops)
-      OS << "; " << decimal(*RL.Tflops, 1) << " TFLOP/s "
-         << precision(Precision::UpperBound);
-    OS << "\n";
-  } else {
-    OS << "  time: unknown " << precision(Precision::Unknown) << "\n";
-  }
+  printTime(RL.Seconds, RL.Bound, RL.P, RL.Tflops, "", Precision::UpperBound,
+            OS);
   printEstimate(C.Estimate, C.Waves.UnitName, OS);
 }
 

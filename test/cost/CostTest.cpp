@@ -86,13 +86,17 @@ Gemm optimalGemm(std::int64_t GroupM = 8) {
   return G;
 }
 
-Bindings seedShape(const Gemm &G) {
+/// The extents of an M x N x K product for optimal.cpp's a, b and out.
+Bindings shape(const Gemm &G, std::int64_t Rows, std::int64_t Columns,
+               std::int64_t Depth) {
   Bindings B;
-  B.Extents[G.A] = {M, Kd};
-  B.Extents[G.Bm] = {Kd, N};
-  B.Extents[G.Out] = {M, N};
+  B.Extents[G.A] = {Rows, Depth};
+  B.Extents[G.Bm] = {Depth, Columns};
+  B.Extents[G.Out] = {Rows, Columns};
   return B;
 }
+
+Bindings seedShape(const Gemm &G) { return shape(G, M, N, Kd); }
 
 const BufferReport *buffer(const KernelCost &C, llvm::StringRef Name) {
   for (const BufferReport &B : C.Buffers)
@@ -320,11 +324,8 @@ TEST(Cost, FewTilesLeaveSMsIdle) {
   // 128 x 4096 x 4096: 16 tiles on 132 persistent CTAs. The roofline (the
   // whole device's peak) says 578 TFLOP/s; 116 SMs have nothing to do.
   Gemm G = optimalGemm();
-  Bindings B;
-  B.Extents[G.A] = {128, 4096};
-  B.Extents[G.Bm] = {4096, 4096};
-  B.Extents[G.Out] = {128, 4096};
-  KernelCost C = analyzeCost(G.B.K, realTarget("nvidia.h200_sxm"), B);
+  KernelCost C = analyzeCost(G.B.K, realTarget("nvidia.h200_sxm"),
+                             shape(G, 128, 4096, 4096));
   const tf::analysis::EstimateReport &E = C.Estimate;
   EXPECT_EQ(E.Tiles, 16);
   EXPECT_EQ(E.BusiestTiles, 1);
@@ -338,11 +339,8 @@ TEST(Cost, TilePaddingIsNoUsefulFlop) {
   // 1000 x 4672 x 4544: 8 x 19 tiles of 128 x 256 cover 1024 x 4864; K is
   // 71 steps of 64 exactly.
   Gemm G = optimalGemm();
-  Bindings B;
-  B.Extents[G.A] = {1000, 4544};
-  B.Extents[G.Bm] = {4544, 4672};
-  B.Extents[G.Out] = {1000, 4672};
-  KernelCost C = analyzeCost(G.B.K, realTarget("nvidia.h200_sxm"), B);
+  KernelCost C = analyzeCost(G.B.K, realTarget("nvidia.h200_sxm"),
+                             shape(G, 1000, 4672, 4544));
   ASSERT_EQ(C.Compute.size(), 1u);
   const tf::analysis::ComputeOp &Op = C.Compute[0];
   ASSERT_TRUE(Op.Flop && Op.UsefulFlop);
