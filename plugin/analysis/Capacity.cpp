@@ -47,7 +47,10 @@
 //                   a tile window is read, over the whole loop nest, as one
 //                   panel per distinct tile row (a window offset that
 //                   depends on m), per distinct tile column (on n), per
-//                   tile (both) or once (neither); a dimension swept by an
+//                   tile (both; where the offsets evaluate, per distinct
+//                   offset: a batch index taken from the row tile index
+//                   repeats across a batch's rows) or once (neither); a
+//                   dimension swept by an
 //                   inner loop (the K of a GEMM) counts whole. The sum of
 //                   those panels must stay in `memory.l2.capacity` for the
 //                   wave's tiles to reuse each other's loads. Only with

@@ -20,6 +20,9 @@
 //             product of the trip counts of the loops around it
 //             (tile_offsets: ceil(extent / step); a tile loop: GM x GN
 //             tiles over all CTAs; outside every tile loop, once per CTA).
+//             Useful flop leave out the tile padding: per tile_offsets loop
+//             extent / (trips x step), along the tile loop's M and N the
+//             extents its windows cover over the tiles' (usefulFraction).
 //   bytes     Every access of an op moves its window (or the domain's
 //             extents it indexes) x element size per execution: reads and
 //             writes per tensor, gmem and smem (tf::empty allocates, it
@@ -28,8 +31,10 @@
 //             group of SMs x c tiles of a grid -- and a round reads each gmem
 //             panel (Capacity.h, wavePanels) once from HBM when the first
 //             round's panels fit the last-level cache (`memory.l2.capacity`,
-//             else `cache.l3.capacity`); else every read goes to HBM.
-//             Writes go to HBM once.
+//             else `cache.l3.capacity`); when they do not, the cache holds
+//             the share min(1, capacity / window) of them and the part of
+//             the reads they would have served that it does not hold goes
+//             to HBM too. Writes go to HBM once.
 //   peaks     Capacity.h's: shared memory is the sum of the allocations
 //             (exact when static); registers count tensors only (a lower
 //             bound), per thread and, each thread at its own peak, per CTA.
@@ -38,10 +43,17 @@
 //             bound: CTAs advancing along K together need a slice of it); a
 //             smem allocation holds its bytes within the CTA's peak; a
 //             register tensor its registers within its mesh's peak.
-//   roofline  time = max(flop / peak, HBM bytes / bandwidth), the peak
+//   roofline  time = max(useful flop / peak, compulsory bytes (each
+//             tensor once) / bandwidth), the peak
 //             `tensor_core.dense.<dtype>` (else `amx.<dtype>.peak`), the
 //             bandwidth `memory.hbm.bandwidth` (else
-//             `memory.dram.bandwidth`); TFLOP/s = flop / time.
+//             `memory.dram.bandwidth`); TFLOP/s = useful flop / time. A
+//             lower bound on every schedule's time.
+//   estimate  this schedule: the busiest SM's tiles x flop per tile at
+//             rate / SMs (rate `tensor_core.sustained.<dtype>`, measured
+//             under back-to-back launches, else the peak), against the
+//             HBM bytes above at the bandwidth; TFLOP/s = useful flop /
+//             time.
 //
 //===----------------------------------------------------------------------===//
 

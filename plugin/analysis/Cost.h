@@ -4,8 +4,9 @@
 // and the run-time extents of its tensor parameters, how many waves its CTAs
 // take (and what a persistent grid, or one CTA per tile, would change), the
 // work of its contractions, the bytes it moves through each memory level,
-// its shared-memory and register peaks, the reuse window of each buffer, and
-// a roofline estimate of its time. Every number comes with a Precision
+// its shared-memory and register peaks, the reuse window of each buffer, the
+// roofline no schedule beats and this schedule's estimated time (its
+// busiest SM at the sustained rate). Every number comes with a Precision
 // saying what kind of number it is. The formulas are stated where each is
 // computed (Cost.cpp) and, for users, in docs/analyze.md.
 //
