@@ -508,10 +508,10 @@ float worst_ratio(const Verdict &v) {
 
 const char *verdict_word(const Verdict &v) { return v.ok() ? "PASS" : "FAIL"; }
 
-void print_header(const char *layout) {
-  std::printf("\n%s (A M x K row-major, B %s), bf16 in and out, f32 "
-              "accumulation; TFLOP/s\n",
-              layout,
+void print_header(const char *layout, const char *schedule) {
+  std::printf("\n%s, schedule %s (A M x K row-major, B %s), bf16 in and out, "
+              "f32 accumulation; TFLOP/s\n",
+              layout, schedule,
               std::string_view(layout) == "NN" ? "K x N row-major"
                                                : "N x K row-major (K-major)");
   std::printf("%-6s %-22s %-9s %7s %7s %7s %6s %6s %6s %5s %s\n", "layout",
@@ -519,8 +519,8 @@ void print_header(const char *layout) {
               "tf/bst", "peak", "sets", "check (tf, first, best)");
 }
 
-void report(const char *layout, const Measurement &m, const char *mode,
-            const Result &r, std::FILE *csv) {
+void report(const char *layout, const char *schedule, const Measurement &m,
+            const char *mode, const Result &r, std::FILE *csv) {
   char shape[48];
   std::snprintf(shape, sizeof shape, "%" PRId64 "x%" PRId64 "x%" PRId64,
                 m.shape.M, m.shape.N, m.shape.K);
@@ -543,21 +543,22 @@ void report(const char *layout, const Measurement &m, const char *mode,
   if (csv)
     std::fprintf(csv,
                  "%s,%" PRId64 ",%" PRId64 ",%" PRId64 ",\"%s\",%s,%.2f,%.2f,"
-                 "%.2f,%.4f,%.4f,%.4f,%d,%d,%d,%d,%s,%s,%s,%.4g,%.4g,%.4g\n",
+                 "%.2f,%.4f,%.4f,%.4f,%d,%d,%d,%d,%s,%s,%s,%.4g,%.4g,%.4g,"
+                 "%s\n",
                  layout, m.shape.M, m.shape.N, m.shape.K, m.shape.what, mode,
                  tf, first, best, tf / first, tf / best,
                  tf / dense_peak_tflops, m.best_index, m.sets, m.warmup,
                  m.timed, verdict_word(r.verdict[0]),
                  verdict_word(r.verdict[1]), verdict_word(r.verdict[2]),
                  worst_ratio(r.verdict[0]), worst_ratio(r.verdict[1]),
-                 worst_ratio(r.verdict[2]));
+                 worst_ratio(r.verdict[2]), schedule);
 }
 
 const char *const csv_header =
     "layout,M,N,K,what,mode,tf_tflops,lt_first_tflops,lt_best8_tflops,"
     "tf_over_first,tf_over_best8,tf_peak_fraction,best8_index,sets,warmup,"
     "timed,tf_check,first_check,best8_check,tf_worst,first_worst,"
-    "best8_worst\n";
+    "best8_worst,schedule\n";
 
 // --- Host time per launch ---------------------------------------------------
 
@@ -624,8 +625,8 @@ int launch_overhead(const char *layout, BLayout b_layout, TfGemm tf,
 
 } // namespace
 
-int main(int argc, char **argv, const char *layout, BLayout b_layout,
-         TfGemm tf) {
+int main(int argc, char **argv, const char *layout, const char *schedule,
+         BLayout b_layout, TfGemm tf) {
   const char *csv_path = nullptr;
   std::vector<Shape> shapes(std::begin(sweep), std::end(sweep));
   bool overhead = false;
@@ -661,17 +662,18 @@ int main(int argc, char **argv, const char *layout, BLayout b_layout,
         "cudaDeviceGetAttribute (L2)");
   cudaDeviceProp prop{};
   check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
-  std::printf("%s: %s, %d SMs, L2 %d MiB; sustained: median of %d "
+  std::printf("%s (%s): %s, %d SMs, L2 %d MiB; sustained: median of %d "
               "interleaved rounds of back-to-back launches; paused: median "
               "of %d launches, each after a poisoning fill of its output\n",
-              layout, prop.name, prop.multiProcessorCount, l2 >> 20, rounds,
+              layout, schedule, prop.name, prop.multiProcessorCount, l2 >> 20,
+              rounds,
               paused_runs);
   std::FILE *csv = csv_path ? std::fopen(csv_path, "w") : nullptr;
   if (csv_path && !csv)
     check.fail("cannot write %s", csv_path);
   if (csv)
     std::fputs(csv_header, csv);
-  print_header(layout);
+  print_header(layout, schedule);
   int failed = 0;
   for (const Shape &s : shapes) {
     Measurement m;
@@ -679,8 +681,8 @@ int main(int argc, char **argv, const char *layout, BLayout b_layout,
       Bench bench(s, b_layout, tf, lt, workspace.get(), std::size_t(l2));
       m = bench.run();
     }
-    report(layout, m, "sustained", m.sustained, csv);
-    report(layout, m, "paused", m.paused, csv);
+    report(layout, schedule, m, "sustained", m.sustained, csv);
+    report(layout, schedule, m, "paused", m.paused, csv);
     for (int side = 0; side < sides; ++side)
       failed += !m.sustained.verdict[side].ok() + !m.paused.verdict[side].ok();
     std::fflush(stdout);

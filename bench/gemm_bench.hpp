@@ -28,6 +28,10 @@ using TfGemm = void (*)(const void *a, const void *b, void *out,
                         std::int64_t M, std::int64_t N, std::int64_t K);
 
 /// The program: `NAME [--csv FILE] [--shape M N K] [--launch-overhead]`.
-int main(int argc, char **argv, const char *layout, BLayout b, TfGemm tf);
+/// `layout` is "NN" or "NT"; `schedule` names the example or variant whose
+/// kernel `tf` launches ("optimal", "nt", "n128", ...: examples/gemm/, or
+/// examples/gemm/variants.py), written into every CSV row.
+int main(int argc, char **argv, const char *layout, const char *schedule,
+         BLayout b, TfGemm tf);
 
 } // namespace bench

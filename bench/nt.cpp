@@ -12,7 +12,7 @@
 
 int main(int argc, char **argv) {
   return bench::main(
-      argc, argv, "NT", bench::BLayout::nk,
+      argc, argv, "NT", "nt", bench::BLayout::nk,
       [](const void *a, const void *b, void *out, std::int64_t M,
          std::int64_t N, std::int64_t K) {
         auto *pa = static_cast<tf::bf16 *>(const_cast<void *>(a));

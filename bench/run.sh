@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bench/run.sh - on a machine with an H200: builds the benchmark
 # (bench/build.sh), measures tf::launch's host time per launch, runs the
-# sweep for NN (optimal.cpp) and NT (nt.cpp), writes gemm_nn.csv,
-# gemm_nt.csv, gemm.png and bench.log to $OUT (the device tool) or
+# sweep for NN (optimal.cpp) and NT (nt.cpp) and for the other NN schedules
+# ($TF_BENCH_SCHEDULES, default "n128 n192"), writes gemm_nn.csv,
+# gemm_nt.csv, gemm_nn_SCHEDULE.csv, gemm.png and bench.log to $OUT (the device tool) or
 # $TF_BENCH_BUILD (default build-bench/). $TF_COMMIT names the commit when
 # the tree is a copy without git history. Exit status 0 only if every
 # output checked and tf::launch took under 5 us of host time.
@@ -26,6 +27,13 @@ done
 for layout in nn nt; do
   timeout "${TF_BENCH_TIMEOUT:-240}" "$build/bench_$layout" \
     --csv "$results/gemm_$layout.csv" 2>&1 | tee -a "$log"
+  (( PIPESTATUS[0] == 0 )) || status=1
+done
+# The other NN schedules (bench/build.sh, $TF_BENCH_SCHEDULES): the same
+# sweep, each against cuBLASLt again in its own process.
+for schedule in ${TF_BENCH_SCHEDULES-n128 n192}; do
+  timeout "${TF_BENCH_TIMEOUT:-240}" "$build/bench_$schedule" \
+    --csv "$results/gemm_nn_$schedule.csv" 2>&1 | tee -a "$log"
   (( PIPESTATUS[0] == 0 )) || status=1
 done
 python3 bench/plot.py "$results"/gemm_nn.csv "$results"/gemm_nt.csv \
