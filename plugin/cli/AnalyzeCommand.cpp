@@ -1,6 +1,6 @@
 //===- plugin/cli/AnalyzeCommand.cpp - `tf analyze` -----------------------===//
 //
-//   tf analyze FILE... [--memory] [--shape NAME=DxD...,...] [--json]
+//   tf analyze FILE... [--memory] [--rank] [--shape NAME=DxD...,...] [--json]
 //              [--targets-dir DIR] -- FLAGS
 //   tf analyze FILE... -p BUILD_DIR [...] [-- EXTRA FLAGS]
 //
@@ -72,6 +72,11 @@ static cl::list<std::string>
 static cl::opt<bool> Memory("memory", cl::sub(AnalyzeSubcommand),
                             cl::desc("Add each buffer's reuse window"),
                             cl::cat(AnalyzeCategory));
+static cl::opt<bool>
+    Rank("rank", cl::sub(AnalyzeSubcommand),
+         cl::desc("After the reports, the kernels of all FILEs ordered by "
+                  "their estimated time (text only)"),
+         cl::cat(AnalyzeCategory));
 static cl::opt<bool>
     Json("json", cl::sub(AnalyzeSubcommand),
          cl::desc("Print one JSON document (docs/schemas/analyze.schema.json)"),
@@ -760,6 +765,38 @@ void costJson(json::OStream &J, const analysis::KernelCost &C) {
   });
 }
 
+/// --rank: every kernel with an estimate, fastest first, against the first;
+/// then those without one. The schedules of one computation -- kernels in
+/// several files or one, bound to the same --shape -- ranked by the model.
+void printRanking(ArrayRef<FileResult> Files, raw_ostream &OS) {
+  std::vector<const KernelResult *> Ranked, Unranked;
+  for (const FileResult &F : Files)
+    for (const KernelResult &K : F.Kernels)
+      (K.Cost && K.Cost->Estimate.Seconds ? Ranked : Unranked).push_back(&K);
+  // Stable: kernels with equal estimates stay in the order given.
+  std::stable_sort(Ranked.begin(), Ranked.end(),
+                   [](const KernelResult *A, const KernelResult *B) {
+                     return *A->Cost->Estimate.Seconds <
+                            *B->Cost->Estimate.Seconds;
+                   });
+  OS << "\nranking by the estimate (fastest first)\n";
+  for (std::size_t I = 0; I < Ranked.size(); ++I) {
+    const analysis::EstimateReport &E = Ranked[I]->Cost->Estimate;
+    OS << "  " << I + 1 << ". " << Ranked[I]->Name << " at "
+       << position(Ranked[I]->Range) << ": " << secondsText(*E.Seconds);
+    if (E.Tflops)
+      OS << ", " << decimal(*E.Tflops, 1) << " TFLOP/s useful";
+    if (I > 0)
+      OS << ", " << decimal(*E.Seconds / *Ranked[0]->Cost->Estimate.Seconds)
+         << " x the first";
+    OS << "\n";
+  }
+  for (const KernelResult *K : Unranked)
+    OS << "  -  " << K->Name << " at " << position(K->Range)
+       << ": no estimate ("
+       << (!K->Cost ? "no target" : "an extent or a fact is unknown") << ")\n";
+}
+
 void printJson(ArrayRef<FileResult> Files, raw_ostream &OS) {
   printFilesJson(OS, JsonVersion, Files,
                  [](json::OStream &J, const KernelResult &K) {
@@ -846,6 +883,8 @@ int runAnalyzeCommand() {
   // Every file compiled, with its errors; nothing after a usage error.
   if (Json && !Results.Files.empty())
     printJson(Results.Files, outs());
+  if (!Json && Rank && !Results.Files.empty())
+    printRanking(Results.Files, outs());
   return RC;
 }
 

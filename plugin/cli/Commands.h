@@ -39,9 +39,10 @@ extern llvm::cl::SubCommand CandidatesSubcommand;
 /// Runs `tf candidates`; returns the process exit code.
 int runCandidatesCommand();
 
-/// `tf analyze FILE... [--memory] [--shape NAME=DxD,...] [--json] -- FLAGS`:
-/// waves, flop, bytes per memory level, capacity peaks, reuse windows and a
-/// roofline estimate of each kernel on its target.
+/// `tf analyze FILE... [--memory] [--rank] [--shape NAME=DxD,...] [--json] --
+/// FLAGS`: waves, flop, bytes per memory level, capacity peaks, reuse
+/// windows, the roofline and the estimated time of each kernel on its
+/// target; --rank orders the kernels by that estimate.
 extern llvm::cl::SubCommand AnalyzeSubcommand;
 /// Runs `tf analyze`; returns the process exit code.
 int runAnalyzeCommand();
