@@ -8,8 +8,14 @@ or the variant examples/gemm/variants.py writes; rows without the column
 (runs before it existed) are optimal.cpp for NN and nt.cpp for NT -- at the
 row's M, N, K, and the ratio of the predicted to the measured TFLOP/s. Prints a Markdown
 table and the median and largest |ratio - 1|; the exit status is 1 when
-either exceeds its bound (given), 2 when a query fails. Run from the
-repository root."""
+either exceeds its bound (given), 2 when a query fails. With
+--fit-step-overhead, also the median error the estimate would have with
+each value of the fact pipeline.step_overhead from 0 to 150 ns, and the
+value that minimises it (how the fact was fitted). With --rank, per shape
+and layout timed with several schedules: the schedules in the order the
+estimate ranks them and in the order measured, and how far the estimate's
+first choice is from the measured best (the exit status is 1 when that
+exceeds --max-rank-loss). Run from the repository root."""
 import argparse
 import csv
 import json
@@ -47,12 +53,72 @@ def estimate(tf, source, m, n, k):
     return json.loads(out.stdout)["files"][0]["kernels"][0]["analysis"]["estimate"]
 
 
+def tflops_with(e, overhead):
+    """The estimate's TFLOP/s had pipeline.step_overhead been \p overhead
+    seconds (the estimate's own value without its step term)."""
+    steps = e.get("busiest_steps") or 0
+    flop_seconds = e["compute_seconds"] - (e.get("step_seconds") or 0)
+    seconds = max(flop_seconds + steps * overhead, e["memory_seconds"])
+    return e["useful_flop"] / seconds / 1e12
+
+
+def fit_step_overhead(timed):
+    """Prints the median error per value of the step overhead and the best."""
+    print("\n| pipeline.step_overhead | median error | largest |")
+    print("| ---: | ---: | ---: |")
+    best = None
+    for ns in range(0, 151, 5):
+        errors = [abs(tflops_with(e, ns * 1e-9) / float(r["tf_tflops"]) - 1)
+                  for r, _, e in timed]
+        median = statistics.median(errors)
+        print(f"| {ns} ns | {median:.3f} | {max(errors):.3f} |")
+        if best is None or median < best[1]:
+            best = (ns, median)
+    print(f"\nthe smallest median error: {best[0]} ns ({best[1]:.3f})")
+
+
+def rank(timed):
+    """Prints, per shape and layout with several schedules, the estimate's
+    order and the measured one; returns the largest loss of the estimate's
+    first choice against the measured best."""
+    groups = {}
+    for r, schedule, e in timed:
+        key = (r["layout"], int(r["M"]), int(r["N"]), int(r["K"]))
+        groups.setdefault(key, []).append(
+            (schedule, e["seconds"], float(r["tf_tflops"])))
+    print("\n| M × N × K | layout | estimate's order | measured order (TFLOP/s) "
+          "| first choice / best |")
+    print("| --- | --- | --- | --- | ---: |")
+    worst, ranked = 0.0, 0
+    for (layout, m, n, k), schedules in groups.items():
+        if len(schedules) < 2:
+            continue
+        ranked += 1
+        by_estimate = sorted(schedules, key=lambda s: s[1])
+        by_measured = sorted(schedules, key=lambda s: -s[2])
+        share = by_estimate[0][2] / by_measured[0][2]
+        worst = max(worst, 1 - share)
+        print(f"| {m} × {n} × {k} | {layout} | "
+              f"{', '.join(s[0] for s in by_estimate)} | "
+              f"{', '.join(f'{s[0]} {s[2]:.0f}' for s in by_measured)} | "
+              f"{share:.3f} |")
+    within = sum(1 for schedules in groups.values() if len(schedules) > 1
+                 and min(schedules, key=lambda s: s[1])[2] >=
+                 0.97 * max(s[2] for s in schedules))
+    print(f"\n{ranked} shapes ranked: the estimate's first choice within 3 % "
+          f"of the measured best at {within}; the largest loss {worst:.3f}")
+    return worst
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("csv", nargs="+")
     parser.add_argument("--tf", default="build/bin/tf")
     parser.add_argument("--max-error", type=float)
     parser.add_argument("--max-median-error", type=float)
+    parser.add_argument("--fit-step-overhead", action="store_true")
+    parser.add_argument("--rank", action="store_true")
+    parser.add_argument("--max-rank-loss", type=float)
     args = parser.parse_args()
     rows = []
     for path in args.csv:
@@ -68,11 +134,13 @@ def main():
     print("| --- | --- |" + (" --- |" if label else "") +
           " ---: | ---: | --- | ---: | ---: | ---: |")
     errors = []
+    timed = []  # (row, schedule, estimate)
     with tempfile.TemporaryDirectory() as scratch:
         for r in rows:
             m, n, k = int(r["M"]), int(r["N"]), int(r["K"])
             schedule = r.get("schedule") or DEFAULT_SCHEDULE[r["layout"]]
             e = estimate(args.tf, source_of(schedule, scratch), m, n, k)
+            timed.append((r, schedule, e))
             measured = float(r["tf_tflops"])
             ratio = e["tflop_per_s"] / measured
             errors.append(abs(ratio - 1))
@@ -84,7 +152,15 @@ def main():
     print(f"\n{len(errors)} {'shape' if len(errors) == 1 else 'shapes'}: "
           f"median |estimate / measured - 1| "
           f"{median:.3f}, largest {worst:.3f}")
+    if args.fit_step_overhead:
+        fit_step_overhead(timed)
     failed = False
+    if args.rank:
+        loss = rank(timed)
+        if args.max_rank_loss is not None and loss > args.max_rank_loss:
+            print(f"estimate.py: a first choice {loss:.3f} slower than the "
+                  f"measured best exceeds {args.max_rank_loss}")
+            failed = True
     if args.max_median_error is not None and median > args.max_median_error:
         print(f"estimate.py: median error {median:.3f} exceeds {args.max_median_error}")
         failed = True

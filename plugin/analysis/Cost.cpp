@@ -51,9 +51,10 @@
 //             lower bound on every schedule's time.
 //   estimate  this schedule: the busiest SM's tiles x flop per tile at
 //             rate / SMs (rate `tensor_core.sustained.<dtype>`, measured
-//             under back-to-back launches, else the peak), against the
-//             HBM bytes above at the bandwidth; TFLOP/s = useful flop /
-//             time.
+//             under back-to-back launches, else the peak), plus its
+//             main-loop steps x `pipeline.step_overhead` (the time the
+//             tensor cores idle between two steps), against the HBM bytes
+//             above at the bandwidth; TFLOP/s = useful flop / time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -1024,6 +1025,22 @@ KernelCost analyzeCost(const hir::Kernel &K,
   if (E.TileFlop && E.BusiestTiles && E.Rate && *E.Rate > 0 && E.Units)
     E.ComputeSeconds = *E.TileFlop * static_cast<double>(*E.BusiestTiles) /
                        (*E.Rate / static_cast<double>(*E.Units));
+  // Between two steps of the main loop the tensor cores of an SM wait: the
+  // consumers drain their MMAs, release the stage, wait for the next one and
+  // issue again. A fixed time per step, so smaller steps (a 128 x 128 tile
+  // against 128 x 256) pay it more often per flop. A tile's steps are the
+  // executions of its most executed contraction.
+  std::optional<std::int64_t> Steps;
+  for (const ComputeOp &Op : C.Compute)
+    if (Op.Trips)
+      Steps = std::max(Steps.value_or(0), *Op.Trips);
+  E.StepOverhead = numberFact(Target, "pipeline.step_overhead");
+  if (E.ComputeSeconds && E.StepOverhead && Steps && E.Tiles && *E.Tiles > 0 &&
+      E.BusiestTiles) {
+    E.BusiestSteps = ceilDiv(*Steps, *E.Tiles) * *E.BusiestTiles;
+    E.StepSeconds = static_cast<double>(*E.BusiestSteps) * *E.StepOverhead;
+    *E.ComputeSeconds += *E.StepSeconds;
+  }
   E.HbmBytes = M.Hbm;
   E.Bandwidth = RL.Bandwidth;
   if (E.HbmBytes && E.Bandwidth && *E.Bandwidth > 0)

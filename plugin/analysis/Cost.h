@@ -222,8 +222,9 @@ struct RooflineReport {
 };
 
 /// This schedule's predicted time (docs/analyze.md, "The estimate"): the
-/// busiest SM's tiles at the device's sustained per-SM rate, against the
-/// HBM bytes of the L2 model.
+/// busiest SM's tiles at the device's sustained per-SM rate plus the fixed
+/// cost of each of its main-loop steps, against the HBM bytes of the L2
+/// model.
 struct EstimateReport {
   /// The rate: `tensor_core.sustained.<dtype>` (measured under back-to-back
   /// launches), else the peak of the roofline.
@@ -235,6 +236,11 @@ struct EstimateReport {
   std::optional<std::int64_t> Tiles;
   /// The tiles the busiest SM computes, and the SMs with any tile.
   std::optional<std::int64_t> BusiestTiles, BusyUnits;
+  /// The main-loop steps (executions of the contraction) of the busiest SM,
+  /// each costing StepOverhead (`pipeline.step_overhead`) beyond its flop;
+  /// StepSeconds = BusiestSteps x StepOverhead, part of ComputeSeconds.
+  std::optional<std::int64_t> BusiestSteps;
+  std::optional<double> StepOverhead, StepSeconds;
   /// Executed (tile padding included) and useful flop.
   std::optional<double> Flop, UsefulFlop;
   std::optional<double> HbmBytes, Bandwidth;

@@ -319,11 +319,19 @@ void printEstimate(const analysis::EstimateReport &E, StringRef Unit,
          << " TFLOP/s per " << Unit << " (" << E.RateFact << " / "
          << *E.Units << ")";
     OS << " = "
-       << (E.ComputeSeconds ? secondsText(*E.ComputeSeconds) : "unknown")
+       << (E.ComputeSeconds
+               ? secondsText(*E.ComputeSeconds - E.StepSeconds.value_or(0))
+               : "unknown")
        << "\n";
   } else {
     OS << "unknown\n";
   }
+  if (E.BusiestSteps && E.StepOverhead && E.StepSeconds && E.ComputeSeconds)
+    OS << "  steps: " << *E.BusiestSteps
+       << " main-loop steps on the busiest " << Unit << " x "
+       << secondsText(*E.StepOverhead)
+       << " (pipeline.step_overhead) = " << secondsText(*E.StepSeconds)
+       << ", compute " << secondsText(*E.ComputeSeconds) << " in all\n";
   OS << "  memory: " << bytesText(E.HbmBytes) << " (hbm above) = "
      << (E.MemorySeconds ? secondsText(*E.MemorySeconds) : "unknown") << "\n";
   printTime(E.Seconds, E.Bound, Precision::Estimate, E.Tflops, " useful",
@@ -753,6 +761,9 @@ void costJson(json::OStream &J, const analysis::KernelCost &C) {
     optNum(J, "useful_flop", E.UsefulFlop);
     optNum(J, "hbm_bytes", E.HbmBytes);
     optReal(J, "bandwidth_byte_per_s", E.Bandwidth);
+    optInt(J, "busiest_steps", E.BusiestSteps);
+    optReal(J, "step_overhead_seconds", E.StepOverhead);
+    optReal(J, "step_seconds", E.StepSeconds);
     optReal(J, "compute_seconds", E.ComputeSeconds);
     optReal(J, "memory_seconds", E.MemorySeconds);
     optReal(J, "seconds", E.Seconds);

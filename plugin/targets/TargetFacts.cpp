@@ -68,6 +68,8 @@ static constexpr StringLiteral Units[] = {
     "flop/cycle/SM", "op/cycle/SM",
     // power
     "W",
+    // time
+    "s",
 };
 
 ArrayRef<StringLiteral> knownUnits() { return Units; }

@@ -312,7 +312,14 @@ TEST(Cost, EstimateAtTheSeedShape) {
   EXPECT_EQ(E.BusiestTiles, 33);
   EXPECT_EQ(E.BusyUnits, 132);
   ASSERT_TRUE(E.ComputeSeconds && E.Seconds && E.Tflops);
-  EXPECT_DOUBLE_EQ(*E.ComputeSeconds, 33 * 2.0 * 128 * 256 * Kd / (719e12 / 132));
+  // Each of its tiles takes K / 64 main-loop steps, each at the step
+  // overhead on top of the flop.
+  EXPECT_EQ(E.StepOverhead, 65e-9);
+  EXPECT_EQ(E.BusiestSteps, 33 * Kd / 64);
+  ASSERT_TRUE(E.StepSeconds);
+  EXPECT_DOUBLE_EQ(*E.StepSeconds, 33 * (Kd / 64) * 65e-9);
+  EXPECT_DOUBLE_EQ(*E.ComputeSeconds,
+                   33 * 2.0 * 128 * 256 * Kd / (719e12 / 132) + *E.StepSeconds);
   EXPECT_EQ(E.Bound, "compute");
   EXPECT_DOUBLE_EQ(*E.Tflops, 2.0 * M * N * Kd / *E.Seconds / 1e12);
   // The roofline: each tensor once.
@@ -331,8 +338,10 @@ TEST(Cost, FewTilesLeaveSMsIdle) {
   EXPECT_EQ(E.BusiestTiles, 1);
   EXPECT_EQ(E.BusyUnits, 16);
   ASSERT_TRUE(E.Tflops);
-  // One tile's time for 16 tiles' flop: 16 SMs at 719 / 132 TFLOP/s.
-  EXPECT_NEAR(*E.Tflops, 16 * 719.0 / 132, 1e-9);
+  // One tile's time for 16 tiles' flop: 16 SMs at 719 / 132 TFLOP/s, each
+  // tile's 64 steps at 65 ns on top.
+  const double TileSeconds = 2.0 * 128 * 256 * 4096 / (719e12 / 132) + 64 * 65e-9;
+  EXPECT_NEAR(*E.Tflops, 2.0 * 128 * 4096 * 4096 / TileSeconds / 1e12, 1e-9);
 }
 
 TEST(Cost, TilePaddingIsNoUsefulFlop) {
