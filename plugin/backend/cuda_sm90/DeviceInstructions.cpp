@@ -123,6 +123,55 @@ const char *epilogueLoadFunctions() {
          "  asm volatile(\"mov.b64 %0, %1;\" : \"=l\"(fresh) : "
          "\"l\"(data));\n"
          "  return fresh;\n"
+         "}\n"
+         "// Elements (j, j + 1) at p, adjacent and aligned to two elements, "
+         "as f32, (0, 0)\n"
+         "// when !in: one load through the non-coherent path (the kernel "
+         "never writes\n"
+         "// what its epilogues read), so the loads of a tile's pairs need "
+         "not wait for\n"
+         "// its shared-memory stores. The predicate is inside the load: no "
+         "branch\n"
+         "// between the loads, and ptxas folds constant offsets into them.\n"
+         "__device__ __forceinline__ std::uint32_t epilogue_ldg_b32(const void "
+         "*p, bool in) {\n"
+         "  std::uint32_t r;\n"
+         "  asm(\"{\\n\\t.reg .pred q;\\n\\tsetp.ne.b32 q, %2, 0;\\n\\tmov.b32 "
+         "%0, 0;\\n\\t@q ld.global.nc.b32 %0, [%1];\\n\\t}\"\n"
+         "      : \"=r\"(r) : \"l\"(p), \"r\"(static_cast<int>(in)));\n"
+         "  return r;\n"
+         "}\n"
+         "__device__ __forceinline__ std::uint64_t epilogue_ldg_b64(const void "
+         "*p, bool in) {\n"
+         "  std::uint64_t r;\n"
+         "  asm(\"{\\n\\t.reg .pred q;\\n\\tsetp.ne.b32 q, %2, 0;\\n\\tmov.b64 "
+         "%0, 0;\\n\\t@q ld.global.nc.b64 %0, [%1];\\n\\t}\"\n"
+         "      : \"=l\"(r) : \"l\"(p), \"r\"(static_cast<int>(in)));\n"
+         "  return r;\n"
+         "}\n"
+         "__device__ __forceinline__ float2 epilogue_load_pair(const float *p, "
+         "bool in) {\n"
+         "  const std::uint64_t r = epilogue_ldg_b64(p, in);\n"
+         "  return make_float2(__uint_as_float(static_cast<std::uint32_t>(r)),\n"
+         "                     __uint_as_float(static_cast<std::uint32_t>(r >> "
+         "32)));\n"
+         "}\n"
+         "__device__ __forceinline__ float2 epilogue_load_pair(const "
+         "__nv_bfloat16 *p, bool in) {\n"
+         "  const std::uint32_t r = epilogue_ldg_b32(p, in);\n"
+         "  return make_float2(__uint_as_float(r << 16), __uint_as_float(r & "
+         "0xffff0000u));\n"
+         "}\n"
+         "__device__ __forceinline__ float2 epilogue_load_pair(const __half *p, "
+         "bool in) {\n"
+         "  const std::uint32_t r = epilogue_ldg_b32(p, in);\n"
+         "  return __half22float2(*reinterpret_cast<const __half2 *>(&r));\n"
+         "}\n"
+         "template <class T>\n"
+         "__device__ __forceinline__ bool epilogue_pair_aligned(const T *data) "
+         "{\n"
+         "  return reinterpret_cast<std::uintptr_t>(data) % (2 * sizeof(T)) == "
+         "0;\n"
          "}\n";
 }
 
@@ -180,12 +229,13 @@ void KernelEmitter::wgmmaRun(const std::vector<InstId> &Body, std::size_t &At,
 }
 
 std::string KernelEmitter::loadValue(const EpilogueLoad &L,
-                                     const std::string &Row,
-                                     const std::string &Col) const {
+                                     const PairElement &At) const {
   const std::string Name = identifier(L.Tensor);
+  if (At.PairLoaded)
+    return Name + (At.Second ? "_pair.y" : "_pair.x");
   std::string Out = "epilogue_load(" + Name + "_address";
   for (std::size_t D = 0; D < L.Dims.size(); ++D)
-    Out += ", " + expr(L.Origin[D]) + " + " + (L.Dims[D] == 0 ? Row : Col);
+    Out += ", " + expr(L.Origin[D]) + " + " + (L.Dims[D] == 0 ? At.Row : At.Col);
   for (std::size_t D = 0; D < L.Dims.size(); ++D)
     Out += ", " + Name + "_extent" + std::to_string(D);
   for (std::size_t D = 0; D < L.Dims.size(); ++D)
@@ -194,26 +244,55 @@ std::string KernelEmitter::loadValue(const EpilogueLoad &L,
 }
 
 std::string KernelEmitter::fragmentValue(llvm::ArrayRef<FragmentOp> Ops,
-                                         std::string X, const std::string &Row,
-                                         const std::string &Col) const {
+                                         std::string X,
+                                         const PairElement &At) const {
   for (const FragmentOp &F : Ops)
     if (F.Op == ElementwiseOp::Add) {
       const FragmentOperand &Added = F.Operand.front();
       X = "(" + X + " + " +
-          fragmentValue(Added.Ops, loadValue(Added.Load, Row, Col), Row, Col) +
-          ")";
+          fragmentValue(Added.Ops, loadValue(Added.Load, At), At) + ")";
     } else {
       X = applyOp(F, X);
     }
   return X;
 }
 
+namespace {
+
+/// The dimension of \p L that follows the tile's columns, where a register
+/// pair's two elements lie side by side: the last, when no other does.
+std::optional<std::size_t> pairColumn(const EpilogueLoad &L) {
+  if (L.Dims.empty() || L.Dims.back() != 1 ||
+      llvm::count(L.Dims, 1) != 1 || llvm::count(L.Dims, 0) > 1)
+    return std::nullopt;
+  return L.Dims.size() - 1;
+}
+
+/// Whether every tensor \p I's epilogue reads can be read a register pair
+/// at a time (KernelEmitter::storeFragment): each read the same way
+/// wherever it is added, with a column dimension (pairColumn), of a type
+/// with a pair load, and every pair starting at an even column so that
+/// the two elements share an aligned word.
+bool pairLoadable(const StoreFragmentStmt &I, const AccumulatorStore &S) {
+  bool Loadable = readsGlobal(I);
+  std::vector<const EpilogueLoad *> Seen;
+  forEachLoad(I.Epilogue, [&](const EpilogueLoad &L) {
+    Loadable &= pairColumn(L).has_value() && loadedType(L.Element) != nullptr;
+    for (const EpilogueLoad *Other : Seen)
+      Loadable &= Other->Tensor != L.Tensor || *Other == L;
+    Seen.push_back(&L);
+  });
+  auto Even = [](const AccumulatorStore::Coord &C) { return C.Col % 2 == 0; };
+  return Loadable && llvm::all_of(S.Pair, Even) &&
+         llvm::all_of(std::array{S.Group, S.Warp, S.Lane8, S.Lane4}, Even);
+}
+
+} // namespace
+
 void KernelEmitter::storeFragment(InstId Id, unsigned Indent) {
   const auto &I = K.Insts[Id].get<StoreFragmentStmt>();
   const AccumulatorStore &S = Stores.at(Id);
   const Region &View = K.Regions[I.View];
-  const auto [Convert, Word] = *pairConversion(View.Element);
-  const std::string Name = identifier(View.Name);
   const std::string Axis = RoleAxis.count(CurrentRole)
                                ? identifier(RoleAxis.at(CurrentRole))
                                : "group";
@@ -267,6 +346,73 @@ void KernelEmitter::storeFragment(InstId Id, unsigned Indent) {
         return C.Col;
       }) << ";\n";
   }
+  // Tensors whose column dimension has stride 1 hold a pair's two elements
+  // side by side: one load reads both. A thread takes that path when, at
+  // run time, every such tensor is aligned for it and holds all the
+  // columns the thread reads (the tile's last columns past an edge take the
+  // element loads); rows past the edge read 0 through the load's predicate.
+  std::vector<std::pair<std::string, const EpilogueLoad *>> Paired;
+  if (pairLoadable(I, S)) {
+    forEachLoad(I.Epilogue, [&](const EpilogueLoad &L) {
+      if (llvm::none_of(Paired, [&](const auto &P) { return P.first == L.Tensor; }))
+        Paired.emplace_back(L.Tensor, &L);
+    });
+    std::int64_t LastCol = 0;
+    for (const AccumulatorStore::Coord &C : S.Pair)
+      LastCol = std::max(LastCol, C.Col + 1);
+    std::vector<std::string> Conditions;
+    for (const auto &[Tensor, L] : Paired) {
+      const std::string Name = identifier(Tensor);
+      const std::size_t Col = *pairColumn(*L);
+      const std::string ColOrigin = "(" + expr(L->Origin[Col]) + ")";
+      Conditions.push_back(Name + "_stride" + std::to_string(Col) + " == 1");
+      for (std::size_t D = 0; D < L->Dims.size(); ++D)
+        if (D != Col)
+          Conditions.push_back(Name + "_stride" + std::to_string(D) +
+                               " % 2 == 0");
+      Conditions.push_back(ColOrigin + " % 2 == 0");
+      Conditions.push_back("epilogue_pair_aligned(" + Name + "_address)");
+      Conditions.push_back(ColOrigin + " + col0 + " +
+                           std::to_string(LastCol + 1) + " <= " + Name +
+                           "_extent" + std::to_string(Col));
+    }
+    OS.indent(Indent + 2) << "if (" << llvm::join(Conditions, " &&\n" + std::string(Indent + 6, ' ')) << ") {\n";
+    for (const auto &[Tensor, L] : Paired) {
+      const std::string Name = identifier(Tensor);
+      std::string Offset;
+      for (std::size_t D = 0; D < L->Dims.size(); ++D)
+        Offset += (Offset.empty() ? "" : " + ") +
+                  (L->Dims[D] == 1 ? "(" + expr(L->Origin[D]) + " + col0)"
+                                   : "(" + expr(L->Origin[D]) + ") * " + Name +
+                                         "_stride" + std::to_string(D));
+      OS.indent(Indent + 4) << "const " << loadedType(L->Element) << " *const "
+                            << Name << "_tile = epilogue_address(" << Name
+                            << "_address + " << Offset << ");\n";
+      for (std::size_t D = 0; D < L->Dims.size(); ++D)
+        if (L->Dims[D] == 0)
+          OS.indent(Indent + 4) << "const int " << Name << "_rows = " << Name
+                                << "_extent" << D << " - (" << expr(L->Origin[D])
+                                << ");\n";
+    }
+    storePairs(Id, Indent + 2, Paired);
+    OS.indent(Indent + 2) << "} else {\n";
+    storePairs(Id, Indent + 2, {});
+    OS.indent(Indent + 2) << "}\n";
+  } else {
+    storePairs(Id, Indent, {});
+  }
+  OS.indent(Indent) << "}\n";
+}
+
+void KernelEmitter::storePairs(
+    InstId Id, unsigned Indent,
+    llvm::ArrayRef<std::pair<std::string, const EpilogueLoad *>> Paired) {
+  const auto &I = K.Insts[Id].get<StoreFragmentStmt>();
+  const AccumulatorStore &S = Stores.at(Id);
+  const Region &View = K.Regions[I.View];
+  const auto [Convert, Word] = *pairConversion(View.Element);
+  const std::string Name = identifier(View.Name);
+  const std::array<bool, 2> Reads = loadAxes(I);
   // One loop over a block's register pairs, inside one over the blocks
   // when a warpgroup holds several (the tables are indexed b * Pairs + p).
   const bool Blocked = I.Blocks.count() > 1;
@@ -285,33 +431,46 @@ void KernelEmitter::storeFragment(InstId Id, unsigned Indent) {
   if (Reads[0])
     OS.indent(Inner + 2) << "const int row = row0 + " << Name << "_pair_rows["
                          << Pair << "];\n";
-  if (Reads[1])
+  if (Reads[1] && Paired.empty())
     OS.indent(Inner + 2) << "const int col = col0 + " << Name << "_pair_cols["
                          << Pair << "];\n";
-  std::string At = "base + " + Name + "_pairs[" + Pair + "]";
+  for (const auto &[Tensor, L] : Paired) {
+    const std::string T = identifier(Tensor);
+    std::string At = T + "_tile", In = "true";
+    for (std::size_t D = 0; D < L->Dims.size(); ++D)
+      if (L->Dims[D] == 0) {
+        At += " + (row < " + T + "_rows ? row : 0) * " + T + "_stride" +
+              std::to_string(D);
+        In = "row < " + T + "_rows";
+      } else {
+        At += " + " + Name + "_pair_cols[" + Pair + "]";
+      }
+    OS.indent(Inner + 2) << "const float2 " << T << "_pair = epilogue_load_pair("
+                         << At << ", " << In << ");\n";
+  }
+  std::string Address = "base + " + Name + "_pairs[" + Pair + "]";
   if (!S.Sw.is_identity())
-    At = "sm90::swizzle<" + std::to_string(S.Sw.bits) + ", " +
-         std::to_string(S.Sw.base) + ", " + std::to_string(S.Sw.shift) + ">(" +
-         At + ")";
+    Address = "sm90::swizzle<" + std::to_string(S.Sw.bits) + ", " +
+              std::to_string(S.Sw.base) + ", " + std::to_string(S.Sw.shift) +
+              ">(" + Address + ")";
   OS.indent(Inner + 2) << "*reinterpret_cast<" << Word << " *>(smem + " << Name
-                       << "_offset + " << At << ") =\n";
-  auto Element = [&](const char *Index, const char *Col) {
+                       << "_offset + " << Address << ") =\n";
+  auto Element = [&](const char *Index, const char *Col, unsigned Second) {
     return fragmentValue(I.Epilogue,
                          accName(I.Acc) + "[" + Block + "][" + Index + "]",
-                         "row", Col);
+                         PairElement{"row", Col, Second, !Paired.empty()});
   };
-  OS.indent(Inner + 6) << Convert << "(" << Element("2 * p", "col") << ",";
+  OS.indent(Inner + 6) << Convert << "(" << Element("2 * p", "col", 0) << ",";
   if (I.Epilogue.empty()) {
     OS << " ";
   } else {
     OS << "\n";
     OS.indent(Inner + 6 + std::strlen(Convert) + 1);
   }
-  OS << Element("2 * p + 1", "(col + 1)") << ");\n";
+  OS << Element("2 * p + 1", "(col + 1)", 1) << ");\n";
   OS.indent(Inner) << "}\n";
   if (Blocked)
     OS.indent(Indent + 2) << "}\n";
-  OS.indent(Indent) << "}\n";
 }
 
 /// A statement of the sm90 extension, or a TMA atom call it encodes (WGMMA

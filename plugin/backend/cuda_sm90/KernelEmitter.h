@@ -90,14 +90,26 @@ private:
   void wgmmaRun(const std::vector<lower::InstId> &Body, std::size_t &At,
                 unsigned Indent);
   void storeFragment(lower::InstId Id, unsigned Indent);
-  /// The f32 expression of \p X after \p Ops for the element at tile
-  /// position (\p Row, \p Col).
+  /// An element of a register pair as the epilogue reads other tensors at
+  /// it: its tile position (Row, Col), which of the pair it is, and whether
+  /// each tensor's pair was loaded as one (`NAME_pair`, storeFragment).
+  struct PairElement {
+    std::string Row, Col;
+    unsigned Second = 0;
+    bool PairLoaded = false;
+  };
+  /// The f32 expression of \p X after \p Ops for element \p At.
   std::string fragmentValue(llvm::ArrayRef<lower::FragmentOp> Ops,
-                            std::string X, const std::string &Row,
-                            const std::string &Col) const;
-  /// The read of \p L at tile position (\p Row, \p Col).
-  std::string loadValue(const lower::EpilogueLoad &L, const std::string &Row,
-                        const std::string &Col) const;
+                            std::string X, const PairElement &At) const;
+  /// The read of \p L at element \p At.
+  std::string loadValue(const lower::EpilogueLoad &L,
+                        const PairElement &At) const;
+  /// The register-pair loops of a store (storeFragment), with the pair
+  /// loads of \p Paired (tensor, load) when not empty.
+  void storePairs(lower::InstId Id, unsigned Indent,
+                  llvm::ArrayRef<std::pair<std::string,
+                                           const lower::EpilogueLoad *>>
+                      Paired);
   void origin(const lower::Stmt &S, unsigned Indent);
 
   // Names and expressions (EmitterNames.cpp).
