@@ -9,8 +9,9 @@
 // persistent grid (or one CTA per tile) changes, the flop of its
 // contractions, the bytes moved through gmem, HBM and shared memory, its
 // shared-memory and register peaks, the roofline no schedule beats and
-// this schedule's estimated time (the busiest SM at the sustained rate). --memory adds
-// one line per buffer with its reuse window. --shape binds the run-time
+// this schedule's estimated time (the busiest SM at the sustained rate, plus
+// a fixed cost per main-loop step). --memory adds one line per buffer with
+// its reuse window. --shape binds the run-time
 // extents of tensor parameters by name; what stays symbolic is reported with
 // precision=unknown. The text is stable and names files by their basename;
 // --json prints one document in the form docs/schemas/analyze.schema.json

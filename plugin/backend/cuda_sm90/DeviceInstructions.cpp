@@ -268,23 +268,30 @@ std::optional<std::size_t> pairColumn(const EpilogueLoad &L) {
   return L.Dims.size() - 1;
 }
 
-/// Whether every tensor \p I's epilogue reads can be read a register pair
-/// at a time (KernelEmitter::storeFragment): each read the same way
-/// wherever it is added, with a column dimension (pairColumn), of a type
-/// with a pair load, and every pair starting at an even column so that
-/// the two elements share an aligned word.
-bool pairLoadable(const StoreFragmentStmt &I, const AccumulatorStore &S) {
+/// The tensors \p I's epilogue reads, each with its load, when all of them
+/// can be read a register pair at a time (KernelEmitter::storeFragment):
+/// each read the same way wherever it is added, with a column dimension
+/// (pairColumn), of a type with a pair load, and every pair starting at an
+/// even column so that the two elements share an aligned word. Empty
+/// otherwise.
+std::vector<std::pair<std::string, const EpilogueLoad *>>
+pairLoads(const StoreFragmentStmt &I, const AccumulatorStore &S) {
+  std::vector<std::pair<std::string, const EpilogueLoad *>> Loads;
   bool Loadable = readsGlobal(I);
-  std::vector<const EpilogueLoad *> Seen;
   forEachLoad(I.Epilogue, [&](const EpilogueLoad &L) {
     Loadable &= pairColumn(L).has_value() && loadedType(L.Element) != nullptr;
-    for (const EpilogueLoad *Other : Seen)
-      Loadable &= Other->Tensor != L.Tensor || *Other == L;
-    Seen.push_back(&L);
+    const auto Seen = llvm::find_if(
+        Loads, [&](const auto &Load) { return Load.first == L.Tensor; });
+    if (Seen == Loads.end())
+      Loads.emplace_back(L.Tensor, &L);
+    else
+      Loadable &= *Seen->second == L;
   });
   auto Even = [](const AccumulatorStore::Coord &C) { return C.Col % 2 == 0; };
-  return Loadable && llvm::all_of(S.Pair, Even) &&
-         llvm::all_of(std::array{S.Group, S.Warp, S.Lane8, S.Lane4}, Even);
+  if (!Loadable || !llvm::all_of(S.Pair, Even) ||
+      !llvm::all_of(std::array{S.Group, S.Warp, S.Lane8, S.Lane4}, Even))
+    Loads.clear();
+  return Loads;
 }
 
 } // namespace
@@ -351,12 +358,9 @@ void KernelEmitter::storeFragment(InstId Id, unsigned Indent) {
   // run time, every such tensor is aligned for it and holds all the
   // columns the thread reads (the tile's last columns past an edge take the
   // element loads); rows past the edge read 0 through the load's predicate.
-  std::vector<std::pair<std::string, const EpilogueLoad *>> Paired;
-  if (pairLoadable(I, S)) {
-    forEachLoad(I.Epilogue, [&](const EpilogueLoad &L) {
-      if (llvm::none_of(Paired, [&](const auto &P) { return P.first == L.Tensor; }))
-        Paired.emplace_back(L.Tensor, &L);
-    });
+  const std::vector<std::pair<std::string, const EpilogueLoad *>> Paired =
+      pairLoads(I, S);
+  if (!Paired.empty()) {
     std::int64_t LastCol = 0;
     for (const AccumulatorStore::Coord &C : S.Pair)
       LastCol = std::max(LastCol, C.Col + 1);
@@ -376,7 +380,10 @@ void KernelEmitter::storeFragment(InstId Id, unsigned Indent) {
                            std::to_string(LastCol + 1) + " <= " + Name +
                            "_extent" + std::to_string(Col));
     }
-    OS.indent(Indent + 2) << "if (" << llvm::join(Conditions, " &&\n" + std::string(Indent + 6, ' ')) << ") {\n";
+    OS.indent(Indent + 2) << "if ("
+                          << llvm::join(Conditions,
+                                        " &&\n" + std::string(Indent + 6, ' '))
+                          << ") {\n";
     for (const auto &[Tensor, L] : Paired) {
       const std::string Name = identifier(Tensor);
       std::string Offset;
