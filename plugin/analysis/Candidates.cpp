@@ -568,43 +568,46 @@ bool isUndecided(const Kernel &K, StmtId OpId) {
   const Stmt &Op = K.Stmts[OpId];
   if (Op.Kind != StmtKind::Op || Op.Sched || !needsInstruction(Op.Op))
     return false;
-  return !hir::isFusedElementwise(K, Op);
+  return !hir::isFusedElementwise(K, Op) && !hir::isRegisterOp(K, Op);
+}
+
+CandidateSite candidateSite(const Kernel &K, StmtId Id,
+                            const targets::MergedTarget *Target) {
+  const Stmt &Op = K.Stmts[Id];
+  CandidateSite Site;
+  Site.Op = Id;
+  Site.Kind = Op.Op;
+  Site.Range = Op.CallRange.valid() ? Op.CallRange : Op.Range;
+  Site.StmtRange = Op.Range;
+  Site.Kernel = K.Name;
+  Site.Target = K.Target;
+  if (std::optional<Mesh> M = K.meshOf(Id))
+    Site.Mesh = to_string(*M);
+  if (StmtId Scope = K.meshScopeOf(Id); Scope != None)
+    Site.MeshSpelling = K.Stmts[Scope].MeshSpelling;
+  for (const hir::Access &A : Op.Access.Accesses) {
+    if (A.Operand == None || A.Operand >= K.Values.size())
+      continue;
+    const char *Kind = A.Kind == AccessKind::Read    ? "read"
+                       : A.Kind == AccessKind::Write ? "write"
+                                                     : "read-write";
+    Site.Operands.push_back({Kind, A.Operand});
+  }
+  std::vector<const Contract *> Contracts = contractsFor(Op.Op);
+  if (Contracts.empty())
+    Site.NoCandidates = "no contract in tf's registry implements tf." +
+                        opName(Op.Op).str();
+  for (const Contract *C : Contracts)
+    candidatesOf(K, Id, *C, Target, Site.Candidates);
+  return Site;
 }
 
 std::vector<CandidateSite> findCandidates(const Kernel &K,
                                           const targets::MergedTarget *Target) {
   std::vector<CandidateSite> Out;
-  for (StmtId Id : K.preorder()) {
-    if (!isUndecided(K, Id))
-      continue;
-    const Stmt &Op = K.Stmts[Id];
-    CandidateSite Site;
-    Site.Op = Id;
-    Site.Kind = Op.Op;
-    Site.Range = Op.CallRange.valid() ? Op.CallRange : Op.Range;
-    Site.StmtRange = Op.Range;
-    Site.Kernel = K.Name;
-    Site.Target = K.Target;
-    if (std::optional<Mesh> M = K.meshOf(Id))
-      Site.Mesh = to_string(*M);
-    if (StmtId Scope = K.meshScopeOf(Id); Scope != None)
-      Site.MeshSpelling = K.Stmts[Scope].MeshSpelling;
-    for (const hir::Access &A : Op.Access.Accesses) {
-      if (A.Operand == None || A.Operand >= K.Values.size())
-        continue;
-      const char *Kind = A.Kind == AccessKind::Read    ? "read"
-                         : A.Kind == AccessKind::Write ? "write"
-                                                       : "read-write";
-      Site.Operands.push_back({Kind, A.Operand});
-    }
-    std::vector<const Contract *> Contracts = contractsFor(Op.Op);
-    if (Contracts.empty())
-      Site.NoCandidates = "no contract in tf's registry implements tf." +
-                          opName(Op.Op).str();
-    for (const Contract *C : Contracts)
-      candidatesOf(K, Id, *C, Target, Site.Candidates);
-    Out.push_back(std::move(Site));
-  }
+  for (StmtId Id : K.preorder())
+    if (isUndecided(K, Id))
+      Out.push_back(candidateSite(K, Id, Target));
   return Out;
 }
 

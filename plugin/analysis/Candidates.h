@@ -167,6 +167,13 @@ struct CandidateSite {
   std::string NoCandidates;
 };
 
+/// Op \p Op of \p K as a site with its candidates: every contract of the
+/// registry that implements its op kind matched against it, decided or not
+/// (a register op's contracts, for the tests of them).
+/// @pre infer(K) has run.
+CandidateSite candidateSite(const hir::Kernel &K, hir::StmtId Op,
+                            const targets::MergedTarget *Target);
+
 /// The undecided op sites of \p K with their candidates, in program order.
 /// \p Target: the kernel's merged target (null: capabilities unchecked).
 /// @pre infer(K) has run.
@@ -174,7 +181,8 @@ std::vector<CandidateSite> findCandidates(const hir::Kernel &K,
                                           const targets::MergedTarget *Target);
 
 /// Whether op \p Op of \p K needs an instruction and has none (a site of
-/// findCandidates).
+/// findCandidates): not one a scheduled op's store applies (fused) and not
+/// part of a register program, whose instructions its layouts decide.
 bool isUndecided(const hir::Kernel &K, hir::StmtId Op);
 
 /// The contracts of tf's registry that implement op \p Op (see the file

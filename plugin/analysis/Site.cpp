@@ -289,11 +289,7 @@ std::optional<SiteOperand> siteOperand(const Kernel &K, ValueId V, Name N) {
   return site_operand(N, O.shape, T.Element, T.Where, L.layout);
 }
 
-/// The mode of global tensor value \p V (or of the tensor it is a window
-/// of) whose stride is the constant 1, or -1: none, several, or \p V is
-/// not in global memory. Read from the layout's text, so a tensor of
-/// run-time strides ("(?,?):(1,?)") has one too.
-static int unitStrideMode(const Kernel &K, ValueId V) {
+int unitStrideMode(const Kernel &K, ValueId V) {
   if (V == None || V >= K.Values.size() || !hasType(K.Values[V]))
     return -1;
   const Value &X = K.Values[V];

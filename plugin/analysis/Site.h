@@ -69,6 +69,12 @@ struct HirSite {
   int GlobalUnitMode = -1;
 };
 
+/// The mode of global tensor value \p V (or of the tensor it is a window
+/// of) whose stride is the constant 1, or -1: none, several, or \p V is
+/// not in global memory. Read from the layout's text, so a tensor of
+/// run-time strides ("(?,?):(1,?)") has one too.
+int unitStrideMode(const hir::Kernel &K, hir::ValueId V);
+
 /// The leading modes of global tile \p Tile that a copy of \p CopyRank
 /// dimensions drops (extent 1 each: a batch's tile (1, BM, BK) copied as
 /// BM x BK; buildSite presents the copy so), or 0.

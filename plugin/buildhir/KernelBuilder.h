@@ -121,6 +121,10 @@ private:
   /// A floating-point scalar written as an op's operand (a literal, a
   /// constant expression, a float local): a Scalar value with its text.
   ValueId scalarOperand(const clang::Expr *E);
+  /// \p E as a ScalarExpr: what Clang evaluates to a constant, float
+  /// parameters, integer index expressions and + - * / on them; nullopt
+  /// for anything else.
+  std::optional<hir::ScalarExpr> scalarExpr(const clang::Expr *E);
   ValueId tileValue(const clang::CXXMemberCallExpr *MC, const std::string &Name);
   ValueId indexOperand(const clang::Expr *E);
   ExprId indexExpr(const clang::Expr *E);

@@ -87,8 +87,70 @@ ValueId KernelBuilder::scalarOperand(const Expr *E) {
   V.Origin = hir::ValueOrigin::Temporary;
   V.Type.Element = floatingScalar(E->getType()).value_or(DType::f32);
   V.Written = sourceText(E->getSourceRange());
+  V.Scalar = scalarExpr(E);
   V.Range = range(E);
   return addValue(std::move(V));
+}
+
+std::optional<hir::ScalarExpr> KernelBuilder::scalarExpr(const Expr *E) {
+  using Kind = hir::ScalarExpr::Kind;
+  if (!E || E->isValueDependent())
+    return std::nullopt;
+  hir::ScalarExpr Out;
+  Expr::EvalResult R;
+  if (E->EvaluateAsRValue(R, Ctx)) {
+    if (R.Val.isFloat()) {
+      Out.Constant = R.Val.getFloat().convertToDouble();
+      return Out;
+    }
+    if (R.Val.isInt()) {
+      Out.Constant = static_cast<double>(R.Val.getInt().getSExtValue());
+      return Out;
+    }
+  }
+  const Expr *S = E->IgnoreParenCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+    const ValueId V = valueOfDecl(DRE->getDecl());
+    if (V != None && K.Values[V].Kind == hir::ValueKind::Scalar &&
+        K.Values[V].Origin == hir::ValueOrigin::Parameter) {
+      Out.What = Kind::Parameter;
+      Out.Parameter = V;
+      return Out;
+    }
+  }
+  if (isIndexType(S->getType())) {
+    Out.What = Kind::Index;
+    Out.Index = indexExpr(S);
+    if (K.Exprs[Out.Index].Kind == hir::ExprKind::Opaque)
+      return std::nullopt;
+    return Out;
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(S);
+      U && U->getOpcode() == UO_Minus) {
+    std::optional<hir::ScalarExpr> A = scalarExpr(U->getSubExpr());
+    if (!A)
+      return std::nullopt;
+    Out.What = Kind::Neg;
+    Out.Args.push_back(std::move(*A));
+    return Out;
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(S)) {
+    switch (B->getOpcode()) {
+    case BO_Add: Out.What = Kind::Add; break;
+    case BO_Sub: Out.What = Kind::Sub; break;
+    case BO_Mul: Out.What = Kind::Mul; break;
+    case BO_Div: Out.What = Kind::Div; break;
+    default: return std::nullopt;
+    }
+    std::optional<hir::ScalarExpr> L = scalarExpr(B->getLHS());
+    std::optional<hir::ScalarExpr> Rhs = scalarExpr(B->getRHS());
+    if (!L || !Rhs)
+      return std::nullopt;
+    Out.Args.push_back(std::move(*L));
+    Out.Args.push_back(std::move(*Rhs));
+    return Out;
+  }
+  return std::nullopt;
 }
 
 ValueId KernelBuilder::operandValue(const Expr *E) {
@@ -220,6 +282,8 @@ StmtId KernelBuilder::translateOp(const CallExpr *CE, ValueId Result,
         Op.CastTo = *D;
   if (*Kind == hir::OpKind::Broadcast)
     Op.BroadcastMode = modeArgument(CE);
+  if (hir::opInfo(*Kind).Class == hir::OpClass::Reduce)
+    Op.ReduceMode = modeArgument(CE);
   if (*Kind == hir::OpKind::Schedule)
     buildSchedule(Op, CE);
   OperandRanges = std::move(Ranges);

@@ -112,4 +112,82 @@ bool isFusedElementwise(const Kernel &K, const Stmt &Op) {
   return Used;
 }
 
+namespace {
+
+/// Whether register value \p V is an MMA's accumulator (a scheduled op or
+/// tf::matmul writes it) or is computed from one: what a fused epilogue
+/// applies, not a register program.
+bool fromAccumulator(const Kernel &K, ValueId V, std::vector<bool> &Seen) {
+  if (V == None || V >= K.Values.size() || Seen[V])
+    return false;
+  Seen[V] = true;
+  for (const Stmt &S : K.Stmts)
+    if (S.Kind == StmtKind::Op && S.Result == V &&
+        (S.Sched || S.Op == OpKind::Matmul))
+      return true;
+  const StmtId Def = K.Values[V].Def;
+  if (Def == None || Def >= K.Stmts.size() || K.Stmts[Def].Kind != StmtKind::Op)
+    return false;
+  return std::any_of(K.Stmts[Def].Operands.begin(), K.Stmts[Def].Operands.end(),
+                     [&](ValueId O) { return fromAccumulator(K, O, Seen); });
+}
+
+} // namespace
+
+bool isRegisterOp(const Kernel &K, const Stmt &Op) {
+  if (Op.Kind != StmtKind::Op || Op.Sched || isFusedElementwise(K, Op) ||
+      K.Topologies.empty())
+    return false;
+  std::vector<bool> Seen(K.Values.size(), false);
+  if (std::any_of(Op.Operands.begin(), Op.Operands.end(), [&](ValueId V) {
+        return fromAccumulator(K, V, Seen);
+      }))
+    return false;
+  const StmtId Id = static_cast<StmtId>(&Op - K.Stmts.data());
+  const StmtId Scope = K.meshScopeOf(Id);
+  if (Scope == None || !(K.Stmts[Scope].Mesh.level == K.Topologies.back().level))
+    return false;
+  auto Where = [&](ValueId V) {
+    return V == None || V >= K.Values.size() ? Storage::gmem
+                                             : K.Values[V].Type.Where;
+  };
+  const bool RegisterResult =
+      Op.Result != None && Op.Result < K.Values.size() &&
+      K.Values[Op.Result].Kind == ValueKind::Tensor &&
+      Where(Op.Result) == Storage::rmem;
+  switch (opInfo(Op.Op).Class) {
+  case OpClass::Copy:
+    return Op.Operands.size() == 2 &&
+           ((Where(Op.Operands[0]) == Storage::gmem &&
+             Where(Op.Operands[1]) == Storage::rmem) ||
+            (Where(Op.Operands[0]) == Storage::rmem &&
+             Where(Op.Operands[1]) == Storage::gmem));
+  case OpClass::Allocate:
+    // An accumulator is zeroed by the MMA's lowering.
+    return RegisterResult && !fromAccumulator(K, Op.Result, Seen);
+  case OpClass::Cast:
+  case OpClass::ElementwiseUnary:
+  case OpClass::ElementwiseBinary:
+  case OpClass::Select:
+  case OpClass::Reduce:
+    // Tensor operands in registers (a mask and scalars aside).
+    return RegisterResult &&
+           std::all_of(Op.Operands.begin(), Op.Operands.end(), [&](ValueId V) {
+             return V >= K.Values.size() ||
+                    K.Values[V].Kind != ValueKind::Tensor ||
+                    Where(V) == Storage::rmem ||
+                    (K.Values[V].Def != None &&
+                     K.Stmts[K.Values[V].Def].Op == OpKind::InBounds);
+           });
+  case OpClass::Broadcast:
+    // A register statistic, or a global tile each thread reads.
+    return RegisterResult && !Op.Operands.empty() &&
+           Where(Op.Operands[0]) != Storage::smem;
+  case OpClass::Mask:
+    return !Op.Operands.empty() && Where(Op.Operands[0]) == Storage::gmem;
+  default:
+    return false;
+  }
+}
+
 } // namespace tf::hir

@@ -120,6 +120,18 @@ enum class ValueOrigin : std::uint8_t {
   LoopIndex, ///< an induction variable of a tile loop
 };
 
+/// A float written at an op as tf reads it: a constant (what Clang
+/// evaluates), a float kernel parameter, an integer index expression
+/// converted to float, or arithmetic on them (`1.0f / x.extent(1)`).
+struct ScalarExpr {
+  enum class Kind : std::uint8_t { Constant, Parameter, Index, Neg, Add, Sub, Mul, Div };
+  Kind What = Kind::Constant;
+  double Constant = 0;
+  ValueId Parameter = None;
+  ExprId Index = None;
+  std::vector<ScalarExpr> Args;
+};
+
 struct Value {
   ValueKind Kind = ValueKind::Tensor;
   ValueOrigin Origin = ValueOrigin::Local;
@@ -146,6 +158,9 @@ struct Value {
   /// For a Scalar written at an op (not a parameter): the expression as
   /// written (`1.0f / x.extent(1)`); its type is Type.Element.
   std::string Written;
+  /// For a Scalar written at an op: Written as tf reads it (unset when it
+  /// cannot: the op is then not lowered).
+  std::optional<ScalarExpr> Scalar;
   SourceRange Range;
 
   // Filled by inference (analysis/Inference.cpp):
@@ -351,6 +366,8 @@ struct Stmt {
   /// repeated (of a matrix: 0, one value per column, repeated down the rows;
   /// 1, one value per row, repeated along the columns).
   unsigned BroadcastMode = 0;
+  /// tf::reduce_sum<Mode> / reduce_max<Mode>: the mode reduced.
+  unsigned ReduceMode = 0;
 };
 
 //===- Kernels -------------------------------------------------------------===//
@@ -402,6 +419,15 @@ struct Kernel {
 /// instruction that reads it applies it, so it needs no instruction and
 /// holds no registers of its own.
 bool isFusedElementwise(const Kernel &K, const Stmt &Op);
+
+/// Whether op \p Op is part of a register program: unscheduled, in a mesh
+/// scope of the kernel's thread level, on register tiles -- elementwise
+/// math, casts, selects and masks, broadcasts and reductions whose result
+/// is a register tensor, register tiles declared by tf::empty / zeros /
+/// full that no scheduled op accumulates into, and copies between a global
+/// tile and a register tile -- and not fused into a scheduled op. Its
+/// instructions follow from its operands' layouts (lower/RegisterProgram.h).
+bool isRegisterOp(const Kernel &K, const Stmt &Op);
 
 /// All kernels of a translation unit, in source order (instantiations after
 /// one another).

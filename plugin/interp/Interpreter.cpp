@@ -63,6 +63,14 @@ std::string stmtName(const Stmt &S) {
     return "st.shared";
   case lower::StmtKind::AtomCall:
     return "call " + S.get<AtomCallStmt>().Contract;
+  case lower::StmtKind::RegisterLoad:
+    return "ld.global";
+  case lower::StmtKind::RegisterMath:
+    return lower::registerOpName(S.get<lower::RegisterMathStmt>().Op);
+  case lower::StmtKind::RegisterReduce:
+    return "reduce";
+  case lower::StmtKind::RegisterStore:
+    return "st.global";
   case lower::StmtKind::Extension:
     break;
   }
@@ -304,6 +312,14 @@ llvm::Error Run::execute(Walker &W, const Stmt &S) {
     return zeroAcc(W, S.get<lower::ZeroFragmentStmt>());
   case lower::StmtKind::StoreFragment:
     return storeFragment(W, S);
+  case lower::StmtKind::RegisterLoad:
+    return registerLoad(W, S.get<lower::RegisterLoadStmt>());
+  case lower::StmtKind::RegisterMath:
+    return registerMath(W, S.get<lower::RegisterMathStmt>());
+  case lower::StmtKind::RegisterReduce:
+    return registerReduce(W, S.get<lower::RegisterReduceStmt>());
+  case lower::StmtKind::RegisterStore:
+    return registerStore(W, S.get<lower::RegisterStoreStmt>());
   case lower::StmtKind::Role:
   case lower::StmtKind::TileLoop:
   case lower::StmtKind::KLoop:

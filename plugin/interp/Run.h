@@ -160,6 +160,9 @@ struct CtaState {
   std::map<std::tuple<hir::ValueId, std::int64_t, std::int64_t>,
            std::vector<float>>
       AccRegs;
+  /// The register tiles of register programs by tile: register r of the
+  /// CTA's thread t at [t * registers + r]; NaN until written.
+  std::map<unsigned, std::vector<float>> TileRegs;
 };
 
 /// What the WGMMAs computing an accumulator say about it.
@@ -315,6 +318,30 @@ private:
   llvm::Expected<EpilogueInputs>
   epilogueInputs(const Walker &W, llvm::ArrayRef<lower::FragmentOp> Ops);
   llvm::Error namedBarrier(Walker &W, const ext::NamedBarrier &I);
+  // Register programs (Registers.cpp).
+  llvm::Error registerLoad(Walker &W, const lower::RegisterLoadStmt &I);
+  llvm::Error registerStore(Walker &W, const lower::RegisterStoreStmt &I);
+  llvm::Error registerMath(Walker &W, const lower::RegisterMathStmt &I);
+  llvm::Error registerReduce(Walker &W, const lower::RegisterReduceStmt &I);
+  /// The registers of tile \p Tile in the walker's CTA.
+  std::vector<float> &tileRegisters(Walker &W, unsigned Tile);
+  /// Coordinate \p D of register \p Reg of thread \p Thread (of the CTA)
+  /// of tile \p Tile for walker \p W's role.
+  std::int64_t tileCoord(const Walker &W, unsigned Tile, std::size_t D,
+                         std::int64_t Thread, std::int64_t Reg) const;
+  /// Calls \p Visit for every register of tile \p Tile of every thread of
+  /// \p W with where it meets global tile \p G (its tensor's indices, and
+  /// whether they are inside it); checks that each run of \p Vector
+  /// registers holds consecutive elements of the last dimension.
+  llvm::Error forEachGlobalElement(
+      Walker &W, unsigned Tile, const lower::EpilogueLoad &G,
+      std::int64_t Vector,
+      llvm::function_ref<void(std::size_t Register, const TensorArg &,
+                              llvm::ArrayRef<std::int64_t> Coord, bool Inside)>
+          Visit);
+  /// The kernel argument of parameter \p Name.
+  llvm::Expected<const TensorArg *> tensorArgument(llvm::StringRef Name) const;
+  llvm::Expected<float> scalarValue(const Walker &W, const lower::ScalarExpr &E);
 
   // What the instructions share.
   llvm::Error performWgmma(Walker &W, const PendingWgmma &P);

@@ -91,6 +91,14 @@ struct FusedChain {
   }
 };
 
+/// A register value as a register program reads it: register r of the
+/// value is register Map[r] of tile Tile (Map empty: register r) -- a
+/// broadcast of a row statistic reads the statistic's registers.
+struct TileRef {
+  unsigned Tile = None;
+  std::vector<std::int64_t> Map;
+};
+
 class LoweringContext {
 public:
   /// Lowers \p H for \p Target with \p Backend (and a fresh hand-off
@@ -122,6 +130,25 @@ public:
 
   // Fusion: staging copy op -> what it stores.
   std::map<hir::StmtId, FusedChain> Fused;
+
+  // Register programs (lower/RegisterProgram.h).
+  /// Each register value's tile (Kernel::Tiles), and the global tile of
+  /// each tf::in_bounds mask.
+  std::map<hir::ValueId, TileRef> RegisterValues;
+  std::map<hir::ValueId, EpilogueLoad> Masks;
+  /// A register tile declared by tf::zeros / tf::full whose type binds no
+  /// mesh axis (a row statistic): it takes the registers of the first op
+  /// that combines it with a laid-out tile, and its fill goes where it was
+  /// declared -- position At of body Body, which is still being built.
+  struct PendingTile {
+    hir::StmtId Op = hir::None;
+    std::vector<InstId> *Body = nullptr;
+    std::size_t At = 0;
+  };
+  std::map<hir::ValueId, PendingTile> PendingTiles;
+  /// The register values of refused register ops: an op reading one is not
+  /// lowered either, without a second error (one mistake, one error).
+  std::set<hir::ValueId> RefusedRegisters;
 
   // Pipeline synthesis.
   /// Barrier arrays by (guarded value, "full"/"empty").

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lower/InstructionSelection.h"
+#include "lower/RegisterProgram.h"
 
 #include "analysis/Site.h"
 #include "backend/Backend.h"
@@ -17,6 +18,10 @@ using plugin::DiagId;
 void selectInstructions(LoweringContext &Ctx, hir::StmtId Op, int R,
                         const LoopClock &C, std::vector<InstId> &Out) {
   const hir::Stmt &S = Ctx.H.Stmts[Op];
+  if (hir::isRegisterOp(Ctx.H, S)) {
+    lowerRegisterOp(Ctx, Op, R, Out);
+    return;
+  }
   if (!S.Sched) {
     if (S.Op == hir::OpKind::Zeros && S.Result != hir::None &&
         Ctx.H.Values[S.Result].Type.Where == Storage::rmem) {

@@ -72,6 +72,28 @@ bool Kernel::sameExpr(ExprId A, ExprId B) const {
          X.Dim == Y.Dim && sameExpr(X.Lhs, Y.Lhs) && sameExpr(X.Rhs, Y.Rhs);
 }
 
+const char *registerOpName(RegisterOp Op) {
+  switch (Op) {
+  case RegisterOp::Cast: return "cast";
+  case RegisterOp::Add: return "add";
+  case RegisterOp::Sub: return "sub";
+  case RegisterOp::Mul: return "mul";
+  case RegisterOp::Div: return "div";
+  case RegisterOp::Max: return "max";
+  case RegisterOp::Min: return "min";
+  case RegisterOp::Neg: return "neg";
+  case RegisterOp::Exp: return "exp";
+  case RegisterOp::Exp2: return "exp2";
+  case RegisterOp::Rsqrt: return "rsqrt";
+  case RegisterOp::Relu: return "relu";
+  case RegisterOp::GeluTanh: return "gelu_tanh";
+  case RegisterOp::GeluErf: return "gelu_erf";
+  case RegisterOp::Silu: return "silu";
+  case RegisterOp::Select: return "select";
+  }
+  return "?";
+}
+
 const char *elementwiseName(ElementwiseOp Op) {
   switch (Op) {
   case ElementwiseOp::Cast:

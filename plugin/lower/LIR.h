@@ -233,6 +233,113 @@ const char *elementwiseName(ElementwiseOp Op);
 void forEachLoad(llvm::ArrayRef<FragmentOp> Ops,
                  llvm::function_ref<void(const EpilogueLoad &)> F);
 
+//===- Register programs ---------------------------------------------------===//
+//
+// Kernels whose values are register tiles distributed over a role's threads
+// (row kernels: elementwise math, broadcasts, reductions along a mode) are
+// lowered into four statements on register tiles: a load from a global
+// tensor, elementwise math, a reduction along one tile dimension, a store.
+// Each thread runs them on the registers it holds; where a register's
+// element is is recorded once, per tile (RegisterTile), from the value's
+// ShardLayout.
+
+/// One term of a thread's coordinate in a register tile: for thread t of
+/// the role (counted from the role's first), ((t / Divisor) % Extent) *
+/// Scale.
+struct ThreadTerm {
+  std::int64_t Divisor = 1, Extent = 1, Scale = 0;
+  friend bool operator==(const ThreadTerm &, const ThreadTerm &) = default;
+};
+
+/// A register tile: Registers elements of Element per thread of the role;
+/// register r of thread t holds the tile element whose coordinate in
+/// dimension d is sum(ThreadCoord[d] terms of t) + RegisterCoord[d][r].
+struct RegisterTile {
+  /// The C++ name the backend declares it with (the value's, or `tN`).
+  std::string Name;
+  hir::ValueId Value = hir::None;
+  DType Element = DType::f32;
+  std::int64_t Registers = 0;
+  /// The tile's extents, one per dimension.
+  std::vector<std::int64_t> Extents;
+  std::vector<std::vector<ThreadTerm>> ThreadCoord;
+  std::vector<std::vector<std::int64_t>> RegisterCoord;
+  /// The ShardLayout it comes from (printed), or how it was derived.
+  std::string Shard;
+};
+
+/// A float a register op reads: a constant, a float kernel parameter, an
+/// integer index expression converted to f32, or arithmetic on them.
+struct ScalarExpr {
+  enum class Kind : std::uint8_t { Constant, Parameter, Index, Neg, Add, Sub, Mul, Div };
+  Kind What = Kind::Constant;
+  double Value = 0;
+  std::string Parameter;
+  ExprId Index = None;
+  std::vector<ScalarExpr> Args;
+  friend bool operator==(const ScalarExpr &, const ScalarExpr &) = default;
+};
+
+/// The math of a register op, per element in f32 (Cast rounds to To, and a
+/// later op reads the rounded value; Select is `where(mask, a, b)`).
+enum class RegisterOp : std::uint8_t {
+  Cast, Add, Sub, Mul, Div, Max, Min, Neg, Exp, Exp2, Rsqrt, Relu, GeluTanh,
+  GeluErf, Silu, Select,
+};
+
+/// The name of \p Op: cast, add, ..., select.
+const char *registerOpName(RegisterOp Op);
+
+/// One operand of a register op: a register tile (register r of the result
+/// reads register Map[r] of Tile; Map empty: register r), a scalar, or the
+/// mask of a global tile (register r is inside Bounds' tensor).
+struct RegisterOperand {
+  enum class Kind : std::uint8_t { Tile, Scalar, InBounds };
+  Kind What = Kind::Tile;
+  unsigned Tile = None;
+  std::vector<std::int64_t> Map;
+  ScalarExpr Scalar;
+  EpilogueLoad Bounds;
+};
+
+/// Tile Dst = Op(Operands...) register by register.
+struct RegisterMathStmt {
+  unsigned Dst = None;
+  RegisterOp Op = RegisterOp::Cast;
+  DType To = DType::f32;
+  std::vector<RegisterOperand> Operands;
+};
+
+/// Tile Dst = the elements of Src's tile of global tensor Src.Tensor (0
+/// outside its extents), Vector registers at a time where a thread's
+/// registers r .. r + Vector - 1 hold consecutive elements of the tensor's
+/// last dimension, its unit-stride one (1: one by one).
+struct RegisterLoadStmt {
+  unsigned Dst = None;
+  EpilogueLoad Src;
+  std::int64_t Vector = 1;
+};
+
+/// Stores tile Src into the tile of Dst.Tensor at Dst.Origin, only the
+/// elements inside the tensor; Vector as for loads.
+struct RegisterStoreStmt {
+  unsigned Src = None;
+  EpilogueLoad Dst;
+  std::int64_t Vector = 1;
+};
+
+/// Tile Dst = the reduction (add or max) of Src along one dimension: each
+/// thread folds register r of Src into register Into[r] of Dst (starting
+/// from the op's identity), then the lanes exchange partials with
+/// shfl.bfly, one round per mask of LaneMasks, so that every lane holding
+/// part of an element ends with the whole.
+struct RegisterReduceStmt {
+  unsigned Dst = None, Src = None;
+  RegisterOp Op = RegisterOp::Add;
+  std::vector<std::int64_t> Into;
+  std::vector<std::int64_t> LaneMasks;
+};
+
 //===- Extensions ----------------------------------------------------------===//
 
 class Extension;
@@ -423,6 +530,10 @@ enum class StmtKind : std::uint8_t {
   ZeroFragment,
   StoreFragment,
   AtomCall,
+  RegisterLoad,
+  RegisterMath,
+  RegisterReduce,
+  RegisterStore,
   Extension,
 };
 
@@ -433,7 +544,8 @@ public:
   using Payload =
       std::variant<RoleStmt, TileLoopStmt, KLoopStmt, LetStmt,
                    ZeroFragmentStmt, StoreFragmentStmt, AtomCallStmt,
-                   ExtensionStmt>;
+                   RegisterLoadStmt, RegisterMathStmt, RegisterReduceStmt,
+                   RegisterStoreStmt, ExtensionStmt>;
 
   Stmt(Payload P, hir::SourceRange R = {})
       : Range(std::move(R)), Data(std::move(P)) {}
@@ -535,6 +647,8 @@ struct Kernel {
   std::vector<Region> Regions;
   std::vector<Barrier> Barriers;
   std::vector<TensorMap> Maps;
+  /// The register tiles of register programs (RegisterMathStmt::Dst, ...).
+  std::vector<RegisterTile> Tiles;
   std::vector<Expr> Exprs;
   std::vector<Stmt> Insts;
   /// Kernel-level statements in program order (setup, then roles).

@@ -9,6 +9,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 
+#include <cstdio>
+
 namespace tf::lower {
 
 namespace {
@@ -128,6 +130,75 @@ void printFragmentOps(const Kernel &K, llvm::ArrayRef<FragmentOp> Ops,
   }
 }
 
+/// `x[(m * 4) + d0, (n * 1024) + d1]`: a global tile as a register tile
+/// meets it (d: the register tile's dimensions).
+std::string globalText(const Kernel &K, const EpilogueLoad &G) {
+  std::string Out = G.Tensor + "[";
+  for (std::size_t D = 0; D < G.Origin.size(); ++D)
+    Out += (D ? ", " : "") + text(K, G.Origin[D]) + " + d" +
+           std::to_string(G.Dims[D]);
+  return Out + "]";
+}
+
+std::string scalarText(const Kernel &K, const ScalarExpr &E) {
+  using Kind = ScalarExpr::Kind;
+  switch (E.What) {
+  case Kind::Constant: {
+    char Buf[32];
+    std::snprintf(Buf, sizeof Buf, "%.9g", E.Value);
+    return Buf;
+  }
+  case Kind::Parameter: return E.Parameter;
+  case Kind::Index: return "float(" + text(K, E.Index) + ")";
+  case Kind::Neg: return "-(" + scalarText(K, E.Args[0]) + ")";
+  default: break;
+  }
+  const char *Op = E.What == Kind::Add   ? " + "
+                   : E.What == Kind::Sub ? " - "
+                   : E.What == Kind::Mul ? " * "
+                                         : " / ";
+  return "(" + scalarText(K, E.Args[0]) + Op + scalarText(K, E.Args[1]) + ")";
+}
+
+/// `[0..7,256..263]`, `[0 x32]`: runs of consecutive values as a..b,
+/// of repeated ones as v xN.
+std::string listText(llvm::ArrayRef<std::int64_t> Values) {
+  std::string Out = "[";
+  for (std::size_t I = 0; I < Values.size();) {
+    std::size_t Same = I, Next = I;
+    while (Same + 1 < Values.size() && Values[Same + 1] == Values[I])
+      ++Same;
+    while (Next + 1 < Values.size() && Values[Next + 1] == Values[Next] + 1)
+      ++Next;
+    Out += I ? "," : "";
+    if (Same > I) {
+      Out += std::to_string(Values[I]) + " x" + std::to_string(Same - I + 1);
+      I = Same + 1;
+    } else if (Next > I + 1) {
+      Out += std::to_string(Values[I]) + ".." + std::to_string(Values[Next]);
+      I = Next + 1;
+    } else {
+      Out += std::to_string(Values[I]);
+      ++I;
+    }
+  }
+  return Out + "]";
+}
+
+/// `t / 32 % 4 * 1 + r[0,0,...]` per dimension of a register tile.
+std::string coordText(const RegisterTile &T) {
+  std::string Out = "(";
+  for (std::size_t D = 0; D < T.Extents.size(); ++D) {
+    Out += D ? ", " : "";
+    for (const ThreadTerm &X : T.ThreadCoord[D])
+      Out += "t / " + std::to_string(X.Divisor) + " % " +
+             std::to_string(X.Extent) + " * " + std::to_string(X.Scale) +
+             " + ";
+    Out += "r" + listText(T.RegisterCoord[D]);
+  }
+  return Out + ")";
+}
+
 class Printer {
 public:
   Printer(const Kernel &K, llvm::raw_ostream &OS) : K(K), OS(OS) {}
@@ -207,6 +278,49 @@ void Printer::stmt(InstId Id, unsigned Indent) {
     OS << "\n";
     return;
   }
+  case StmtKind::RegisterLoad: {
+    const auto &I = S.get<RegisterLoadStmt>();
+    OS << K.Tiles[I.Dst].Name << " = ld.global." << name(I.Src.Element) << " "
+       << globalText(K, I.Src) << " vector=" << I.Vector << "\n";
+    return;
+  }
+  case StmtKind::RegisterStore: {
+    const auto &I = S.get<RegisterStoreStmt>();
+    OS << "st.global." << name(I.Dst.Element) << " " << globalText(K, I.Dst)
+       << " = " << K.Tiles[I.Src].Name << " vector=" << I.Vector << "\n";
+    return;
+  }
+  case StmtKind::RegisterMath: {
+    const auto &I = S.get<RegisterMathStmt>();
+    OS << K.Tiles[I.Dst].Name << " = " << registerOpName(I.Op) << "."
+       << name(I.To) << "(";
+    for (std::size_t A = 0; A < I.Operands.size(); ++A) {
+      const RegisterOperand &O = I.Operands[A];
+      OS << (A ? ", " : "");
+      switch (O.What) {
+      case RegisterOperand::Kind::Tile:
+        OS << K.Tiles[O.Tile].Name;
+        if (!O.Map.empty())
+          OS << listText(O.Map);
+        break;
+      case RegisterOperand::Kind::Scalar:
+        OS << scalarText(K, O.Scalar);
+        break;
+      case RegisterOperand::Kind::InBounds:
+        OS << "in_bounds(" << globalText(K, O.Bounds) << ")";
+        break;
+      }
+    }
+    OS << ")\n";
+    return;
+  }
+  case StmtKind::RegisterReduce: {
+    const auto &I = S.get<RegisterReduceStmt>();
+    OS << K.Tiles[I.Dst].Name << " = reduce." << registerOpName(I.Op) << "("
+       << K.Tiles[I.Src].Name << " into " << listText(I.Into)
+       << ") shfl.bfly " << listText(I.LaneMasks) << "\n";
+    return;
+  }
   case StmtKind::AtomCall:
   case StmtKind::Extension:
     // An atom call without a target encoding, or an empty extension
@@ -258,6 +372,13 @@ void Printer::run() {
          << ", smem, " << R.Layout << ", shape=" << hir::shapeText(R.Shape) << ")";
     OS << "  # " << R.Bytes << " bytes, align " << R.Align << " ("
        << R.AlignReason << ")\n";
+  }
+  if (!K.Tiles.empty()) {
+    OS << "  register tiles (register r of thread t of the role holds element coord)\n";
+    for (const RegisterTile &T : K.Tiles)
+      OS << "    " << T.Name << " = " << name(T.Element) << "[" << T.Registers
+         << "] of tile " << hir::shapeText(T.Extents) << ", coord "
+         << coordText(T) << "  # " << T.Shard << "\n";
   }
   OS << "  barriers\n";
   for (const Barrier &B : K.Barriers) {

@@ -90,6 +90,12 @@ public:
 private:
   void loop(const hir::Stmt &S, int R, const LoopClock &C,
             std::vector<InstId> &Out);
+  /// The statements \p Stmts of mesh scope \p Scope: its ops, and
+  /// tile_offsets loops over register programs (a loop over a row's column
+  /// tiles).
+  void scopeStatements(const hir::Stmt &Scope,
+                       const std::vector<StmtId> &Stmts, int R,
+                       const LoopClock &C, std::vector<InstId> &Out);
   void kLoop(const hir::Stmt &S, int R, const LoopClock &C,
              std::vector<InstId> &Out);
   void tileLoop(const hir::Stmt &S, int R, const LoopClock &C,
@@ -125,16 +131,7 @@ void Projection::statements(const std::vector<StmtId> &Stmts, int R,
     case hir::StmtKind::MeshScope:
       if (Ctx.roleOf(Id) != R)
         break;
-      for (StmtId Op : S.Body) {
-        if (H.Stmts[Op].Kind != hir::StmtKind::Op) {
-          Ctx.refuse(DiagId::err_tf_lower_statement, H.Stmts[Op].Range,
-                     {"a nested statement inside mesh scope '" +
-                          S.MeshSpelling + "'",
-                      "a scope holds tf ops directly"});
-          continue;
-        }
-        selectInstructions(Ctx, Op, R, C, Out);
-      }
+      scopeStatements(S, S.Body, R, C, Out);
       break;
     case hir::StmtKind::Loop:
       if (Ctx.hasRole(Id, R))
@@ -155,6 +152,56 @@ void Projection::statements(const std::vector<StmtId> &Stmts, int R,
                     "ops run inside [[tf::mesh]] scopes of threads"});
       break;
     }
+  }
+}
+
+void Projection::scopeStatements(const hir::Stmt &Scope,
+                                 const std::vector<StmtId> &Stmts, int R,
+                                 const LoopClock &C,
+                                 std::vector<InstId> &Out) {
+  for (StmtId Id : Stmts) {
+    const hir::Stmt &S = H.Stmts[Id];
+    if (S.Kind == hir::StmtKind::Op) {
+      selectInstructions(Ctx, Id, R, C, Out);
+      continue;
+    }
+    auto Within = [&](StmtId X) {
+      for (StmtId P = H.Stmts[X].Parent; P != hir::None; P = H.Stmts[P].Parent)
+        if (P == Id)
+          return true;
+      return false;
+    };
+    const bool RegisterLoop =
+        S.Kind == hir::StmtKind::Loop && S.Loop == hir::LoopKind::TileOffsets &&
+        llvm::all_of(H.preorder(), [&](StmtId X) {
+          const hir::Stmt &O = H.Stmts[X];
+          return O.Kind != hir::StmtKind::Op || !Within(X) ||
+                 hir::isRegisterOp(H, O);
+        });
+    if (!RegisterLoop) {
+      Ctx.refuse(DiagId::err_tf_lower_statement, S.Range,
+                 {"a nested statement inside mesh scope '" +
+                      Scope.MeshSpelling + "'",
+                  "a scope holds tf ops and tile_offsets loops over "
+                  "register ops"});
+      continue;
+    }
+    std::optional<std::int64_t> Step =
+        S.Bounds.size() == 2 ? H.Exprs[S.Bounds[1]].Static : std::nullopt;
+    if (!Step || *Step <= 0 || S.Indices.size() != 1) {
+      Ctx.refuse(DiagId::err_tf_lower_loop, S.Range,
+                 {"tile_offsets", "its step is not a positive compile-time "
+                                  "constant"});
+      continue;
+    }
+    KLoopStmt Loop;
+    Loop.Var = H.Values[S.Indices[0]].Name;
+    Loop.Start = L.constant(0);
+    Loop.Bound = Ctx.expr(S.Bounds[0], S.Range);
+    Loop.Step = *Step;
+    Stmt I(Loop, S.Range);
+    scopeStatements(Scope, S.Body, R, C, I.Body);
+    Ctx.add(std::move(I), Out);
   }
 }
 

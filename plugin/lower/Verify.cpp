@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "lower/Verify.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <memory>
 #include <vector>
@@ -31,6 +33,16 @@ private:
                               problemAt(R, "kernel " + K.Name + ": " + Message));
   }
   void checkMap();
+  void checkTiles();
+  /// The register statement \p S reads and writes tiles that exist, with
+  /// register maps inside them.
+  void checkRegisterStmt(const Stmt &S);
+  bool tile(const Stmt &S, unsigned T) {
+    if (T < K.Tiles.size())
+      return true;
+    fail(S.Range, "a register statement names no register tile");
+    return false;
+  }
   void walk(const std::vector<InstId> &Body, VerifyScope C);
   /// The verifier of extension \p E, made on first use.
   ExtensionVerifier &verifierOf(const Extension &E);
@@ -90,6 +102,66 @@ void Verifier::checkMap() {
                       "on " + K.Target + "; use fewer stages or smaller tiles");
 }
 
+void Verifier::checkTiles() {
+  for (const RegisterTile &T : K.Tiles) {
+    if (T.ThreadCoord.size() != T.Extents.size() ||
+        T.RegisterCoord.size() != T.Extents.size()) {
+      fail(K.Range, "register tile " + T.Name + " has coordinates for " +
+                        llvm::Twine(T.RegisterCoord.size()) + " of its " +
+                        llvm::Twine(T.Extents.size()) + " dimensions");
+      continue;
+    }
+    for (std::size_t D = 0; D < T.Extents.size(); ++D) {
+      std::int64_t Reach = 0;
+      for (const ThreadTerm &X : T.ThreadCoord[D])
+        Reach += (X.Extent - 1) * X.Scale;
+      for (std::int64_t C : T.RegisterCoord[D])
+        if (T.RegisterCoord[D].size() != static_cast<std::size_t>(T.Registers) ||
+            C < 0 || C + Reach >= T.Extents[D]) {
+          fail(K.Range, "register tile " + T.Name + " puts a register outside "
+                            "its dimension " + llvm::Twine(D));
+          break;
+        }
+    }
+  }
+}
+
+void Verifier::checkRegisterStmt(const Stmt &S) {
+  auto Registers = [&](unsigned T) { return K.Tiles[T].Registers; };
+  auto MapInside = [&](llvm::ArrayRef<std::int64_t> Map, std::size_t Size,
+                       std::int64_t Bound) {
+    if (Map.size() != Size ||
+        llvm::any_of(Map, [&](std::int64_t R) { return R < 0 || R >= Bound; }))
+      fail(S.Range, "a register map does not fit its tiles");
+  };
+  if (const auto *I = S.getIf<RegisterLoadStmt>()) {
+    if (tile(S, I->Dst) && (I->Vector < 1 || Registers(I->Dst) % I->Vector))
+      fail(S.Range, "a load's vector does not divide its registers");
+  } else if (const auto *I = S.getIf<RegisterStoreStmt>()) {
+    if (tile(S, I->Src) && (I->Vector < 1 || Registers(I->Src) % I->Vector))
+      fail(S.Range, "a store's vector does not divide its registers");
+  } else if (const auto *I = S.getIf<RegisterMathStmt>()) {
+    if (!tile(S, I->Dst))
+      return;
+    for (const RegisterOperand &O : I->Operands)
+      if (O.What == RegisterOperand::Kind::Tile && tile(S, O.Tile)) {
+        if (!O.Map.empty())
+          MapInside(O.Map, Registers(I->Dst), Registers(O.Tile));
+        else if (Registers(O.Tile) != Registers(I->Dst))
+          fail(S.Range, "an operand of register math has other registers "
+                        "than its result");
+      }
+  } else if (const auto *I = S.getIf<RegisterReduceStmt>()) {
+    if (!tile(S, I->Dst) || !tile(S, I->Src))
+      return;
+    MapInside(I->Into, Registers(I->Src), Registers(I->Dst));
+    for (std::int64_t M : I->LaneMasks)
+      if (M <= 0 || M >= 32 || (M & (M - 1)))
+        fail(S.Range, "a reduction's lane mask " + llvm::Twine(M) +
+                          " is not a lane bit of a warp");
+  }
+}
+
 void Verifier::walk(const std::vector<InstId> &Body, VerifyScope C) {
   for (auto &[Ext, V] : Extensions)
     V->body(Body, C);
@@ -131,6 +203,12 @@ void Verifier::walk(const std::vector<InstId> &Body, VerifyScope C) {
       Inner.KVar = S.get<KLoopStmt>().Var;
       walk(S.Body, Inner);
       break;
+    case StmtKind::RegisterLoad:
+    case StmtKind::RegisterMath:
+    case StmtKind::RegisterReduce:
+    case StmtKind::RegisterStore:
+      checkRegisterStmt(S);
+      break;
     default:
       break;
     }
@@ -139,6 +217,7 @@ void Verifier::walk(const std::vector<InstId> &Body, VerifyScope C) {
 
 llvm::Error Verifier::run() {
   checkMap();
+  checkTiles();
   // Every extension the kernel uses checks its statements, even where the
   // walk meets them late (a barrier's first use is inside a role).
   for (const Stmt &S : K.Insts)

@@ -57,7 +57,7 @@ void KernelEmitter::launcher() {
        << "(request, " << P << ", \"" << X.Name << "\", "
        << dtypeEnum(X.Element) << ", " << X.Rank << ", check);\n";
   }
-  for (unsigned P : LoadedTensors)
+  for (unsigned P : globalTensors())
     OS << "  tf::runtime::int32_offsets(" << identifier(K.Parameters[P].Name)
        << ", \"" << K.Parameters[P].Name << "\", check);\n";
   for (auto [P, Dim] : Extents) {
@@ -116,11 +116,12 @@ void KernelEmitter::launcher() {
   for (auto [P, Dim] : Extents)
     Args.push_back(identifier(K.Parameters[P].Name) + "_extent" +
                    std::to_string(Dim));
-  for (unsigned P : LoadedTensors) {
+  for (unsigned P : globalTensors()) {
     const Parameter &X = K.Parameters[P];
     const std::string Name = identifier(X.Name);
-    Args.push_back("static_cast<const " + std::string(loadedType(X.Element)) +
-                   " *>(" + Name + ".data)");
+    Args.push_back("static_cast<" +
+                   std::string(StoredTensors.count(P) ? "" : "const ") +
+                   loadedType(X.Element) + " *>(" + Name + ".data)");
     for (int D = 0; D < X.Rank; ++D)
       Args.push_back("static_cast<int>(" + Name + ".strides[" +
                      std::to_string(D) + "])");
@@ -194,6 +195,7 @@ llvm::Error emitCuda(llvm::ArrayRef<Kernel> Kernels, const CudaOptions &Opts,
      << "#include \"tf/runtime/kernel_args.hpp\"\n"
      << "#include \"tf/runtime/registry.hpp\"\n"
      << "#include \"tf/runtime/sm90/mbarrier.cuh\"\n"
+     << "#include \"tf/runtime/sm90/register_tile.cuh\"\n"
      << "#include \"tf/runtime/sm90/smem_descriptor.cuh\"\n"
      << "#include \"tf/runtime/sm90/swizzle.cuh\"\n"
      << "#include \"tf/runtime/sm90/sync.cuh\"\n"
@@ -206,7 +208,11 @@ llvm::Error emitCuda(llvm::ArrayRef<Kernel> Kernels, const CudaOptions &Opts,
   OS << "namespace sm90 = tf::sm90;\n";
   OS << "namespace tma = tf::sm90::tma;\n";
   OS << "namespace wgmma = tf::sm90::wgmma;\n\n";
-  if (Opts.DebugWaits)
+  const bool Waits = llvm::any_of(
+      Kernels, [](const Kernel &K) { return !K.Barriers.empty(); });
+  if (!Waits)
+    ; // no barriers, nothing waits
+  else if (Opts.DebugWaits)
     OS << "// emit-debug-waits: a wait that polls this often traps with the "
           "barrier's name.\n"
           "constexpr sm90::WaitPolicy waits = sm90::trap_after(1u << 26);\n";
@@ -225,11 +231,15 @@ llvm::Error emitCuda(llvm::ArrayRef<Kernel> Kernels, const CudaOptions &Opts,
   // The activations the kernels' fused epilogues call, each once.
   std::set<ElementwiseOp> Activations;
   for (const Kernel &K : Kernels)
-    for (const Stmt &S : K.Insts)
+    for (const Stmt &S : K.Insts) {
       if (const auto *Store = S.getIf<StoreFragmentStmt>())
         for (const FragmentOp &F : Store->Epilogue)
           if (activationFunction(F.Op))
             Activations.insert(F.Op);
+      if (const auto *Math = S.getIf<RegisterMathStmt>())
+        if (std::optional<ElementwiseOp> Op = activationOf(Math->Op))
+          Activations.insert(*Op);
+    }
   if (!Activations.empty())
     OS << "\n// The fused epilogues' activations (tf/ops/activation_math.hpp "
           "in CUDA's f32 math).\n";

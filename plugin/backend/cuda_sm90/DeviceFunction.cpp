@@ -102,6 +102,7 @@ void KernelEmitter::constants() {
       OS << (P % 8 ? " " : "\n    ") << S.PairBytes[P] << ",";
     OS << "\n};\n";
   }
+  registerConstants();
   OS << "\n";
 }
 
@@ -120,10 +121,16 @@ void KernelEmitter::deviceFunction() {
   for (auto [P, Dim] : Extents)
     Params.push_back("int " + identifier(K.Parameters[P].Name) + "_extent" +
                      std::to_string(Dim));
-  for (unsigned P : LoadedTensors) {
+  for (unsigned P : globalTensors()) {
     const Parameter &X = K.Parameters[P];
-    Params.push_back("const " + std::string(loadedType(X.Element)) +
-                     " *__restrict__ " + identifier(X.Name) + "_data");
+    // Read only: const and __restrict__; stored into (and perhaps read
+    // back, a residual updated in place): neither.
+    Params.push_back(StoredTensors.count(P)
+                         ? std::string(loadedType(X.Element)) + " *" +
+                               identifier(X.Name) + "_data"
+                         : "const " + std::string(loadedType(X.Element)) +
+                               " *__restrict__ " + identifier(X.Name) +
+                               "_data");
     for (int D = 0; D < X.Rank; ++D)
       Params.push_back("int " + identifier(X.Name) + "_stride" +
                        std::to_string(D));
@@ -176,6 +183,8 @@ void KernelEmitter::role(InstId Id, unsigned Indent) {
   OS.indent(Indent);
   if (I.End - I.Begin == 1)
     OS << "if (threadIdx.x == " << I.Begin << ") {\n";
+  else if (I.Begin == 0)
+    OS << "if (threadIdx.x < " << I.End << ") {\n";
   else
     OS << "if (threadIdx.x >= " << I.Begin << " && threadIdx.x < " << I.End
        << ") {\n";
@@ -188,6 +197,7 @@ void KernelEmitter::role(InstId Id, unsigned Indent) {
     OS.indent(Indent + 2) << "const int warp = threadIdx.x / 32 % 4, lane8 = "
                              "threadIdx.x % 32 / 4, lane4 = threadIdx.x % 4;\n";
   }
+  declareTiles(Id, Indent + 2);
   const InstId Saved = CurrentRole;
   std::set<std::string> SavedUsed = std::exchange(Used, usedVariables(Body));
   CurrentRole = Id;
@@ -255,6 +265,12 @@ void KernelEmitter::stmt(InstId Id, unsigned Indent) {
   }
   case StmtKind::StoreFragment:
     storeFragment(Id, Indent);
+    return;
+  case StmtKind::RegisterLoad:
+  case StmtKind::RegisterMath:
+  case StmtKind::RegisterReduce:
+  case StmtKind::RegisterStore:
+    registerStmt(S, Indent);
     return;
   case StmtKind::AtomCall:
   case StmtKind::Extension:

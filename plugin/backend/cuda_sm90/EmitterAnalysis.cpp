@@ -154,6 +154,8 @@ llvm::Error KernelEmitter::collect() {
   if (Err)
     return Err;
   for (const Stmt &St : K.Insts)
+    collectRegisterStmt(St);
+  for (const Stmt &St : K.Insts)
     if (const auto *Store = St.getIf<StoreFragmentStmt>()) {
       const StoreFragmentStmt &I = *Store;
       auto A = Accumulators.find(I.Acc);
@@ -262,6 +264,25 @@ KernelEmitter::usedVariables(const std::vector<InstId> &Body) const {
         for (ExprId E : L.Origin)
           Read(E);
       });
+    auto ReadGlobal = [&](const EpilogueLoad &G) {
+      for (ExprId E : G.Origin)
+        Read(E);
+    };
+    std::function<void(const ScalarExpr &)> ReadScalar =
+        [&](const ScalarExpr &X) {
+          Read(X.Index);
+          for (const ScalarExpr &A : X.Args)
+            ReadScalar(A);
+        };
+    if (const auto *I = S.getIf<RegisterLoadStmt>())
+      ReadGlobal(I->Src);
+    if (const auto *I = S.getIf<RegisterStoreStmt>())
+      ReadGlobal(I->Dst);
+    if (const auto *I = S.getIf<RegisterMathStmt>())
+      for (const RegisterOperand &O : I->Operands) {
+        ReadGlobal(O.Bounds);
+        ReadScalar(O.Scalar);
+      }
   }
   return Vars;
 }

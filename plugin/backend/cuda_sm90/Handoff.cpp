@@ -119,6 +119,8 @@ public:
 
   void initialize(LoweringContext &Ctx, std::vector<InstId> &Out) override {
     Kernel &L = Ctx.L;
+    if (L.Barriers.empty() && L.ClusterCtas == 1)
+      return; // nothing to initialise, nobody to wait for it
     Stmt Init(RoleStmt{"init", "", 0, 1}, Ctx.H.Range);
     for (BarrierId B = 0; B < L.Barriers.size(); ++B) {
       auto I = std::make_unique<BarrierInit>();

@@ -46,6 +46,9 @@ std::string dtypeEnum(DType T);
 /// The device function, named as elementwiseName(\p Op), that a fused
 /// epilogue calls for \p Op; null for the ops written as an expression.
 const char *activationFunction(lower::ElementwiseOp Op);
+/// The activation a register op computes with a function of
+/// activationFunction (gelu, silu); none for the others.
+std::optional<lower::ElementwiseOp> activationOf(lower::RegisterOp Op);
 /// The device functions through which fused epilogues read global memory.
 const char *epilogueLoadFunctions();
 
@@ -112,6 +115,34 @@ private:
                       Paired);
   void origin(const lower::Stmt &S, unsigned Indent);
 
+  // Register programs (RegisterProgram.cpp).
+  void collectRegisterStmt(const lower::Stmt &S);
+  /// The register tiles' coordinate arrays and the register maps.
+  void registerConstants();
+  /// Declares the register tiles role \p Role writes, with the thread's
+  /// part of each coordinate.
+  void declareTiles(lower::InstId Role, unsigned Indent);
+  void registerStmt(const lower::Stmt &S, unsigned Indent);
+  void globalAccess(unsigned Tile, const lower::EpilogueLoad &G,
+                    std::int64_t Vector, bool Store, unsigned Indent);
+  void registerMath(const lower::RegisterMathStmt &I, unsigned Indent);
+  void registerReduce(const lower::RegisterReduceStmt &I, unsigned Indent);
+  std::string scalarValue(const lower::ScalarExpr &E) const;
+  std::string tileName(unsigned Tile) const;
+  /// The first tile whose registers lie where \p Tile's do: the one whose
+  /// coordinate arrays and thread parts \p Tile's accesses read.
+  unsigned coordOwner(unsigned Tile) const;
+  /// Coordinate \p D of register \p Reg (an expression) of tile \p Tile.
+  std::string tileIndex(unsigned Tile, int D, const std::string &Reg) const;
+  std::string registerMap(llvm::ArrayRef<std::int64_t> Map) const;
+  /// The tensor parameters the device code reads or writes element by
+  /// element (data and strides are kernel parameters), in order.
+  std::set<unsigned> globalTensors() const {
+    std::set<unsigned> All = LoadedTensors;
+    All.insert(StoredTensors.begin(), StoredTensors.end());
+    return All;
+  }
+
   // Names and expressions (EmitterNames.cpp).
   std::string expr(lower::ExprId E) const;
   std::string barrier(lower::BarrierId Bar, lower::ExprId Slot) const {
@@ -145,6 +176,13 @@ private:
   /// The tensor parameters fused epilogues read from global memory (their
   /// data and strides are kernel parameters).
   std::set<unsigned> LoadedTensors;
+  /// The tensor parameters register programs store into.
+  std::set<unsigned> StoredTensors;
+  /// The register maps of register programs (operands' Map, reductions'
+  /// Into), each a constexpr array of this name.
+  std::map<std::vector<std::int64_t>, std::string> RegisterMaps;
+  /// (tile geometry owner, dimension): the coordinates accesses read.
+  std::set<std::pair<unsigned, int>> UsedCoords;
   /// Ring value -> bytes between stages.
   std::map<hir::ValueId, std::int64_t> StageBytes;
   /// Accumulator value -> (N, blocks per issuing warpgroup, warpgroups).

@@ -51,7 +51,7 @@ void scope_block(Matrix a, Matrix b, Matrix out) {
     }
     [[tf::mesh(compute)]] auto staged = tf::schedule<tf::Copy>(tf::cast<tf::bf16>(acc), staged_tile);
     [[tf::mesh(loader)]] {
-      const std::int64_t row = m * 128; // expected-error {{a nested statement inside mesh scope 'loader' cannot be lowered: a scope holds tf ops directly [tf:lower-statement]}}
+      const std::int64_t row = m * 128; // expected-error {{a nested statement inside mesh scope 'loader' cannot be lowered: a scope holds tf ops and tile_offsets loops over register ops [tf:lower-statement]}}
       tf::schedule<tf::nv::CopyAsyncTensor>(staged, out.tile<128, 64>(row, n * 64));
     }
   }

@@ -37,33 +37,6 @@ void gemm(Matrix a, Matrix b, Matrix out) {
 }
 } // namespace interleaved
 
-// A register tile zero-filled beside the accumulator and never accumulated
-// into: lowering zero-fills registers only as the accumulator of the op that
-// sizes them.
-namespace unused_zeros {
-using namespace gemm_test;
-using Acc = Acc128x64<>;
-using Staged = tf::Tensor<tf::bf16, "(128,64):(64,1) | Swizzle(3,4,3)", tf::smem>;
-
-[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", 132), tf::topology("thread", 384))]]
-void gemm(Matrix a, Matrix b, Matrix out) {
-  tf::Ring<LhsSlot, 3> lhs_ring;
-  tf::Ring<RhsSlot, 3> rhs_ring;
-  auto staged_tile = tf::empty<Staged>();
-  for (auto [m, n] : tf::persistent_tiles(cta, tf::ceil_div(a.extent(0), 128), tf::ceil_div(b.extent(1), 64))) {
-    [[tf::mesh(compute)]] auto acc = tf::zeros<Acc>();
-    [[tf::mesh(compute)]] auto spare = tf::zeros<Acc>(); // expected-error {{tf.zeros cannot be lowered by the cuda_sm90 backend: its register tile 'spare' is accumulated by no scheduled op; registers are zero-filled only as an accumulator [tf:lower-op]}}
-    for (std::int64_t k : tf::tile_offsets(a.extent(1), 64)) {
-      [[tf::mesh(loader)]] auto lhs = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<128, 64>(m * 128, k), lhs_ring);
-      [[tf::mesh(loader)]] auto rhs = tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<64, 64>(k, n * 64), rhs_ring);
-      [[tf::mesh(compute)]] acc = tf::schedule<tf::TiledMma<Wgmma>>(acc, lhs, rhs);
-    }
-    [[tf::mesh(compute)]] auto staged = tf::schedule<tf::Copy>(tf::cast<tf::bf16>(acc), staged_tile);
-    [[tf::mesh(loader)]] tf::schedule<tf::nv::CopyAsyncTensor>(staged, out.tile<128, 64>(m * 128, n * 64));
-  }
-}
-} // namespace unused_zeros
-
 // Multicast loads (tf::nv::CopyAsyncTensorMulticast<C>) deliver a tile to
 // the C CTAs of a cluster, each of which issues a share of its boxes: the
 // tile loop must run clusters of exactly C CTAs, and every CTA of a cluster

@@ -1,5 +1,5 @@
-// Element-wise ops left undecided on a thread mesh: tf::add has a contract
-// (generic.Binary), tf::exp none (test/cli/candidates/elementwise.test).
+// Element-wise ops on a register tile distributed over a thread mesh: register
+// ops, decided by their layouts (test/cli/candidates/accepted.test).
 #include <tf/tf.hpp>
 
 inline constexpr tf::Mesh warp = tf::mesh("thread", tf::layout<"(32)">, "lane");

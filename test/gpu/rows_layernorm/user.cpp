@@ -1,0 +1,58 @@
+//===- test/gpu/rows_layernorm/user.cpp - LayerNorm on the H200 -----------===//
+//
+// examples/rows/layernorm.cpp (its kernels; its CPU main renamed) on device
+// tensors through the CUDA backend's layernorm.tf.cu: layernorm_rows where
+// a row fits one tile, layernorm_loop always, against the example's double
+// reference and bound. rows_harness.hpp checks and times them.
+//
+//===----------------------------------------------------------------------===//
+#define main layernorm_example_main
+#include "../../../examples/rows/layernorm.cpp"
+#undef main
+
+#include "rows_harness.hpp"
+
+#include <cmath>
+
+int main(int argc, char **argv) {
+  rows_test::Run run(argc, argv, "rows_layernorm");
+  for (rows_example::Shape s : run.shapes()) {
+    const std::vector<tf::bf16> x = rows_example::random_bf16(s.Rows * s.Cols, 1);
+    const std::vector<tf::bf16> w = rows_example::random_bf16(s.Cols, 2, 0.5f, 1.5f);
+    const std::vector<tf::bf16> b = rows_example::random_bf16(s.Cols, 3, -1.0f, 1.0f);
+    auto ref = [&](std::int64_t r, std::vector<double> &out) {
+      double mean = 0, var = 0;
+      for (std::int64_t c = 0; c < s.Cols; ++c)
+        mean += rows_example::at(x, r * s.Cols + c);
+      mean /= double(s.Cols);
+      for (std::int64_t c = 0; c < s.Cols; ++c) {
+        const double d = rows_example::at(x, r * s.Cols + c) - mean;
+        var += d * d;
+      }
+      var /= double(s.Cols);
+      for (std::int64_t c = 0; c < s.Cols; ++c)
+        out[static_cast<std::size_t>(c)] =
+            (rows_example::at(x, r * s.Cols + c) - mean) / std::sqrt(var + eps) *
+                rows_example::at(w, c) +
+            rows_example::at(b, c);
+    };
+    const tf::Grid grid = tf::grid(tf::ceil_div(s.Rows, rows::BM));
+    const double bytes = 2.0 * 2 * s.Rows * s.Cols;
+    rows_test::Device dw(w), db(b);
+    for (bool whole : {true, false}) {
+      if (whole && s.Cols > rows::BN)
+        continue;
+      rows_test::Device dx(x), dy(rows_example::poisoned(s.Rows * s.Cols));
+      run.check(whole ? "layernorm_rows" : "layernorm_loop", s,
+                [&] {
+                  tf::launch(whole ? rows::layernorm_rows : rows::layernorm_loop, grid,
+                             rows::Matrix(dx.data(), {s.Rows, s.Cols}),
+                             rows::Vector(dw.data(), {s.Cols}),
+                             rows::Vector(db.data(), {s.Cols}),
+                             rows::Matrix(dy.data(), {s.Rows, s.Cols}), eps);
+                },
+                dy, ref, bytes, /*floor=*/1e-4);
+    }
+  }
+  return run.exit_status();
+}
