@@ -87,6 +87,27 @@ namespace {
 
 constexpr float eps = 1e-5f;
 
+/// LayerNorm of row r of x (cols values) with weight w and bias b, in
+/// double.
+void reference(const std::vector<tf::bf16> &x, const std::vector<tf::bf16> &w,
+               const std::vector<tf::bf16> &b, std::int64_t cols, std::int64_t r,
+               std::vector<double> &out) {
+  double mean = 0, var = 0;
+  for (std::int64_t c = 0; c < cols; ++c)
+    mean += rows_example::at(x, r * cols + c);
+  mean /= double(cols);
+  for (std::int64_t c = 0; c < cols; ++c) {
+    double d = rows_example::at(x, r * cols + c) - mean;
+    var += d * d;
+  }
+  var /= double(cols);
+  for (std::int64_t c = 0; c < cols; ++c)
+    out[static_cast<std::size_t>(c)] =
+        (rows_example::at(x, r * cols + c) - mean) / std::sqrt(var + eps) *
+            rows_example::at(w, c) +
+        rows_example::at(b, c);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -95,20 +116,7 @@ int main(int argc, char **argv) {
   std::vector<tf::bf16> w = rows_example::random_bf16(s.Cols, 2, 0.5f, 1.5f);
   std::vector<tf::bf16> b = rows_example::random_bf16(s.Cols, 3, -1.0f, 1.0f);
   auto ref = [&](std::int64_t r, std::vector<double> &out) {
-    double mean = 0, var = 0;
-    for (std::int64_t c = 0; c < s.Cols; ++c)
-      mean += rows_example::at(x, r * s.Cols + c);
-    mean /= double(s.Cols);
-    for (std::int64_t c = 0; c < s.Cols; ++c) {
-      double d = rows_example::at(x, r * s.Cols + c) - mean;
-      var += d * d;
-    }
-    var /= double(s.Cols);
-    for (std::int64_t c = 0; c < s.Cols; ++c)
-      out[static_cast<std::size_t>(c)] =
-          (rows_example::at(x, r * s.Cols + c) - mean) / std::sqrt(var + eps) *
-              rows_example::at(w, c) +
-          rows_example::at(b, c);
+    reference(x, w, b, s.Cols, r, out);
   };
   int status = 0;
   for (bool whole : {true, false}) {

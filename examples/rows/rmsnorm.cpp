@@ -133,6 +133,48 @@ void reference(const double *x, const std::vector<tf::bf16> &w, std::int64_t col
     out[static_cast<std::size_t>(c)] = x[c] * scale * rows_example::at(w, c);
 }
 
+/// The references of the kernels' outputs for inputs x and r0 (the
+/// residual before the fused kernel) of `cols` columns and weight w, row by
+/// row: the norm of x, the new residual (x + r0 rounded to bf16) and the
+/// norm of that.
+class References {
+public:
+  References(const std::vector<tf::bf16> &x, const std::vector<tf::bf16> &r0,
+             const std::vector<tf::bf16> &w, std::int64_t cols)
+      : x(x), r0(r0), w(w), cols(cols), row(static_cast<std::size_t>(cols)) {}
+
+  rows_example::RowReference norm() {
+    return [this](std::int64_t r, std::vector<double> &out) {
+      for (std::int64_t c = 0; c < cols; ++c)
+        row[static_cast<std::size_t>(c)] = rows_example::at(x, r * cols + c);
+      reference(row.data(), w, cols, out);
+    };
+  }
+  rows_example::RowReference residual() {
+    return [this](std::int64_t r, std::vector<double> &out) {
+      sum_row(r);
+      out = row;
+    };
+  }
+  rows_example::RowReference fused() {
+    return [this](std::int64_t r, std::vector<double> &out) {
+      sum_row(r);
+      reference(row.data(), w, cols, out);
+    };
+  }
+
+private:
+  void sum_row(std::int64_t r) {
+    for (std::int64_t c = 0; c < cols; ++c)
+      row[static_cast<std::size_t>(c)] = tf::widen(tf::convert<tf::bf16>(
+          float(rows_example::at(x, r * cols + c) + rows_example::at(r0, r * cols + c))));
+  }
+
+  const std::vector<tf::bf16> &x, &r0, &w;
+  std::int64_t cols;
+  std::vector<double> row;
+};
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -143,26 +185,10 @@ int main(int argc, char **argv) {
   const tf::Grid grid = tf::grid(tf::ceil_div(s.Rows, rows::BM));
   rows::Matrix xs(const_cast<tf::bf16 *>(x.data()), {s.Rows, s.Cols});
   rows::Vector ws(const_cast<tf::bf16 *>(w.data()), {s.Cols});
-  std::vector<double> row(static_cast<std::size_t>(s.Cols));
-  auto norm_ref = [&](std::int64_t r, std::vector<double> &out) {
-    for (std::int64_t c = 0; c < s.Cols; ++c)
-      row[static_cast<std::size_t>(c)] = rows_example::at(x, r * s.Cols + c);
-    reference(row.data(), w, s.Cols, out);
-  };
-  // The new residual is x + r rounded to bf16; the norm is of that.
-  auto sum_row = [&](std::int64_t r) {
-    for (std::int64_t c = 0; c < s.Cols; ++c)
-      row[static_cast<std::size_t>(c)] = tf::widen(tf::convert<tf::bf16>(float(
-          rows_example::at(x, r * s.Cols + c) + rows_example::at(r0, r * s.Cols + c))));
-  };
-  auto residual_ref = [&](std::int64_t r, std::vector<double> &out) {
-    sum_row(r);
-    out = row;
-  };
-  auto fused_ref = [&](std::int64_t r, std::vector<double> &out) {
-    sum_row(r);
-    reference(row.data(), w, s.Cols, out);
-  };
+  References refs(x, r0, w, s.Cols);
+  const rows_example::RowReference norm_ref = refs.norm(),
+                                   residual_ref = refs.residual(),
+                                   fused_ref = refs.fused();
 
   int status = 0;
   for (bool whole : {true, false}) {

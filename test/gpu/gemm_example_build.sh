@@ -12,10 +12,8 @@
 # TEST's main from the main of the test of the example it comes from, with
 # the same substitutions (variants.py write-gpu); TEST has no user.cpp.
 #
-# The .cu comes from $TF_EMITTED_DIR (default BUILD_DIR/emitted)/EXAMPLE.tf.cu.
-# When that file is missing it is generated with clang++ and the plugin
-# ($TF_PLUGIN, default build/lib/tf.so); the GPU machine has no clang, so
-# there the files are generated beforehand and copied (docs/gpu.md).
+# The .cu comes from $TF_EMITTED_DIR (default BUILD_DIR/emitted)/EXAMPLE.tf.cu,
+# emitted there where missing (emit_example.sh).
 set -euo pipefail
 example=$1 test=$2 build=$3
 source=examples/gemm/$example.cpp
@@ -28,17 +26,8 @@ if [[ ! -f $source ]]; then
   python3 examples/gemm/variants.py write-gpu "$example" "$user" "$source"
 fi
 NVCC=${NVCC:-nvcc}
-emitted_dir=${TF_EMITTED_DIR:-$build/emitted}
-emitted=$emitted_dir/$example.tf.cu
-if [[ ! -f $emitted ]]; then
-  plugin=${TF_PLUGIN:-build/lib/tf.so}
-  clang=${CLANGXX:-$(command -v clang++-22 || echo /usr/lib/llvm-22/bin/clang++)}
-  [[ -f $plugin && -x $clang ]] || {
-    echo "no $emitted, and no clang++ with $plugin to emit it" >&2; exit 1; }
-  mkdir -p "$emitted_dir"
-  "$clang" -std=c++20 -Iinclude -Iexamples/gemm -fsyntax-only -fplugin="$plugin" \
-    -fplugin-arg-tf-emit="$emitted_dir" "$source"
-fi
+emitted=${TF_EMITTED_DIR:-$build/emitted}/$example.tf.cu
+"$(dirname "$0")/emit_example.sh" "$source" examples/gemm "$emitted"
 # examples/gemm for a variant's check.hpp, test/gpu for gemm_harness.hpp.
 includes=(-Iinclude -Iruntime/include -Itest/gpu -Iexamples/gemm)
 "$NVCC" -std=c++20 -O2 "${includes[@]}" -Xcompiler -Wno-attributes \

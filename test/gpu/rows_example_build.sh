@@ -5,24 +5,13 @@
 # rows_harness.hpp), linked with the CUDA backend's EXAMPLE.tf.cu. The
 # build.sh of every rows_*/ folder calls it.
 #
-# The .cu comes from $TF_EMITTED_DIR (default BUILD_DIR/emitted)/EXAMPLE.tf.cu;
-# when it is missing it is generated with clang++ and the plugin
-# ($TF_PLUGIN, default build/lib/tf.so): the GPU machine has no clang, so
-# there the files are generated beforehand and copied (docs/gpu.md).
+# The .cu comes from $TF_EMITTED_DIR (default BUILD_DIR/emitted)/EXAMPLE.tf.cu,
+# emitted there where missing (emit_example.sh).
 set -euo pipefail
 example=$1 test=$2 build=$3
 NVCC=${NVCC:-nvcc}
-emitted_dir=${TF_EMITTED_DIR:-$build/emitted}
-emitted=$emitted_dir/$example.tf.cu
-if [[ ! -f $emitted ]]; then
-  plugin=${TF_PLUGIN:-build/lib/tf.so}
-  clang=${CLANGXX:-$(command -v clang++-22 || echo /usr/lib/llvm-22/bin/clang++)}
-  [[ -f $plugin && -x $clang ]] || {
-    echo "no $emitted, and no clang++ with $plugin to emit it" >&2; exit 1; }
-  mkdir -p "$emitted_dir"
-  "$clang" -std=c++20 -Iinclude -Iexamples/rows -fsyntax-only -fplugin="$plugin" \
-    -fplugin-arg-tf-emit="$emitted_dir" "examples/rows/$example.cpp"
-fi
+emitted=${TF_EMITTED_DIR:-$build/emitted}/$example.tf.cu
+"$(dirname "$0")/emit_example.sh" "examples/rows/$example.cpp" examples/rows "$emitted"
 # examples/rows for check.hpp and rows.hpp, test/gpu for rows_harness.hpp.
 includes=(-Iinclude -Iruntime/include -Itest/gpu -Iexamples/rows)
 "$NVCC" -std=c++20 -O2 "${includes[@]}" -Xcompiler -Wno-attributes \

@@ -20,9 +20,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "GemmReference.h"
+#include "LowerExample.h"
 
-#include "Pipeline.h"
-#include "cli/ToolRunner.h"
 #include "hir/HIR.h"
 #include "interp/Interpreter.h"
 #include "lower/Lower.h"
@@ -202,32 +201,11 @@ constexpr double Lipschitz = Gelu ? 1.13 : 1.0;
 /// The verified LIR of the example, lowered on first use; null (with the
 /// reason in \p Why) when it could not be.
 const Kernel *exampleLir(std::string &Why) {
-  static std::optional<Kernel> Lir;
-  static std::string Problem;
-  static bool Tried = false;
-  if (!Tried) {
-    Tried = true;
-    // examples/gemm for check.hpp, which a variant includes from there.
-    static const char *const Argv[] = {"tf_interp_gemm", "--", "-std=c++20",
-                                       "-I" TF_SOURCE_DIR "/include",
-                                       "-I" TF_SOURCE_DIR "/examples/gemm"};
-    cli::takeCompilerFlags(5, Argv);
-    cli::ToolOptions Opts;
-    Opts.Command = "finalize";
-    Opts.Files = {TF_GEMM_EXAMPLE_PATH};
-    // The plugin's pipeline lowers and verifies, as for `tf finalize`; its
-    // refusals are diagnostics (the run then fails).
-    Opts.LoweredSink = [](llvm::ArrayRef<plugin::LoweredKernel> Kernels) {
-      if (!Lir && !Kernels.empty())
-        Lir = Kernels.front().LIR;
-    };
-    if (cli::runOnFiles(Opts) != 0)
-      Problem += "the example did not compile\n";
-    if (!Lir && Problem.empty())
-      Problem = "the example has no kernel";
-  }
-  Why = Problem;
-  return Lir ? &*Lir : nullptr;
+  // examples/gemm for check.hpp, which a variant includes from there.
+  static const std::vector<Kernel> Kernels = tf_interp_test::lowerExample(
+      TF_GEMM_EXAMPLE_PATH, TF_SOURCE_DIR "/examples/gemm");
+  Why = Kernels.empty() ? "the example did not compile or lower\n" : "";
+  return Kernels.empty() ? nullptr : &Kernels.front();
 }
 
 //===- Inputs and references ----------------------------------------------===//

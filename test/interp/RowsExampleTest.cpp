@@ -15,10 +15,9 @@
 // consecutive -- and each mutant must be caught.
 //
 //===----------------------------------------------------------------------===//
+#include "LowerExample.h"
 #include "RowsHeaderOnly.h"
 
-#include "Pipeline.h"
-#include "cli/ToolRunner.h"
 #include "interp/Interpreter.h"
 #include "lower/Lower.h"
 
@@ -47,24 +46,8 @@ using lower::Kernel;
 
 /// The example's kernels, lowered and verified on first use.
 const std::vector<Kernel> &exampleKernels() {
-  static std::vector<Kernel> Kernels;
-  static bool Tried = false;
-  if (!Tried) {
-    Tried = true;
-    static const char *const Argv[] = {"tf_interp_rows", "--", "-std=c++20",
-                                       "-I" TF_SOURCE_DIR "/include",
-                                       "-I" TF_SOURCE_DIR "/examples/rows"};
-    cli::takeCompilerFlags(5, Argv);
-    cli::ToolOptions Opts;
-    Opts.Command = "finalize";
-    Opts.Files = {TF_ROWS_EXAMPLE_PATH};
-    Opts.LoweredSink = [](llvm::ArrayRef<plugin::LoweredKernel> Lowered) {
-      for (const plugin::LoweredKernel &L : Lowered)
-        Kernels.push_back(L.LIR);
-    };
-    if (cli::runOnFiles(Opts) != 0)
-      Kernels.clear();
-  }
+  static const std::vector<Kernel> Kernels = tf_interp_test::lowerExample(
+      TF_ROWS_EXAMPLE_PATH, TF_SOURCE_DIR "/examples/rows");
   return Kernels;
 }
 

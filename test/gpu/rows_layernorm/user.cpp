@@ -1,6 +1,7 @@
 //===- test/gpu/rows_layernorm/user.cpp - LayerNorm on the H200 -----------===//
 //
-// examples/rows/layernorm.cpp (its kernels; its CPU main renamed) on device
+// examples/rows/layernorm.cpp (its kernels and double reference; its CPU main
+// renamed) on device
 // tensors through the CUDA backend's layernorm.tf.cu: layernorm_rows where
 // a row fits one tile, layernorm_loop always, against the example's double
 // reference and bound. rows_harness.hpp checks and times them.
@@ -12,8 +13,6 @@
 
 #include "rows_harness.hpp"
 
-#include <cmath>
-
 int main(int argc, char **argv) {
   rows_test::Run run(argc, argv, "rows_layernorm");
   for (rows_example::Shape s : run.shapes()) {
@@ -21,20 +20,7 @@ int main(int argc, char **argv) {
     const std::vector<tf::bf16> w = rows_example::random_bf16(s.Cols, 2, 0.5f, 1.5f);
     const std::vector<tf::bf16> b = rows_example::random_bf16(s.Cols, 3, -1.0f, 1.0f);
     auto ref = [&](std::int64_t r, std::vector<double> &out) {
-      double mean = 0, var = 0;
-      for (std::int64_t c = 0; c < s.Cols; ++c)
-        mean += rows_example::at(x, r * s.Cols + c);
-      mean /= double(s.Cols);
-      for (std::int64_t c = 0; c < s.Cols; ++c) {
-        const double d = rows_example::at(x, r * s.Cols + c) - mean;
-        var += d * d;
-      }
-      var /= double(s.Cols);
-      for (std::int64_t c = 0; c < s.Cols; ++c)
-        out[static_cast<std::size_t>(c)] =
-            (rows_example::at(x, r * s.Cols + c) - mean) / std::sqrt(var + eps) *
-                rows_example::at(w, c) +
-            rows_example::at(b, c);
+      reference(x, w, b, s.Cols, r, out);
     };
     const tf::Grid grid = tf::grid(tf::ceil_div(s.Rows, rows::BM));
     const double bytes = 2.0 * 2 * s.Rows * s.Cols;

@@ -21,26 +21,7 @@ int main(int argc, char **argv) {
     const std::vector<tf::bf16> x = rows_example::random_bf16(s.Rows * s.Cols, 1);
     const std::vector<tf::bf16> r0 = rows_example::random_bf16(s.Rows * s.Cols, 2);
     const std::vector<tf::bf16> w = rows_example::random_bf16(s.Cols, 3, 0.5f, 1.5f);
-    std::vector<double> row(static_cast<std::size_t>(s.Cols));
-    auto norm_ref = [&](std::int64_t r, std::vector<double> &out) {
-      for (std::int64_t c = 0; c < s.Cols; ++c)
-        row[static_cast<std::size_t>(c)] = rows_example::at(x, r * s.Cols + c);
-      reference(row.data(), w, s.Cols, out);
-    };
-    // The new residual is x + r rounded to bf16; the norm is of that.
-    auto sum_row = [&](std::int64_t r) {
-      for (std::int64_t c = 0; c < s.Cols; ++c)
-        row[static_cast<std::size_t>(c)] = tf::widen(tf::convert<tf::bf16>(float(
-            rows_example::at(x, r * s.Cols + c) + rows_example::at(r0, r * s.Cols + c))));
-    };
-    auto residual_ref = [&](std::int64_t r, std::vector<double> &out) {
-      sum_row(r);
-      out = row;
-    };
-    auto fused_ref = [&](std::int64_t r, std::vector<double> &out) {
-      sum_row(r);
-      reference(row.data(), w, s.Cols, out);
-    };
+    References refs(x, r0, w, s.Cols);
     const tf::Grid grid = tf::grid(tf::ceil_div(s.Rows, rows::BM));
     const double bytes = 2.0 * 2 * s.Rows * s.Cols;
     rows_test::Device dx(x), dw(w);
@@ -55,7 +36,7 @@ int main(int argc, char **argv) {
                              rows::Vector(dw.data(), {s.Cols}),
                              rows::Matrix(dy.data(), {s.Rows, s.Cols}), eps);
                 },
-                dy, norm_ref, bytes);
+                dy, refs.norm(), bytes);
       // Reads x and r, writes h and y: twice the bytes.
       rows_test::Device dr(r0), dz(rows_example::poisoned(s.Rows * s.Cols));
       auto fused = [&] {
@@ -68,8 +49,8 @@ int main(int argc, char **argv) {
       const char *name = whole ? "residual_rmsnorm_rows" : "residual_rmsnorm_loop";
       fused();
       rows_test::cuda(cudaDeviceSynchronize(), name);
-      run.check_output((std::string(name) + ".residual").c_str(), s, dr, residual_ref);
-      run.check_output(name, s, dz, fused_ref);
+      run.check_output((std::string(name) + ".residual").c_str(), s, dr, refs.residual());
+      run.check_output(name, s, dz, refs.fused());
       if (run.timing())
         run.time(name, s, fused, 2 * bytes);
     }
