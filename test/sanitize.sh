@@ -70,5 +70,8 @@ skip=$others
 if [[ -n $gemm_run ]]; then
   skip+="|^($(ctest -N | sed -n 's/^ *Test *#[0-9]*: \(interp-gemm-.*\)$/\1/p' |
     grep -vx "$gemm_run" | paste -sd'|'))\$"
+  # The row kernels' interpreter runs (not built above; TF_SANITIZE_SUITE=all
+  # builds and runs them).
+  skip+='|^interp-rows-'
 fi
 ctest --output-on-failure -j"$(nproc)" "${select[@]}" -E "$skip"
