@@ -168,9 +168,11 @@ sanitize() {  # TOOL TEST [ARGS...]
 if command -v compute-sanitizer >/dev/null; then
   runs=()
   selected single_tile && runs+=("memcheck single_tile" "racecheck single_tile")
-  # Every generated GEMM (the gemm_*/ folders) at its small shape.
+  # Every generated GEMM (the gemm_*/ folders) at its small shape; every
+  # row kernel test (rows_*/) at its shapes, all small.
   for t in "${TESTS[@]}"; do
     [[ $t == gemm_* && -x test/gpu/$t/build.sh ]] && runs+=("memcheck $t --small")
+    [[ $t == rows_* ]] && runs+=("memcheck $t")
   done
   for run in "${runs[@]}"; do
     read -r tool test args <<<"$run"
@@ -186,7 +188,8 @@ fi
 
 # The instructions the tests exist for must be in the machine code. The
 # hand-written tests: a name's prefix (HGMMA, any form). The generated GEMMs
-# (gemm_*/): the names their sources or build.sh list in a "SASS:" line
+# and row kernels (gemm_*/, rows_*/): the names their sources or build.sh
+# list in a "SASS:" line
 # (their HGMMA or QGMMA form, the TMA loads and stores), as check_ptxas.py
 # reads them in CI: a name and its longer forms after a dot, or, ending in
 # $, the name alone (f16's HGMMA.64x256x16.F32$ is not .F32.BF16).
@@ -195,7 +198,7 @@ checks=("single_tile HGMMA" "single_tile UTMALDG" "pipeline HGMMA"
         "pipeline UTMALDG" "pipeline UTMASTG" "pipeline USETMAXREG"
         "wgmma_forms HGMMA" "wgmma_forms QGMMA" "launch_gemm HGMMA")
 for t in "${TESTS[@]}"; do
-  [[ $t == gemm_* && -x test/gpu/$t/build.sh ]] || continue
+  [[ ($t == gemm_* || $t == rows_*) && -x test/gpu/$t/build.sh ]] || continue
   for w in $(sed -n 's,^\(//\|#\) SASS: ,,p' test/gpu/"$t"/*.sh test/gpu/"$t"/*.cpp 2>/dev/null); do
     w=${w#*\*} # N*NAME: the count is CI's check (check_ptxas.py); here, at least one
     if [[ $w == *\$ ]]; then w=${w%\$}; tail='([^.[:alnum:]_]|$)'; else tail='([^[:alnum:]_]|$)'; fi
