@@ -12,6 +12,9 @@
 extern "C" void tf_add_bias(void *x, void *bias, void *y, std::int64_t rows,
                             std::int64_t cols) {
   using namespace bench_rows;
-  tf::launch(rows::add_bias, grid(rows), matrix(x, rows, cols),
+  // One CTA per BM x BN tile: add_bias tiles the columns too.
+  tf::launch(rows::add_bias,
+             tf::grid(tf::ceil_div(rows, rows::BM) * tf::ceil_div(cols, rows::BN)),
+             matrix(x, rows, cols),
              vector(bias, cols), matrix(y, rows, cols));
 }
