@@ -197,6 +197,10 @@ bool decode(const Member &M, Topology &Out) {
          decode(*Extent, Out.extent);
 }
 
+bool decode(const Member &M, ResidentCtas &Out) {
+  return readInteger(*M.Value, M.Type, "count", Out.count);
+}
+
 bool decode(const Member &M, Target &Out) {
   std::optional<Member> Id = member(*M.Value, M.Type, "id");
   return Id && decode(*Id, Out.id);
@@ -246,6 +250,9 @@ std::optional<Topology> decodeTopology(const APValue &V, QualType T) {
 std::optional<Target> decodeTarget(const APValue &V, QualType T) {
   return decodeAs<Target>(V, T, "tf::Target");
 }
+std::optional<ResidentCtas> decodeResidentCtas(const APValue &V, QualType T) {
+  return decodeAs<ResidentCtas>(V, T, "tf::ResidentCtas");
+}
 
 std::optional<std::string> decodeName(const APValue &V, QualType T) {
   std::optional<Name> N = decodeAs<Name>(V, T, "tf::Name");
@@ -271,6 +278,8 @@ std::string describeConstant(const APValue &V, QualType T,
     return "ShardLayout " + to_string(*S);
   if (std::optional<Target> Tgt = decodeTarget(V, T))
     return "Target(" + std::string(Tgt->id.view()) + ")";
+  if (std::optional<ResidentCtas> R = decodeResidentCtas(V, T))
+    return "ResidentCtas(" + std::to_string(R->count) + ")";
   if (std::optional<Topology> Top = decodeTopology(V, T))
     return "Topology(" + std::string(Top->level.view()) + ", " +
            to_string(Top->extent) + ")";

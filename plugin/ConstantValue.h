@@ -41,6 +41,8 @@ std::optional<Mesh> decodeMesh(const clang::APValue &V, clang::QualType T);
 std::optional<Topology> decodeTopology(const clang::APValue &V,
                                        clang::QualType T);
 std::optional<Target> decodeTarget(const clang::APValue &V, clang::QualType T);
+std::optional<ResidentCtas> decodeResidentCtas(const clang::APValue &V,
+                                               clang::QualType T);
 /// A tf::Name's text ("nv.sm90.Wgmma").
 std::optional<std::string> decodeName(const clang::APValue &V,
                                       clang::QualType T);

@@ -15,7 +15,7 @@
 namespace rows {
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", tf::dyn),
-             tf::topology("thread", 128))]]
+             tf::topology("thread", 128), tf::resident_ctas(8))]]
 void add_bias(Matrix x, Vector bias, Matrix y) {
   const std::int64_t GM = tf::ceil_div(x.extent(0), BM);
   const std::int64_t GN = tf::ceil_div(x.extent(1), BN);

@@ -20,7 +20,7 @@
 namespace rows {
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", tf::dyn),
-             tf::topology("thread", 128))]]
+             tf::topology("thread", 128), tf::resident_ctas(4))]]
 void layernorm_rows(Matrix x, Vector w, Vector b, Matrix y, float eps) {
   for (auto [m, n] : tf::grid_tiles(cta, tf::ceil_div(x.extent(0), BM), 1)) {
     [[tf::mesh(threads)]] {
@@ -44,7 +44,7 @@ void layernorm_rows(Matrix x, Vector w, Vector b, Matrix y, float eps) {
 }
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", tf::dyn),
-             tf::topology("thread", 128))]]
+             tf::topology("thread", 128), tf::resident_ctas(4))]]
 void layernorm_loop(Matrix x, Vector w, Vector b, Matrix y, float eps) {
   for (auto [m, n] : tf::grid_tiles(cta, tf::ceil_div(x.extent(0), BM), 1)) {
     [[tf::mesh(threads)]] {

@@ -24,7 +24,7 @@
 namespace rows {
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", tf::dyn),
-             tf::topology("thread", 128))]]
+             tf::topology("thread", 128), tf::resident_ctas(6))]]
 void rmsnorm_rows(Matrix x, Vector w, Matrix y, float eps) {
   for (auto [m, n] : tf::grid_tiles(cta, tf::ceil_div(x.extent(0), BM), 1)) {
     [[tf::mesh(threads)]] {
@@ -41,7 +41,7 @@ void rmsnorm_rows(Matrix x, Vector w, Matrix y, float eps) {
 }
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", tf::dyn),
-             tf::topology("thread", 128))]]
+             tf::topology("thread", 128), tf::resident_ctas(6))]]
 void rmsnorm_loop(Matrix x, Vector w, Matrix y, float eps) {
   for (auto [m, n] : tf::grid_tiles(cta, tf::ceil_div(x.extent(0), BM), 1)) {
     [[tf::mesh(threads)]] {
@@ -65,7 +65,7 @@ void rmsnorm_loop(Matrix x, Vector w, Matrix y, float eps) {
 }
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", tf::dyn),
-             tf::topology("thread", 128))]]
+             tf::topology("thread", 128), tf::resident_ctas(6))]]
 void residual_rmsnorm_rows(Matrix x, Matrix residual, Vector w, Matrix y,
                            float eps) {
   for (auto [m, n] : tf::grid_tiles(cta, tf::ceil_div(x.extent(0), BM), 1)) {
@@ -88,7 +88,7 @@ void residual_rmsnorm_rows(Matrix x, Matrix residual, Vector w, Matrix y,
 }
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", tf::dyn),
-             tf::topology("thread", 128))]]
+             tf::topology("thread", 128), tf::resident_ctas(6))]]
 void residual_rmsnorm_loop(Matrix x, Matrix residual, Vector w, Matrix y,
                            float eps) {
   for (auto [m, n] : tf::grid_tiles(cta, tf::ceil_div(x.extent(0), BM), 1)) {

@@ -5,7 +5,8 @@
 //  - softmax_rows: a row tile spans the whole row (rows up to BN; the
 //    columns beyond it are masked to -inf, so they add e^-inf = 0): each
 //    warp loads its row in 128-bit runs, reduces its maximum and its sum
-//    across its lanes, and writes e^(x - max) / sum.
+//    across its lanes, and writes e^(x - max) times 1 / sum (one division
+//    per row).
 //  - softmax_online: rows longer than a register tile. A loop over column
 //    tiles keeps a running maximum and a running sum, the sum rescaled by
 //    e^(old max - new max) whenever the maximum grows (the online softmax of
@@ -22,7 +23,7 @@
 namespace rows {
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", tf::dyn),
-             tf::topology("thread", 128))]]
+             tf::topology("thread", 128), tf::resident_ctas(8))]]
 void softmax_rows(Matrix x, Matrix y) {
   for (auto [m, n] : tf::grid_tiles(cta, tf::ceil_div(x.extent(0), BM), 1)) {
     [[tf::mesh(threads)]] {
@@ -32,15 +33,16 @@ void softmax_rows(Matrix x, Matrix y) {
       auto row = tf::where(tf::in_bounds(tile), tf::cast<float>(regs), -infinity);
       auto top = tf::reduce_max<1>(row);
       auto e = tf::exp2(tf::mul(tf::sub(row, tf::broadcast<1>(top, row)), log2e));
-      auto sum = tf::reduce_sum<1>(e);
-      auto out = tf::div(e, tf::broadcast<1>(sum, e));
+      // One division per row, then a product per element.
+      auto inverse = tf::div(1.0f, tf::reduce_sum<1>(e));
+      auto out = tf::mul(e, tf::broadcast<1>(inverse, e));
       tf::copy(tf::cast<tf::bf16>(out), y.tile<BM, BN>(m * BM, n * BN));
     }
   }
 }
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", tf::dyn),
-             tf::topology("thread", 128))]]
+             tf::topology("thread", 128), tf::resident_ctas(8))]]
 void softmax_online(Matrix x, Matrix y) {
   for (auto [m, n] : tf::grid_tiles(cta, tf::ceil_div(x.extent(0), BM), 1)) {
     [[tf::mesh(threads)]] {
@@ -60,11 +62,12 @@ void softmax_online(Matrix x, Matrix y) {
         sum = tf::add(tf::mul(sum, rescale), tf::reduce_sum<1>(e));
         top = tf::maximum(top, tile_max);
       }
+      auto inverse = tf::div(1.0f, sum);
       for (std::int64_t k : tf::tile_offsets(x.extent(1), BN)) {
         tf::copy(x.tile<BM, BN>(m * BM, k), regs);
         auto part = tf::cast<float>(regs);
         auto e = tf::exp2(tf::mul(tf::sub(part, tf::broadcast<1>(top, part)), log2e));
-        auto out = tf::div(e, tf::broadcast<1>(sum, e));
+        auto out = tf::mul(e, tf::broadcast<1>(inverse, e));
         tf::copy(tf::cast<tf::bf16>(out), y.tile<BM, BN>(m * BM, k));
       }
     }

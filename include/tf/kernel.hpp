@@ -9,7 +9,8 @@
 // `tf::target(id)` names the hardware the kernel is compiled for (a device or
 // an architecture of targets/*.toml); `tf::topology(level, extent)`
 // (tf/layout/topology.hpp) gives one level of the parallel hierarchy, the
-// first one being the grid. `tf::dyn` stands for an extent given at launch:
+// first one being the grid; `tf::resident_ctas(n)`, optional, asks that n
+// CTAs fit on one SM at once (registers traded for warps in flight). `tf::dyn` stands for an extent given at launch:
 // `tf::topology("cta", tf::dyn)` is a grid whose size `tf::launch` receives
 // (`tf::grid(G)`, tf/launch.hpp).
 //
@@ -84,5 +85,36 @@ constexpr Result<Target> make_target(std::string_view id) {
 
 /// make_target for constant expressions: a malformed id stops compilation.
 constexpr Target target(std::string_view id) { return make_target(id).value(); }
+
+/// How many CTAs of the kernel one SM must hold at once. The CUDA backend
+/// caps each thread's registers so that they fit (the SM's register file
+/// over count x threads per CTA): fewer registers per thread, more warps
+/// with loads in flight, which is what a memory-bound kernel needs. The
+/// plugin checks the count against the SM's limits on threads, CTAs and
+/// shared memory. Without it, one CTA per SM is all the kernel asks for
+/// (every register a thread can have). Header-only execution ignores it.
+struct ResidentCtas {
+  std::int64_t count = 1;
+
+  friend constexpr bool operator==(const ResidentCtas &,
+                                   const ResidentCtas &) = default;
+};
+
+/// At least `count` CTAs resident per SM.
+/// @pre count > 0
+constexpr Result<ResidentCtas> make_resident_ctas(std::int64_t count) {
+  if (count <= 0)
+    return make_error(Errc::out_of_range,
+                      "tf::resident_ctas needs a positive count of CTAs, "
+                      "not {}",
+                      count);
+  return ResidentCtas{count};
+}
+
+/// make_resident_ctas for constant expressions: a count that is not
+/// positive stops compilation.
+constexpr ResidentCtas resident_ctas(std::int64_t count) {
+  return make_resident_ctas(count).value();
+}
 
 } // namespace tf

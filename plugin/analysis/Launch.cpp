@@ -10,7 +10,13 @@
 //                     (tf::topology("thread", N)) against cta.threads.max;
 //   CTAs per cluster  a tile loop's `.cluster` against
 //                     cluster.ctas.portable_max (tf's launchers do not opt in
-//                     to non-portable cluster sizes).
+//                     to non-portable cluster sizes);
+//   resident CTAs     tf::resident_ctas(n): n CTAs on one SM at once, so n
+//                     against sm.ctas.max, n x threads per CTA against
+//                     sm.threads.max, n x the CTA's shared memory (when known)
+//                     against sm.shared_memory.capacity. The backend caps
+//                     registers per thread to fit n; an n no SM can hold
+//                     would be a cap that buys nothing.
 //
 // A fact the target does not give checks nothing.
 //
@@ -54,6 +60,35 @@ std::optional<std::int64_t> sharedBytes(const hir::Kernel &K) {
     Total += *A.bytes();
   }
   return Total;
+}
+
+void checkResidentCtas(const hir::Kernel &K,
+                       const targets::MergedTarget &Target,
+                       std::vector<Finding> &Out) {
+  if (!K.ResidentCtasRange.valid() || K.Topologies.size() < 2 ||
+      !K.Topologies.back().extent.is_constant())
+    return;
+  const std::int64_t N = K.ResidentCtas;
+  const std::int64_t Threads = K.Topologies.back().extent.value;
+  const std::string Asker = "kernel '" + K.Name + "'";
+  const std::string CTAs =
+      std::to_string(N) + " resident CTA" + (N == 1 ? "" : "s") + " per SM";
+  auto Check = [&](llvm::StringRef Fact, std::int64_t Asked,
+                   const std::string &What) {
+    std::optional<std::int64_t> Limit = intFact(Target, Fact);
+    if (Limit && Asked > *Limit)
+      Out.push_back(limitFinding(K.ResidentCtasRange, Asker, What, Target,
+                                 *Limit, Fact));
+  };
+  Check("sm.ctas.max", N, CTAs);
+  Check("sm.threads.max", N * Threads,
+        CTAs + " of " + std::to_string(Threads) + " threads (" +
+            std::to_string(N * Threads) + " threads)");
+  if (std::optional<std::int64_t> Shared = sharedBytes(K); Shared && *Shared)
+    Check("sm.shared_memory.capacity", N * *Shared,
+          CTAs + " of " + std::to_string(*Shared) +
+              " bytes of shared memory (" + std::to_string(N * *Shared) +
+              " bytes)");
 }
 
 void checkResidentClusters(const hir::Kernel &K,
@@ -112,6 +147,7 @@ std::vector<Finding> checkLaunch(const hir::Kernel &K,
           S.ClusterRange.valid() ? S.ClusterRange : S.Range, "the tile loop",
           "clusters of " + std::to_string(S.Cluster) + " CTAs", Target,
           *ClusterMax, "cluster.ctas.portable_max"));
+  checkResidentCtas(K, Target, Out);
   checkResidentClusters(K, Target, Out);
   return Out;
 }

@@ -240,9 +240,21 @@ std::optional<hir::Kernel> KernelBuilder::build() {
       K.Topologies.push_back(*T);
       K.TopologyRanges.push_back(range(A.Range));
       K.TopologyExtentRanges.push_back(topologyExtentRange(A.Written, Ctx));
+    } else if (std::optional<ResidentCtas> R =
+                   decodeResidentCtas(A.Value, A.Type)) {
+      if (K.ResidentCtasRange.valid()) {
+        error(A.Range.getBegin(), DiagId::err_tf_kernel_argument_twice)
+            << "tf::resident_ctas" << A.Range;
+        afterError();
+        continue;
+      }
+      K.ResidentCtas = R->count;
+      K.ResidentCtasRange = range(A.Range);
     } else {
       error(A.Range.getBegin(), DiagId::err_tf_attribute_argument_type)
-          << "kernel" << "tf::target(ID) or tf::topology(LEVEL, EXTENT)"
+          << "kernel"
+          << "tf::target(ID), tf::topology(LEVEL, EXTENT) or "
+             "tf::resident_ctas(N)"
           << A.Type << A.Range;
       afterError();
     }

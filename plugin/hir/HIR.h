@@ -390,6 +390,10 @@ struct Kernel {
   /// Where each topology's extent is written as a number (parallel to
   /// Topologies; invalid where it is another expression).
   std::vector<SourceRange> TopologyExtentRanges;
+  /// tf::resident_ctas(n): CTAs one SM must hold at once (1 when unwritten)
+  /// and where it is written.
+  std::int64_t ResidentCtas = 1;
+  SourceRange ResidentCtasRange;
   std::vector<ValueId> Parameters;
   /// The function body.
   StmtId Body = None;

@@ -390,6 +390,7 @@ private:
             J.attributeEnd();
           });
       });
+      J.attribute("resident_ctas", K.ResidentCtas);
       ids("parameters", K.Parameters);
       idAttribute("body", K.Body);
       J.attributeArray("values", [&] {

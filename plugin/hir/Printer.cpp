@@ -120,6 +120,8 @@ public:
       for (const Topology &T : K.Topologies)
         OS << ' ' << T.level.view() << '=' << to_string(T.extent);
     }
+    if (K.ResidentCtasRange.valid())
+      OS << " resident_ctas=" << K.ResidentCtas;
     OS << '\n';
     OS << "  mangled " << K.MangledName << '\n';
     for (ValueId P : K.Parameters) {

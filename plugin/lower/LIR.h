@@ -636,6 +636,9 @@ struct Kernel {
   /// index % ClusterCtas); 1: no clusters.
   std::int64_t ClusterCtas = 1;
   std::int64_t BlockThreads = 0;
+  /// CTAs one SM must hold at once (tf::resident_ctas; 1 when unwritten):
+  /// the backend caps registers per thread to fit them.
+  std::int64_t ResidentCtas = 1;
   std::int64_t SharedBytes = 0;
   /// The alignment the map assumes of the dynamic shared memory's base (the
   /// largest region alignment): the backend declares it so.

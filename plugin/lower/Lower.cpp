@@ -95,6 +95,7 @@ LoweringResult lowerWith(const hir::Kernel &K,
   L.Range = K.Range;
   L.SharedLimit = *analysis::intFact(*Target, "cta.shared_memory.max");
   L.BlockThreads = K.Topologies.back().extent.value;
+  L.ResidentCtas = K.ResidentCtas;
   for (hir::ValueId P : K.Parameters) {
     const hir::Value &V = K.Values[P];
     Parameter Out;

@@ -351,8 +351,10 @@ void Printer::run() {
      << (K.Persistent ? " persistent" : "");
   if (K.ClusterCtas > 1)
     OS << " cluster=(" << K.ClusterCtas << ")";
-  OS << " block=(" << K.BlockThreads
-     << ") dynamic_smem=" << K.SharedBytes << " of " << K.SharedLimit
+  OS << " block=(" << K.BlockThreads << ")";
+  if (K.ResidentCtas > 1)
+    OS << " resident=" << K.ResidentCtas << " per SM";
+  OS << " dynamic_smem=" << K.SharedBytes << " of " << K.SharedLimit
      << " (cta.shared_memory.max), base aligned to " << K.SharedAlign
      << "\n";
   OS << "  tensor maps\n";

@@ -216,6 +216,9 @@ void Verifier::walk(const std::vector<InstId> &Body, VerifyScope C) {
 }
 
 llvm::Error Verifier::run() {
+  if (K.ResidentCtas < 1)
+    fail(K.Range, "resident CTAs per SM " + llvm::Twine(K.ResidentCtas) +
+                      " is not positive");
   checkMap();
   checkTiles();
   // Every extension the kernel uses checks its statements, even where the

@@ -21,8 +21,11 @@ void KernelEmitter::constants() {
   OS << "// Launch shape: " << K.BlockThreads << " threads";
   if (K.Persistent)
     OS << ", at most " << expr(K.Grid) << " persistent CTAs";
-  OS << ".\n";
+  OS << "; at least " << K.ResidentCtas << " CTA"
+     << (K.ResidentCtas == 1 ? "" : "s")
+     << " resident per SM (__launch_bounds__ caps registers to fit).\n";
   OS << "constexpr int block_threads = " << K.BlockThreads << ";\n";
+  OS << "constexpr int resident_ctas = " << K.ResidentCtas << ";\n";
   OS << "// The shared-memory map (`tf finalize`): byte offsets from the "
         "dynamic\n// shared memory's base, which is "
      << K.SharedAlign << "-byte aligned.\n";
@@ -109,7 +112,7 @@ void KernelEmitter::constants() {
 void KernelEmitter::deviceFunction() {
   OS << "// " << K.Name << " at " << position(K.Range) << ", lowered for "
      << K.Target << ".\n";
-  OS << "__global__ void __launch_bounds__(block_threads, 1)";
+  OS << "__global__ void __launch_bounds__(block_threads, resident_ctas)";
   // Clusters of consecutive CTAs (the grid is a multiple of them): the
   // kernel's attribute, so that every launch forms them.
   if (K.ClusterCtas > 1)

@@ -27,6 +27,6 @@ void use() { g<Three>(); } // expected-note {{in instantiation of 'g<Three>' req
 // A kernel's arguments are targets and topologies, checked where its body is
 // read: once the attributes are well-formed, hence a run of its own.
 constexpr tf::Mesh m = tf::mesh("thread", tf::IntTuple{4, 32});
-[[tf::kernel(42)]] void h() {}  // expected-error {{argument of 'tf::kernel' must be tf::target(ID) or tf::topology(LEVEL, EXTENT), found 'int'}}
-[[tf::kernel(t, m)]] void i() {} // expected-error {{argument of 'tf::kernel' must be tf::target(ID) or tf::topology(LEVEL, EXTENT), found 'tf::Mesh'}}
+[[tf::kernel(42)]] void h() {}  // expected-error {{argument of 'tf::kernel' must be tf::target(ID), tf::topology(LEVEL, EXTENT) or tf::resident_ctas(N), found 'int'}}
+[[tf::kernel(t, m)]] void i() {} // expected-error {{argument of 'tf::kernel' must be tf::target(ID), tf::topology(LEVEL, EXTENT) or tf::resident_ctas(N), found 'tf::Mesh'}}
 #endif

@@ -570,7 +570,7 @@ def parse_cu_kernel(k: CuKernel, tree: list[Stmt]):
                                  f"not {m.group(2)}: {s}")
             k.tables[m.group(1)] = values
         elif code.startswith("__global__"):
-            m = re.fullmatch(r"__global__ void __launch_bounds__\(block_threads, 1\) "
+            m = re.fullmatch(r"__global__ void __launch_bounds__\(block_threads, resident_ctas\) "
                              r"(?:__cluster_dims__\((\d+), (\d+), (\d+)\) )?"
                              r"(\w+)\((.*)\) \{", code)
             if not m or m.group(4) != k.ident:

@@ -12,11 +12,11 @@ using Matrix = tf::Tensor<float, "(?,?)">;
 inline constexpr tf::Mesh threads = tf::mesh("thread", tf::layout<"(4,32)">);
 
 #ifndef VALUES
-// expected-error@+1 {{argument of 'tf::kernel' must be tf::target(ID) or tf::topology(LEVEL, EXTENT), found 'int'}}
+// expected-error@+1 {{argument of 'tf::kernel' must be tf::target(ID), tf::topology(LEVEL, EXTENT) or tf::resident_ctas(N), found 'int'}}
 [[tf::kernel(42)]] void number(Matrix x) {}
-// expected-error@+1 {{argument of 'tf::kernel' must be tf::target(ID) or tf::topology(LEVEL, EXTENT), found 'const char *'}}
+// expected-error@+1 {{argument of 'tf::kernel' must be tf::target(ID), tf::topology(LEVEL, EXTENT) or tf::resident_ctas(N), found 'const char *'}}
 [[tf::kernel("cta")]] void text(Matrix x) {}
-// expected-error@+1 {{argument of 'tf::kernel' must be tf::target(ID) or tf::topology(LEVEL, EXTENT), found 'tf::Mesh'}}
+// expected-error@+1 {{argument of 'tf::kernel' must be tf::target(ID), tf::topology(LEVEL, EXTENT) or tf::resident_ctas(N), found 'tf::Mesh'}}
 [[tf::kernel(threads)]] void mesh(Matrix x) {}
 // expected-error@+1 {{'tf::kernel' names a target twice}}
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::target("nvidia.h200_sxm"))]] void twice(Matrix x) {}
