@@ -45,7 +45,8 @@
 //             register tensor its registers within its mesh's peak.
 //   roofline  time = max(useful flop / peak, compulsory bytes (each
 //             tensor once) / bandwidth), the peak
-//             `tensor_core.dense.<dtype>` (else `amx.<dtype>.peak`), the
+//             `tensor_core.dense.<dtype>` (else `amx.<dtype>.peak`; for a
+//             reduction in registers, without an atom, `cuda_core.f32`), the
 //             bandwidth `memory.hbm.bandwidth` (else
 //             `memory.dram.bandwidth`); TFLOP/s = useful flop / time. A
 //             lower bound on every schedule's time.
@@ -225,11 +226,18 @@ std::string rateName(DType In) {
   }
 }
 
-/// The fact giving the peak rate of contractions on \p In.
+/// The fact giving the peak rate of contractions on \p In: the matrix
+/// units' for a scheduled op; for a reduction the kernel computes in
+/// registers (no atom: register math is f32, one add or max per element),
+/// the cores' f32 rate.
 std::pair<std::optional<double>, std::string>
-peakFlops(const targets::MergedTarget &T, DType In) {
+peakFlops(const targets::MergedTarget &T, DType In, bool InRegisters) {
   const std::string Name = rateName(In);
-  for (std::string Key : {"tensor_core.dense." + Name, "amx." + Name + ".peak"})
+  const std::vector<std::string> Keys =
+      InRegisters ? std::vector<std::string>{"cuda_core.f32"}
+                  : std::vector<std::string>{"tensor_core.dense." + Name,
+                                             "amx." + Name + ".peak"};
+  for (const std::string &Key : Keys)
     if (std::optional<double> V = numberFact(T, Key))
       return {V, Key};
   return {std::nullopt, ""};
@@ -352,7 +360,16 @@ void occupancyLimits(const hir::Kernel &K, const targets::MergedTarget &T,
 
   OccupancyLimit Regs{"registers", std::nullopt, Precision::Unknown, ""};
   std::optional<std::int64_t> RegsSm = intFact(T, "sm.registers.capacity");
-  if (RegsSm && C.Registers.PerCta > 0) {
+  if (RegsSm && K.ResidentCtasRange.valid() && Threads.CtasPerSm) {
+    // The backend caps registers per thread so that the kernel's
+    // tf::resident_ctas fit (spilling where the program needs more).
+    const std::int64_t PerThread =
+        *RegsSm / (K.ResidentCtas * K.Topologies.back().extent.value);
+    Regs.CtasPerSm = K.ResidentCtas;
+    Regs.P = Precision::LowerBound;
+    Regs.Why = "tf::resident_ctas(" + std::to_string(K.ResidentCtas) +
+               "): at most " + std::to_string(PerThread) + " per thread";
+  } else if (RegsSm && C.Registers.PerCta > 0) {
     Regs.CtasPerSm = *RegsSm / C.Registers.PerCta;
     // Tensors only: the CTA needs at least these registers.
     Regs.P = Precision::UpperBound;
@@ -677,7 +694,10 @@ KernelCost analyzeCost(const hir::Kernel &K,
           Work.Input = K.Values[rootOf(K, A.Operand)].Type.Element;
           break;
         }
-      double PerTrip = 2;
+      // A multiply-add per trip on matrix units; one add or max per element
+      // for a reduction in registers.
+      Work.InRegisters = hir::isRegisterOp(K, Op);
+      double PerTrip = Work.InRegisters ? 1 : 2;
       bool Static = true;
       const IntTuple &Dom = Op.Access.Domain;
       const unsigned Rank = Dom.is_leaf() ? 1 : static_cast<unsigned>(Dom.rank());
@@ -960,7 +980,8 @@ KernelCost analyzeCost(const hir::Kernel &K,
                                      : std::nullopt;
   RL.Flop = Useful ? Useful : C.Flop;
   if (!C.Compute.empty())
-    std::tie(RL.PeakFlops, RL.PeakFact) = peakFlops(Target, C.Compute.front().Input);
+    std::tie(RL.PeakFlops, RL.PeakFact) = peakFlops(
+        Target, C.Compute.front().Input, C.Compute.front().InRegisters);
   RL.BandwidthFact = "memory.hbm.bandwidth";
   RL.Bandwidth = numberFact(Target, RL.BandwidthFact);
   if (!RL.Bandwidth) {
@@ -1029,10 +1050,11 @@ KernelCost analyzeCost(const hir::Kernel &K,
   // consumers drain their MMAs, release the stage, wait for the next one and
   // issue again. A fixed time per step, so smaller steps (a 128 x 128 tile
   // against 128 x 256) pay it more often per flop. A tile's steps are the
-  // executions of its most executed contraction.
+  // executions of its most executed contraction on a matrix unit (a
+  // reduction in registers has no pipeline steps).
   std::optional<std::int64_t> Steps;
   for (const ComputeOp &Op : C.Compute)
-    if (Op.Trips)
+    if (Op.Trips && !Op.InRegisters)
       Steps = std::max(Steps.value_or(0), *Op.Trips);
   E.StepOverhead = numberFact(Target, "pipeline.step_overhead");
   if (E.ComputeSeconds && E.StepOverhead && Steps && E.Tiles && *E.Tiles > 0 &&

@@ -107,7 +107,10 @@ struct ComputeOp {
   std::vector<std::int64_t> Domain;
   /// Executions over the whole kernel (all CTAs); none when symbolic.
   std::optional<std::int64_t> Trips;
-  /// 2 x product(Domain) x Trips.
+  /// A reduction without an atom, computed in registers on the cores (f32)
+  /// rather than by a matrix unit.
+  bool InRegisters = false;
+  /// 2 x product(Domain) x Trips (1 x for a reduction in registers).
   std::optional<double> Flop;
   /// The part of Flop inside the tensors' extents: Flop times, per tiled
   /// dimension, extent / (tiles x tile extent); the rest is tile padding.
