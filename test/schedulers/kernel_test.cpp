@@ -60,6 +60,15 @@ TEST(Grid, FromExtentOrTopology) {
             "tf::grid(G)");
 }
 
+TEST(ResidentCtas, PositiveCountsOnly) {
+  static_assert(tf::resident_ctas(6).count == 6);
+  static_assert(tf::ResidentCtas{}.count == 1); // the default: one per SM
+  EXPECT_EQ(tf::make_resident_ctas(0).error().message(),
+            "tf::resident_ctas needs a positive count of CTAs, not 0");
+  EXPECT_EQ(tf::make_resident_ctas(-2).error().message(),
+            "tf::resident_ctas needs a positive count of CTAs, not -2");
+}
+
 TEST(GridDeathTest, NonPositiveExtentStops) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   std::int64_t g = -3;
