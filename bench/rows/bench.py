@@ -202,7 +202,7 @@ def timed(call, count, launches, warmup):
     return start.elapsed_time(stop) * 1e-3 / launches
 
 
-def bench(lib, kernel, R, C, rounds, failures):
+def bench(kernel, R, C, rounds, failures):
     """Checks and times every side of `kernel` at R x C; returns rows."""
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     set_bytes = kernel.bytes_per_elem * R * C
@@ -311,14 +311,14 @@ def main():
         if hasattr(torch._dynamo.config, option):
             setattr(torch._dynamo.config, option, 256)
     torch.manual_seed(0)
-    lib = load(args.lib)
+    load(args.lib)  # binds every Form to its symbol
     print(f"device {torch.cuda.get_device_name(0)}, torch {torch.__version__}", flush=True)
     rows, failures = [], []
     writer = None
     out = open(args.csv, "w", newline="") if args.csv else None
     for kernel in (k for k in KERNELS if k.name in wanted):
         for R, C in shapes:
-            for row in bench(lib, kernel, R, C, args.rounds, failures):
+            for row in bench(kernel, R, C, args.rounds, failures):
                 rows.append(row)
                 if out:
                     if writer is None:
