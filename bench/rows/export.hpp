@@ -4,8 +4,8 @@
 // bench/rows/<example>.cpp includes one examples/rows/<example>.cpp (its main
 // renamed) and exports its kernels as `extern "C"` functions on raw device
 // pointers, each a tf::launch as a user writes it (on the default stream, the
-// one PyTorch uses unless told otherwise). These helpers build the tensors
-// and the grid those launches take.
+// one PyTorch uses unless told otherwise), on the grid rows.hpp gives the
+// kernel's form. These helpers build the tensors.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -24,11 +24,6 @@ inline rows::Matrix matrix(void *data, std::int64_t rows, std::int64_t cols) {
 /// A bf16 vector of `n` elements at `data`.
 inline rows::Vector vector(void *data, std::int64_t n) {
   return rows::Vector(static_cast<tf::bf16 *>(data), {n});
-}
-
-/// One CTA per BM rows: the grid every row kernel of examples/rows takes.
-inline tf::Grid grid(std::int64_t rows) {
-  return tf::grid(tf::ceil_div(rows, rows::BM));
 }
 
 } // namespace bench_rows

@@ -14,10 +14,10 @@ namespace {
 
 void layernorm(void (*kernel)(rows::Matrix, rows::Vector, rows::Vector,
                               rows::Matrix, float),
-               void *x, void *w, void *b, void *y, std::int64_t rows,
+               tf::Grid grid, void *x, void *w, void *b, void *y, std::int64_t rows,
                std::int64_t cols, float eps) {
   using namespace bench_rows;
-  tf::launch(kernel, grid(rows), matrix(x, rows, cols), vector(w, cols),
+  tf::launch(kernel, grid, matrix(x, rows, cols), vector(w, cols),
              vector(b, cols), matrix(y, rows, cols), eps);
 }
 
@@ -26,11 +26,11 @@ void layernorm(void (*kernel)(rows::Matrix, rows::Vector, rows::Vector,
 extern "C" void tf_layernorm_rows(void *x, void *w, void *b, void *y,
                                   std::int64_t rows, std::int64_t cols,
                                   float eps) {
-  layernorm(rows::layernorm_rows, x, w, b, y, rows, cols, eps);
+  layernorm(rows::layernorm_rows, rows::whole_row_grid(rows), x, w, b, y, rows, cols, eps);
 }
 
 extern "C" void tf_layernorm_loop(void *x, void *w, void *b, void *y,
                                   std::int64_t rows, std::int64_t cols,
                                   float eps) {
-  layernorm(rows::layernorm_loop, x, w, b, y, rows, cols, eps);
+  layernorm(rows::layernorm_loop, rows::loop_grid(rows), x, w, b, y, rows, cols, eps);
 }

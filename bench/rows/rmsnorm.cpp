@@ -15,19 +15,19 @@
 namespace {
 
 void norm(void (*kernel)(rows::Matrix, rows::Vector, rows::Matrix, float),
-          void *x, void *w, void *y, std::int64_t rows, std::int64_t cols,
+          tf::Grid grid, void *x, void *w, void *y, std::int64_t rows, std::int64_t cols,
           float eps) {
   using namespace bench_rows;
-  tf::launch(kernel, grid(rows), matrix(x, rows, cols), vector(w, cols),
+  tf::launch(kernel, grid, matrix(x, rows, cols), vector(w, cols),
              matrix(y, rows, cols), eps);
 }
 
 void residual_norm(void (*kernel)(rows::Matrix, rows::Matrix, rows::Vector,
                                   rows::Matrix, float),
-                   void *x, void *residual, void *w, void *y, std::int64_t rows,
+                   tf::Grid grid, void *x, void *residual, void *w, void *y, std::int64_t rows,
                    std::int64_t cols, float eps) {
   using namespace bench_rows;
-  tf::launch(kernel, grid(rows), matrix(x, rows, cols),
+  tf::launch(kernel, grid, matrix(x, rows, cols),
              matrix(residual, rows, cols), vector(w, cols),
              matrix(y, rows, cols), eps);
 }
@@ -36,22 +36,24 @@ void residual_norm(void (*kernel)(rows::Matrix, rows::Matrix, rows::Vector,
 
 extern "C" void tf_rmsnorm_rows(void *x, void *w, void *y, std::int64_t rows,
                                 std::int64_t cols, float eps) {
-  norm(rows::rmsnorm_rows, x, w, y, rows, cols, eps);
+  norm(rows::rmsnorm_rows, rows::whole_row_grid(rows), x, w, y, rows, cols, eps);
 }
 
 extern "C" void tf_rmsnorm_loop(void *x, void *w, void *y, std::int64_t rows,
                                 std::int64_t cols, float eps) {
-  norm(rows::rmsnorm_loop, x, w, y, rows, cols, eps);
+  norm(rows::rmsnorm_loop, rows::loop_grid(rows), x, w, y, rows, cols, eps);
 }
 
 extern "C" void tf_residual_rmsnorm_rows(void *x, void *residual, void *w,
                                          void *y, std::int64_t rows,
                                          std::int64_t cols, float eps) {
-  residual_norm(rows::residual_rmsnorm_rows, x, residual, w, y, rows, cols, eps);
+  residual_norm(rows::residual_rmsnorm_rows, rows::whole_row_grid(rows),
+                x, residual, w, y, rows, cols, eps);
 }
 
 extern "C" void tf_residual_rmsnorm_loop(void *x, void *residual, void *w,
                                          void *y, std::int64_t rows,
                                          std::int64_t cols, float eps) {
-  residual_norm(rows::residual_rmsnorm_loop, x, residual, w, y, rows, cols, eps);
+  residual_norm(rows::residual_rmsnorm_loop, rows::loop_grid(rows),
+                x, residual, w, y, rows, cols, eps);
 }

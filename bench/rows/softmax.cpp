@@ -13,13 +13,13 @@
 extern "C" void tf_softmax_rows(void *x, void *y, std::int64_t rows,
                                 std::int64_t cols) {
   using namespace bench_rows;
-  tf::launch(rows::softmax_rows, grid(rows), matrix(x, rows, cols),
+  tf::launch(rows::softmax_rows, rows::whole_row_grid(rows), matrix(x, rows, cols),
              matrix(y, rows, cols));
 }
 
 extern "C" void tf_softmax_online(void *x, void *y, std::int64_t rows,
                                   std::int64_t cols) {
   using namespace bench_rows;
-  tf::launch(rows::softmax_online, grid(rows), matrix(x, rows, cols),
+  tf::launch(rows::softmax_online, rows::loop_grid(rows), matrix(x, rows, cols),
              matrix(y, rows, cols));
 }

@@ -1,17 +1,18 @@
 //===- examples/rows/layernorm.cpp - LayerNorm with weight and bias -------===//
 //
 // y = (x - mean) / sqrt(var + eps) * w + b along each row of a bf16 matrix,
-// in f32 (rows.hpp: one warp per row, BM x BN row tiles in registers): the
-// mean first, then the variance as the mean of (x - mean)^2 (no
-// E[x^2] - E[x]^2 cancellation); the columns beyond the row are masked to
-// 0 after the mean is taken, so they add nothing to the variance.
-//  - layernorm_rows: rows up to BN, one row tile, both reductions across
-//    the warp from the same registers;
-//  - layernorm_loop: longer rows, three loops over column tiles (the sum,
-//    the centered squares, the outputs).
-// Both ask for 4 resident CTAs per SM (128 registers a thread at most;
-// layernorm_rows, which holds its centered row, weight and bias, takes 124
-// without a spill; ptxas takes 221, 2 CTAs, when not asked).
+// in f32 (rows.hpp: the whole-row and the loop forms): the mean first, then
+// the variance as the mean of (x - mean)^2 (no E[x^2] - E[x]^2
+// cancellation); the columns beyond the row are masked to 0 after the mean
+// is taken, so they add nothing to the variance.
+//  - layernorm_rows: rows up to BN, one row tile per warp, both reductions
+//    across the warp from the same registers; 4 resident CTAs per SM (128
+//    registers a thread at most: it holds its centered row, weight and
+//    bias, and takes 124 without a spill; ptxas takes 221, 2 CTAs, when not
+//    asked);
+//  - layernorm_loop: longer rows, one per CTA: three loops over column
+//    tiles (the sums, the centered squares, each thread's own, then one
+//    reduction across the CTA after each; the outputs).
 // `layernorm [ROWS COLS]` runs them on the CPU.
 //
 //===----------------------------------------------------------------------===//
@@ -47,38 +48,40 @@ void layernorm_rows(Matrix x, Vector w, Vector b, Matrix y, float eps) {
 }
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", tf::dyn),
-             tf::topology("thread", 128), tf::resident_ctas(4))]]
+             tf::topology("thread", 256), tf::resident_ctas(6))]]
 void layernorm_loop(Matrix x, Vector w, Vector b, Matrix y, float eps) {
-  for (auto [m, n] : tf::grid_tiles(cta, tf::ceil_div(x.extent(0), BM), 1)) {
-    [[tf::mesh(threads)]] {
-      auto regs = tf::empty<RowTile>();
-      auto sum = tf::zeros<Stats>();
-      for (std::int64_t k : tf::tile_offsets(x.extent(1), BN)) {
-        tf::copy(x.tile<BM, BN>(m * BM, k), regs);
-        sum = tf::add(sum, tf::reduce_sum<1>(tf::cast<float>(regs)));
+  for (auto [m, n] : tf::grid_tiles(cta, x.extent(0), 1)) {
+    [[tf::mesh(row_threads)]] {
+      auto regs = tf::empty<LoopTile>();
+      // Each thread sums its columns; one reduction across the CTA.
+      auto sums = tf::zeros<LoopSums>();
+      for (std::int64_t k : tf::tile_offsets(x.extent(1), BW)) {
+        tf::copy(x.tile<1, BW>(m, k), regs);
+        sums = tf::add(sums, tf::cast<float>(regs));
       }
-      auto mean = tf::mul(sum, 1.0f / x.extent(1));
+      auto mean = tf::mul(tf::reduce_sum<1>(sums), 1.0f / x.extent(1));
       // The variance from x - mean, a second pass: no E[x^2] - E[x]^2
       // cancellation.
-      auto squares = tf::zeros<Stats>();
-      for (std::int64_t k : tf::tile_offsets(x.extent(1), BN)) {
-        auto tile = x.tile<BM, BN>(m * BM, k);
+      auto squares = tf::zeros<LoopSums>();
+      for (std::int64_t k : tf::tile_offsets(x.extent(1), BW)) {
+        auto tile = x.tile<1, BW>(m, k);
         tf::copy(tile, regs);
         auto part = tf::cast<float>(regs);
         auto centered = tf::where(tf::in_bounds(tile),
                                   tf::sub(part, tf::broadcast<1>(mean, part)), 0.0f);
-        squares = tf::add(squares, tf::reduce_sum<1>(tf::mul(centered, centered)));
+        squares = tf::add(squares, tf::mul(centered, centered));
       }
-      auto scale = tf::rsqrt(tf::add(tf::mul(squares, 1.0f / x.extent(1)), eps));
-      for (std::int64_t k : tf::tile_offsets(x.extent(1), BN)) {
-        tf::copy(x.tile<BM, BN>(m * BM, k), regs);
+      auto var = tf::mul(tf::reduce_sum<1>(squares), 1.0f / x.extent(1));
+      auto scale = tf::rsqrt(tf::add(var, eps));
+      for (std::int64_t k : tf::tile_offsets(x.extent(1), BW)) {
+        tf::copy(x.tile<1, BW>(m, k), regs);
         auto part = tf::cast<float>(regs);
         auto centered = tf::sub(part, tf::broadcast<1>(mean, part));
-        auto weight = tf::cast<float>(tf::broadcast<0>(w.tile<BN>(k), regs));
-        auto bias = tf::cast<float>(tf::broadcast<0>(b.tile<BN>(k), regs));
+        auto weight = tf::cast<float>(tf::broadcast<0>(w.tile<BW>(k), regs));
+        auto bias = tf::cast<float>(tf::broadcast<0>(b.tile<BW>(k), regs));
         auto normed = tf::mul(centered, tf::broadcast<1>(scale, centered));
         auto out = tf::add(tf::mul(normed, weight), bias);
-        tf::copy(tf::cast<tf::bf16>(out), y.tile<BM, BN>(m * BM, k));
+        tf::copy(tf::cast<tf::bf16>(out), y.tile<1, BW>(m, k));
       }
     }
   }
@@ -127,7 +130,7 @@ int main(int argc, char **argv) {
       continue; // one row tile spans rows up to BN
     std::vector<tf::bf16> y = rows_example::poisoned(s.Rows * s.Cols);
     tf::launch(whole ? rows::layernorm_rows : rows::layernorm_loop,
-               tf::grid(tf::ceil_div(s.Rows, rows::BM)),
+               whole ? rows::whole_row_grid(s.Rows) : rows::loop_grid(s.Rows),
                rows::Matrix(x.data(), {s.Rows, s.Cols}), rows::Vector(w.data(), {s.Cols}),
                rows::Vector(b.data(), {s.Cols}), rows::Matrix(y.data(), {s.Rows, s.Cols}),
                eps);

@@ -1,12 +1,13 @@
 //===- examples/rows/rmsnorm.cpp - RMSNorm with weight, and fused residual -===//
 //
 // y = x / sqrt(mean(x^2) + eps) * w along each row of a bf16 matrix, f32
-// inside (rows.hpp: one warp per row, BM x BN row tiles in registers):
-//  - rmsnorm_rows: rows up to BN, one row tile: the sum of squares is
-//    reduced across the warp, and the tile is scaled from the same
-//    registers (the columns beyond the row read as 0 and add nothing);
-//  - rmsnorm_loop: longer rows: a loop over column tiles sums the squares,
-//    a second loop scales and writes;
+// inside (rows.hpp: the whole-row and the loop forms):
+//  - rmsnorm_rows: rows up to BN, one row tile per warp: the sum of
+//    squares is reduced across the warp, and the tile is scaled from the
+//    same registers (the columns beyond the row read as 0 and add nothing);
+//  - rmsnorm_loop: longer rows, one per CTA: a loop over column tiles
+//    where each thread sums the squares of its columns, one reduction
+//    across the CTA's warps, then a second loop scales and writes;
 //  - residual_rmsnorm_rows / _loop: the fused residual add of a
 //    transformer block: h = x + r is written back as the new residual
 //    (bf16), and y = RMSNorm(h) * w; the loop form reads h back from the
@@ -14,8 +15,8 @@
 // The weight is read straight into the row tile's layout
 // (tf::broadcast<0>(w.tile<BN>(...), regs): each warp reads the row's
 // weights). The whole-row kernels ask for 6 resident CTAs per SM (80
-// registers without a spill; ptxas takes 219 when not asked, 2 CTAs), the
-// loops for 4 (rows.hpp). `rmsnorm [ROWS COLS]` runs them on the CPU.
+// registers without a spill; ptxas takes 219 when not asked, 2 CTAs).
+// `rmsnorm [ROWS COLS]` runs them on the CPU.
 //
 //===----------------------------------------------------------------------===//
 #include "check.hpp"
@@ -43,24 +44,27 @@ void rmsnorm_rows(Matrix x, Vector w, Matrix y, float eps) {
 }
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", tf::dyn),
-             tf::topology("thread", 128), tf::resident_ctas(4))]]
+             tf::topology("thread", 256), tf::resident_ctas(6))]]
 void rmsnorm_loop(Matrix x, Vector w, Matrix y, float eps) {
-  for (auto [m, n] : tf::grid_tiles(cta, tf::ceil_div(x.extent(0), BM), 1)) {
-    [[tf::mesh(threads)]] {
-      auto regs = tf::empty<RowTile>();
-      auto squares = tf::zeros<Stats>();
-      for (std::int64_t k : tf::tile_offsets(x.extent(1), BN)) {
-        tf::copy(x.tile<BM, BN>(m * BM, k), regs);
+  for (auto [m, n] : tf::grid_tiles(cta, x.extent(0), 1)) {
+    [[tf::mesh(row_threads)]] {
+      auto regs = tf::empty<LoopTile>();
+      // Each thread sums the squares of its columns; one reduction across
+      // the CTA after the loop.
+      auto squares = tf::zeros<LoopSums>();
+      for (std::int64_t k : tf::tile_offsets(x.extent(1), BW)) {
+        tf::copy(x.tile<1, BW>(m, k), regs);
         auto part = tf::cast<float>(regs);
-        squares = tf::add(squares, tf::reduce_sum<1>(tf::mul(part, part)));
+        squares = tf::add(squares, tf::mul(part, part));
       }
-      auto scale = tf::rsqrt(tf::add(tf::mul(squares, 1.0f / x.extent(1)), eps));
-      for (std::int64_t k : tf::tile_offsets(x.extent(1), BN)) {
-        tf::copy(x.tile<BM, BN>(m * BM, k), regs);
+      auto mean = tf::mul(tf::reduce_sum<1>(squares), 1.0f / x.extent(1));
+      auto scale = tf::rsqrt(tf::add(mean, eps));
+      for (std::int64_t k : tf::tile_offsets(x.extent(1), BW)) {
+        tf::copy(x.tile<1, BW>(m, k), regs);
         auto part = tf::cast<float>(regs);
-        auto weight = tf::cast<float>(tf::broadcast<0>(w.tile<BN>(k), regs));
+        auto weight = tf::cast<float>(tf::broadcast<0>(w.tile<BW>(k), regs));
         auto out = tf::mul(tf::mul(part, tf::broadcast<1>(scale, part)), weight);
-        tf::copy(tf::cast<tf::bf16>(out), y.tile<BM, BN>(m * BM, k));
+        tf::copy(tf::cast<tf::bf16>(out), y.tile<1, BW>(m, k));
       }
     }
   }
@@ -90,29 +94,30 @@ void residual_rmsnorm_rows(Matrix x, Matrix residual, Vector w, Matrix y,
 }
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", tf::dyn),
-             tf::topology("thread", 128), tf::resident_ctas(4))]]
+             tf::topology("thread", 256), tf::resident_ctas(4))]]
 void residual_rmsnorm_loop(Matrix x, Matrix residual, Vector w, Matrix y,
                            float eps) {
-  for (auto [m, n] : tf::grid_tiles(cta, tf::ceil_div(x.extent(0), BM), 1)) {
-    [[tf::mesh(threads)]] {
-      auto xs = tf::empty<RowTile>();
-      auto rs = tf::empty<RowTile>();
-      auto squares = tf::zeros<Stats>();
-      for (std::int64_t k : tf::tile_offsets(x.extent(1), BN)) {
-        tf::copy(x.tile<BM, BN>(m * BM, k), xs);
-        tf::copy(residual.tile<BM, BN>(m * BM, k), rs);
+  for (auto [m, n] : tf::grid_tiles(cta, x.extent(0), 1)) {
+    [[tf::mesh(row_threads)]] {
+      auto xs = tf::empty<LoopTile>();
+      auto rs = tf::empty<LoopTile>();
+      auto squares = tf::zeros<LoopSums>();
+      for (std::int64_t k : tf::tile_offsets(x.extent(1), BW)) {
+        tf::copy(x.tile<1, BW>(m, k), xs);
+        tf::copy(residual.tile<1, BW>(m, k), rs);
         auto h = tf::cast<tf::bf16>(tf::add(tf::cast<float>(xs), tf::cast<float>(rs)));
-        tf::copy(h, residual.tile<BM, BN>(m * BM, k));
+        tf::copy(h, residual.tile<1, BW>(m, k));
         auto part = tf::cast<float>(h);
-        squares = tf::add(squares, tf::reduce_sum<1>(tf::mul(part, part)));
+        squares = tf::add(squares, tf::mul(part, part));
       }
-      auto scale = tf::rsqrt(tf::add(tf::mul(squares, 1.0f / x.extent(1)), eps));
-      for (std::int64_t k : tf::tile_offsets(x.extent(1), BN)) {
-        tf::copy(residual.tile<BM, BN>(m * BM, k), rs);
+      auto mean = tf::mul(tf::reduce_sum<1>(squares), 1.0f / x.extent(1));
+      auto scale = tf::rsqrt(tf::add(mean, eps));
+      for (std::int64_t k : tf::tile_offsets(x.extent(1), BW)) {
+        tf::copy(residual.tile<1, BW>(m, k), rs);
         auto part = tf::cast<float>(rs);
-        auto weight = tf::cast<float>(tf::broadcast<0>(w.tile<BN>(k), rs));
+        auto weight = tf::cast<float>(tf::broadcast<0>(w.tile<BW>(k), rs));
         auto out = tf::mul(tf::mul(part, tf::broadcast<1>(scale, part)), weight);
-        tf::copy(tf::cast<tf::bf16>(out), y.tile<BM, BN>(m * BM, k));
+        tf::copy(tf::cast<tf::bf16>(out), y.tile<1, BW>(m, k));
       }
     }
   }
@@ -184,7 +189,6 @@ int main(int argc, char **argv) {
   const std::vector<tf::bf16> x = rows_example::random_bf16(s.Rows * s.Cols, 1);
   const std::vector<tf::bf16> r0 = rows_example::random_bf16(s.Rows * s.Cols, 2);
   const std::vector<tf::bf16> w = rows_example::random_bf16(s.Cols, 3, 0.5f, 1.5f);
-  const tf::Grid grid = tf::grid(tf::ceil_div(s.Rows, rows::BM));
   rows::Matrix xs(const_cast<tf::bf16 *>(x.data()), {s.Rows, s.Cols});
   rows::Vector ws(const_cast<tf::bf16 *>(w.data()), {s.Cols});
   References refs(x, r0, w, s.Cols);
@@ -197,6 +201,7 @@ int main(int argc, char **argv) {
     if (whole && s.Cols > rows::BN)
       continue; // one row tile spans rows up to BN
     std::vector<tf::bf16> y = rows_example::poisoned(s.Rows * s.Cols);
+    const tf::Grid grid = whole ? rows::whole_row_grid(s.Rows) : rows::loop_grid(s.Rows);
     tf::launch(whole ? rows::rmsnorm_rows : rows::rmsnorm_loop, grid, xs, ws,
                rows::Matrix(y.data(), {s.Rows, s.Cols}), eps);
     status |= rows_example::report(whole ? "rmsnorm_rows" : "rmsnorm_loop", s, y, norm_ref);

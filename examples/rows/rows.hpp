@@ -1,20 +1,26 @@
 //===- examples/rows/rows.hpp - What the row kernels share ----------------===//
 //
-// The meshes and tile types of the row kernels: one CTA per BM = 4 rows
-// (a grid sized at launch), four warps of 32 threads, one row per warp. A
-// row tile of BM x BN elements lives in registers as tf::row_tile_text
-// lays it out: each lane holds runs of 8 contiguous bf16 (one 128-bit load)
-// every 256 columns, so a warp's loads of a step are one contiguous span
-// and a row's reduction is a reduction across the warp's lanes. BN = 1024
-// keeps a row tile at 32 f32 registers per thread; rows up to BN run as
-// one tile (the whole-row kernels), longer rows loop over column tiles
-// with a running reduction.
+// The meshes, tile types and grids of the row kernels, in two forms:
+//  - whole-row kernels (`*_rows`, and add_bias): one CTA per BM = 4 rows
+//    (a grid sized at launch), four warps of 32 threads, one row per warp.
+//    A BM x BN row tile lives in registers as tf::row_tile_text lays it
+//    out: each lane holds runs of 8 contiguous bf16 (one 128-bit load)
+//    every 256 columns, so a warp's loads of a step are one contiguous span
+//    and a row's reduction is a reduction across the warp's lanes. BN =
+//    1024 keeps a row tile at 32 f32 registers per thread; rows up to BN
+//    run as one tile.
+//  - loop kernels (`*_loop`, `softmax_online`): longer rows, one row per
+//    CTA of eight warps, which loops over column tiles of BW = 2048 (8
+//    contiguous bf16 per thread, warp w holding columns [256 w, 256 w +
+//    256) of a tile), keeping running sums or statistics, then reads the
+//    row again to write it. A row's reduction spans the CTA's warps: the
+//    lanes' butterfly, then the warps' partials through shared memory. One
+//    row per CTA keeps what the second pass reads again small: the rows
+//    the resident CTAs hold fit in the L2 (a warp per row, as the
+//    whole-row kernels, held four rows per CTA, which outgrew it: measured
+//    on an H100, 2026-12-05, 0.44-0.84 of the copy bandwidth).
 // Each kernel says how many CTAs an SM must hold (tf::resident_ctas), which
-// caps its registers: more resident warps keep more loads in flight. The
-// loop kernels read a row twice and ask for fewer: the more rows resident
-// CTAs hold at once, the less of them the L2 still has for the second pass
-// (measured on an H100, 2026-12-05: rmsnorm_loop at 32768 x 4096 moved 0.88
-// of the copy bandwidth at 4 resident CTAs, 0.70 at 6).
+// caps its registers: more resident warps keep more loads in flight.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -32,12 +38,35 @@ inline constexpr tf::Mesh cta = tf::mesh("cta", tf::layout<"(?)">, "rows");
 inline constexpr tf::Mesh threads =
     tf::mesh("thread", tf::layout<"(4,32)">, "warp", "lane");
 
+/// The loop kernels' CTA: one row, eight warps.
+constexpr int BW = 2048;  // columns per row tile of a loop kernel
+inline constexpr tf::Mesh row_threads =
+    tf::mesh("thread", tf::layout<"(8,32)">, "warp", "lane");
+
 using Matrix = tf::Tensor<tf::bf16, "(?,?)">;  // row-major, run-time extents
 using Vector = tf::Tensor<tf::bf16, "(?)">;
 /// A BM x BN row tile in registers, one row per warp, 8 bf16 per lane run.
 using RowTile = tf::Tensor<tf::bf16, tf::row_tile_text<BM, BN, 8>(), tf::rmem>;
 /// One f32 per row: a row statistic (maximum, sum, scale).
 using Stats = tf::Tensor<float, "(4)", tf::rmem>;
+
+/// A 1 x BW row tile of a loop kernel: 8 contiguous bf16 per thread, the
+/// warps side by side, the lanes side by side within each warp's 256
+/// columns.
+using LoopTile =
+    tf::Tensor<tf::bf16, "(1,(8@warp,32@lane,8)):(2048,(256,8,1))", tf::rmem>;
+/// The same tile in f32: a loop kernel's running sums, element by element.
+using LoopSums =
+    tf::Tensor<float, "(1,(8@warp,32@lane,8)):(2048,(256,8,1))", tf::rmem>;
+/// The loop kernels' row statistic.
+using LoopStat = tf::Tensor<float, "(1)", tf::rmem>;
+
+/// The grid of a whole-row kernel on `rows` rows: a CTA per BM rows.
+inline tf::Grid whole_row_grid(std::int64_t rows) {
+  return tf::grid(tf::ceil_div(rows, BM));
+}
+/// The grid of a loop kernel: a CTA per row.
+inline tf::Grid loop_grid(std::int64_t rows) { return tf::grid(rows); }
 
 /// log2(e): e^t = 2^(t log2 e), the form of the GPU's ex2 instruction.
 constexpr float log2e = 1.4426950408889634f;

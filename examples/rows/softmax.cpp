@@ -1,14 +1,16 @@
 //===- examples/rows/softmax.cpp - Row softmax, whole rows and online -----===//
 //
 // y = softmax(x) along each row of a bf16 matrix, in f32, written as bf16.
-// Two kernels (rows.hpp: one warp per row, BM x BN row tiles in registers):
+// Two kernels (rows.hpp: the whole-row and the loop forms):
 //  - softmax_rows: a row tile spans the whole row (rows up to BN; the
 //    columns beyond it are masked to -inf, so they add e^-inf = 0): each
 //    warp loads its row in 128-bit runs, reduces its maximum and its sum
 //    across its lanes, and writes e^(x - max) times 1 / sum (one division
 //    per row).
-//  - softmax_online: rows longer than a register tile. A loop over column
-//    tiles keeps a running maximum and a running sum, the sum rescaled by
+//  - softmax_online: rows longer than a register tile, one per CTA. A loop
+//    over column tiles (each tile's maximum and sum reduced across the
+//    CTA's warps) keeps a running maximum and a running sum, the sum
+//    rescaled by
 //    e^(old max - new max) whenever the maximum grows (the online softmax of
 //    Milakov and Gimelshein), then a second pass writes the outputs.
 // e^t is computed as 2^(t log2 e): the form the GPU's ex2 instruction takes.
@@ -42,17 +44,17 @@ void softmax_rows(Matrix x, Matrix y) {
 }
 
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", tf::dyn),
-             tf::topology("thread", 128), tf::resident_ctas(8))]]
+             tf::topology("thread", 256), tf::resident_ctas(6))]]
 void softmax_online(Matrix x, Matrix y) {
-  for (auto [m, n] : tf::grid_tiles(cta, tf::ceil_div(x.extent(0), BM), 1)) {
-    [[tf::mesh(threads)]] {
+  for (auto [m, n] : tf::grid_tiles(cta, x.extent(0), 1)) {
+    [[tf::mesh(row_threads)]] {
       // The running maximum starts at the lowest finite float, not -inf:
       // e^(old - new) stays 0, never e^(-inf + inf).
-      auto top = tf::full<Stats>(lowest);
-      auto sum = tf::zeros<Stats>();
-      auto regs = tf::empty<RowTile>();
-      for (std::int64_t k : tf::tile_offsets(x.extent(1), BN)) {
-        auto tile = x.tile<BM, BN>(m * BM, k);
+      auto top = tf::full<LoopStat>(lowest);
+      auto sum = tf::zeros<LoopStat>();
+      auto regs = tf::empty<LoopTile>();
+      for (std::int64_t k : tf::tile_offsets(x.extent(1), BW)) {
+        auto tile = x.tile<1, BW>(m, k);
         tf::copy(tile, regs);
         auto part = tf::where(tf::in_bounds(tile), tf::cast<float>(regs), -infinity);
         auto tile_max = tf::reduce_max<1>(part);
@@ -63,12 +65,12 @@ void softmax_online(Matrix x, Matrix y) {
         top = tf::maximum(top, tile_max);
       }
       auto inverse = tf::div(1.0f, sum);
-      for (std::int64_t k : tf::tile_offsets(x.extent(1), BN)) {
-        tf::copy(x.tile<BM, BN>(m * BM, k), regs);
+      for (std::int64_t k : tf::tile_offsets(x.extent(1), BW)) {
+        tf::copy(x.tile<1, BW>(m, k), regs);
         auto part = tf::cast<float>(regs);
         auto e = tf::exp2(tf::mul(tf::sub(part, tf::broadcast<1>(top, part)), log2e));
         auto out = tf::mul(e, tf::broadcast<1>(inverse, e));
-        tf::copy(tf::cast<tf::bf16>(out), y.tile<BM, BN>(m * BM, k));
+        tf::copy(tf::cast<tf::bf16>(out), y.tile<1, BW>(m, k));
       }
     }
   }
@@ -99,17 +101,16 @@ int main(int argc, char **argv) {
   auto ref = [&](std::int64_t r, std::vector<double> &out) {
     reference(x, s.Cols, r, out);
   };
-  const tf::Grid grid = tf::grid(tf::ceil_div(s.Rows, rows::BM));
   int status = 0;
   // The whole-row kernel where one register tile spans the row.
   if (s.Cols <= rows::BN) {
     std::vector<tf::bf16> y = rows_example::poisoned(s.Rows * s.Cols);
-    tf::launch(rows::softmax_rows, grid, rows::Matrix(x.data(), {s.Rows, s.Cols}),
+    tf::launch(rows::softmax_rows, rows::whole_row_grid(s.Rows), rows::Matrix(x.data(), {s.Rows, s.Cols}),
                rows::Matrix(y.data(), {s.Rows, s.Cols}));
     status |= rows_example::report("softmax_rows", s, y, ref);
   }
   std::vector<tf::bf16> y = rows_example::poisoned(s.Rows * s.Cols);
-  tf::launch(rows::softmax_online, grid, rows::Matrix(x.data(), {s.Rows, s.Cols}),
+  tf::launch(rows::softmax_online, rows::loop_grid(s.Rows), rows::Matrix(x.data(), {s.Rows, s.Cols}),
              rows::Matrix(y.data(), {s.Rows, s.Cols}));
   status |= rows_example::report("softmax_online", s, y, ref);
   return status;

@@ -128,6 +128,7 @@ llvm::Error Run::namedBarrier(Walker &W, const ext::NamedBarrier &I) {
   if (W.AtNamedBarrier) {
     // Released: the barrier's generation moved on.
     W.AtNamedBarrier = false;
+    ++W.Meets;
     return llvm::Error::success();
   }
   llvm::Expected<std::int64_t> N = share(W, -1, 0);

@@ -71,6 +71,10 @@ std::string stmtName(const Stmt &S) {
     return "reduce";
   case lower::StmtKind::RegisterStore:
     return "st.global";
+  case lower::StmtKind::RegisterShare:
+    return "st.shared";
+  case lower::StmtKind::RegisterGather:
+    return "gather";
   case lower::StmtKind::Extension:
     break;
   }
@@ -320,6 +324,10 @@ llvm::Error Run::execute(Walker &W, const Stmt &S) {
     return registerReduce(W, S.get<lower::RegisterReduceStmt>());
   case lower::StmtKind::RegisterStore:
     return registerStore(W, S.get<lower::RegisterStoreStmt>());
+  case lower::StmtKind::RegisterShare:
+    return registerShare(W, S.get<lower::RegisterShareStmt>());
+  case lower::StmtKind::RegisterGather:
+    return registerGather(W, S.get<lower::RegisterGatherStmt>());
   case lower::StmtKind::Role:
   case lower::StmtKind::TileLoop:
   case lower::StmtKind::KLoop:

@@ -6,7 +6,11 @@
 // tensor), math computes in f32 and rounds to the tile's type, a
 // reduction folds each thread's registers in order and then exchanges
 // partials between the lanes of a warp, one butterfly round per mask, as
-// shfl.bfly does, and a store writes the registers inside the tensor. A
+// shfl.bfly does (across warps, one lane per group writes the partials
+// into shared memory and every thread folds those of its element's warps;
+// a partial read before the role's threads met after its write, or
+// overwritten before they met after its read, is a race and an error),
+// and a store writes the registers inside the tensor. A
 // load's or store's vector claim -- its runs are consecutive elements of
 // the tensor's last dimension -- is checked, and reading a register no
 // statement wrote reads NaN.
@@ -17,6 +21,7 @@
 #include "tf/ops/activation_math.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace tf::interp::impl {
@@ -287,6 +292,85 @@ llvm::Error Run::registerReduce(Walker &W, const lower::RegisterReduceStmt &I) {
     for (std::int64_t J = 0; J < Dst.Registers; ++J) {
       float &V = Out[static_cast<std::size_t>(Thread * Dst.Registers + J)];
       V = roundTo(Dst.Element, V);
+    }
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::int64_t>
+Run::partialAddress(const Walker &W, lower::RegionId Scratch,
+                    std::int64_t Slots, llvm::ArrayRef<lower::ThreadTerm> Slot,
+                    std::int64_t Thread, std::int64_t Offset,
+                    std::int64_t Reg) const {
+  std::int64_t At = Offset;
+  for (const lower::ThreadTerm &X : Slot)
+    At += (Thread - W.Role->Begin) / X.Divisor % X.Extent * X.Scale;
+  const lower::Region &R = K.Regions[Scratch];
+  const std::int64_t Byte =
+      (Reg * Slots + At) * static_cast<std::int64_t>(sizeof(float));
+  if (At < 0 || At >= Slots || Byte + 4 > R.Bytes)
+    return fail("thread " + llvm::Twine(Thread) + "'s partial " +
+                llvm::Twine(Reg) + " of slot " + llvm::Twine(At) +
+                " lies outside " + R.Name + " (" + llvm::Twine(Slots) +
+                " slots, " + llvm::Twine(R.Bytes) + " bytes)");
+  return R.Offset + Byte;
+}
+
+llvm::Error Run::registerShare(Walker &W, const lower::RegisterShareStmt &I) {
+  const std::vector<float> &In = tileRegisters(W, I.Src);
+  const std::int64_t Registers = K.Tiles[I.Src].Registers;
+  CtaState &C = cta(W);
+  for (std::int64_t Thread = W.Begin; Thread < W.End; ++Thread) {
+    if ((Thread - W.Role->Begin) & I.Writers)
+      continue;
+    for (std::int64_t R = 0; R < Registers; ++R) {
+      llvm::Expected<std::int64_t> At =
+          partialAddress(W, I.Scratch, I.Slots, I.Slot, Thread, 0, R);
+      if (!At)
+        return At.takeError();
+      PartialUse &Use = C.Partials[*At];
+      // A thread may still read what this overwrites unless the role met
+      // since it read it.
+      if (Use.ReadAt >= W.Meets)
+        return fail("thread " + llvm::Twine(Thread) + " overwrites a partial "
+                    "at shared byte " + llvm::Twine(*At) +
+                    " that the role read since its threads last met");
+      Use.WrittenAt = W.Meets;
+      const float V = In[static_cast<std::size_t>(Thread * Registers + R)];
+      std::memcpy(&C.Smem[static_cast<std::size_t>(*At)], &V, sizeof V);
+    }
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error Run::registerGather(Walker &W, const lower::RegisterGatherStmt &I) {
+  const bool Sum = I.Op == lower::RegisterOp::Add;
+  const lower::RegisterTile &Dst = K.Tiles[I.Dst];
+  std::vector<float> &Out = tileRegisters(W, I.Dst);
+  CtaState &C = cta(W);
+  for (std::int64_t Thread = W.Begin; Thread < W.End; ++Thread)
+    for (std::int64_t R = 0; R < Dst.Registers; ++R) {
+      float V = 0;
+      for (std::size_t J = 0; J < I.Offsets.size(); ++J) {
+        llvm::Expected<std::int64_t> At = partialAddress(
+            W, I.Scratch, I.Slots, I.Slot, Thread, I.Offsets[J], R);
+        if (!At)
+          return At.takeError();
+        PartialUse &Use = C.Partials[*At];
+        if (Use.WrittenAt < 0)
+          return fail("thread " + llvm::Twine(Thread) + " reads a partial at "
+                      "shared byte " + llvm::Twine(*At) +
+                      " that no thread wrote");
+        if (Use.WrittenAt >= W.Meets)
+          return fail("thread " + llvm::Twine(Thread) + " reads a partial at "
+                      "shared byte " + llvm::Twine(*At) +
+                      " before the role's threads met after writing it");
+        Use.ReadAt = std::max(Use.ReadAt, W.Meets);
+        float P;
+        std::memcpy(&P, &C.Smem[static_cast<std::size_t>(*At)], sizeof P);
+        V = J == 0 ? P : Sum ? V + P : std::max(V, P);
+      }
+      Out[static_cast<std::size_t>(Thread * Dst.Registers + R)] =
+          roundTo(Dst.Element, V);
     }
   return llvm::Error::success();
 }

@@ -105,6 +105,9 @@ struct Walker {
   /// bar.sync: arrived, waiting for the generation after NamedGeneration.
   bool AtNamedBarrier = false;
   std::int64_t NamedGeneration = 0;
+  /// Named barriers passed: the role's threads pass theirs in the same
+  /// order, so equal counts are the same stretch between two meets.
+  std::int64_t Meets = 0;
   /// wgmma.fence since the accumulator's registers were last accessed.
   bool Fenced = false;
   std::vector<PendingWgmma> Uncommitted;
@@ -138,6 +141,13 @@ struct TmaOp {
   std::int64_t Multicast = 1;
 };
 
+/// One partial of a reduction across warps (RegisterShareStmt): the meets
+/// its walker had passed when it was last written and last read (-1:
+/// never), which show a missing meet as a race.
+struct PartialUse {
+  std::int64_t WrittenAt = -1, ReadAt = -1;
+};
+
 struct NamedBarrierState {
   std::int64_t Count = 0, Arrived = 0, Generation = 0;
 };
@@ -156,6 +166,9 @@ struct CtaState {
   std::vector<std::uint8_t> Smem;
   std::vector<std::vector<Mbarrier>> Barriers;
   std::map<std::int64_t, NamedBarrierState> Named;
+  /// The partials of reductions across warps, by shared-memory byte
+  /// address.
+  std::map<std::int64_t, PartialUse> Partials;
   /// The accumulators' registers by (accumulator, warpgroup, block).
   std::map<std::tuple<hir::ValueId, std::int64_t, std::int64_t>,
            std::vector<float>>
@@ -323,6 +336,14 @@ private:
   llvm::Error registerStore(Walker &W, const lower::RegisterStoreStmt &I);
   llvm::Error registerMath(Walker &W, const lower::RegisterMathStmt &I);
   llvm::Error registerReduce(Walker &W, const lower::RegisterReduceStmt &I);
+  llvm::Error registerShare(Walker &W, const lower::RegisterShareStmt &I);
+  llvm::Error registerGather(Walker &W, const lower::RegisterGatherStmt &I);
+  /// The shared-memory byte address of partial \p Reg of the slot \p Slot
+  /// of thread \p Thread's index in the role plus \p Offset.
+  llvm::Expected<std::int64_t>
+  partialAddress(const Walker &W, lower::RegionId Scratch, std::int64_t Slots,
+                 llvm::ArrayRef<lower::ThreadTerm> Slot, std::int64_t Thread,
+                 std::int64_t Offset, std::int64_t Reg) const;
   /// The registers of tile \p Tile in the walker's CTA.
   std::vector<float> &tileRegisters(Walker &W, unsigned Tile);
   /// Coordinate \p D of register \p Reg of thread \p Thread (of the CTA)

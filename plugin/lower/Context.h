@@ -146,6 +146,9 @@ public:
     std::size_t At = 0;
   };
   std::map<hir::ValueId, PendingTile> PendingTiles;
+  /// Each role's scratch region (RegionKind::Scratch) for the partials of
+  /// reductions across warps, by role.
+  std::map<int, RegionId> Scratch;
   /// The register values of refused register ops: an op reading one is not
   /// lowered either, without a second error (one mistake, one error).
   std::set<hir::ValueId> RefusedRegisters;

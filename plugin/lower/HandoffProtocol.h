@@ -93,6 +93,14 @@ public:
   virtual void publishWrites(LoweringContext &Ctx, const Role &Writers,
                              const hir::Stmt &S, std::vector<InstId> &Out) = 0;
 
+  /// Appends the statements with which every thread of role \p R meets
+  /// the others: what each wrote to shared memory before is visible to all
+  /// of them after (the partials of a reduction across warps,
+  /// RegisterShareStmt). A role's meets may share one barrier: its threads
+  /// reach them in the same order.
+  virtual void meet(LoweringContext &Ctx, const Role &R, const hir::Stmt &S,
+                    std::vector<InstId> &Out) = 0;
+
   /// Appends the arrival of At.Threads threads (or of thread At.Elected)
   /// on barrier object \p At (of each of At.Ctas CTAs of the cluster).
   /// Returns the arrivals one phase of the object receives from these

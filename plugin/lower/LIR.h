@@ -98,6 +98,7 @@ enum class RegionKind : std::uint8_t {
   RingStage, ///< slot Stage of a ring
   Buffer,    ///< a buffer (tf::empty / tf::zeros in shared memory)
   Barrier,   ///< one barrier object of the hand-off protocol
+  Scratch,   ///< a role's partials of reductions across warps (f32)
 };
 
 /// One region of the CTA's dynamic shared memory.
@@ -340,6 +341,38 @@ struct RegisterReduceStmt {
   std::vector<std::int64_t> LaneMasks;
 };
 
+// A reduction whose dimension also spans warps continues through shared
+// memory: RegisterShareStmt writes each warp's partials into the role's
+// scratch region, the role's threads meet (the hand-off protocol's
+// HandoffProtocol::meet), RegisterGatherStmt folds the partials of the
+// warps that share an element, and the threads meet again before the
+// scratch is written anew. Partial r of slot s is float r * Slots + s of
+// the region; a thread's slot is the sum of Slot's terms (ThreadTerm) of
+// its index in the role.
+
+/// The threads whose index has no bit of Writers (one lane of each group
+/// of lanes that share an element) write register r of Src to partial r
+/// of their slot.
+struct RegisterShareStmt {
+  unsigned Src = None;
+  RegionId Scratch = None;
+  std::int64_t Slots = 0;
+  std::vector<ThreadTerm> Slot;
+  std::int64_t Writers = 0;
+};
+
+/// Register r of Dst = the fold (Op) of partial r of the slots
+/// slot(t) + Offsets[j], in the order of Offsets (the warps that share the
+/// element), rounded to Dst's type.
+struct RegisterGatherStmt {
+  unsigned Dst = None;
+  RegisterOp Op = RegisterOp::Add;
+  RegionId Scratch = None;
+  std::int64_t Slots = 0;
+  std::vector<ThreadTerm> Slot;
+  std::vector<std::int64_t> Offsets;
+};
+
 //===- Extensions ----------------------------------------------------------===//
 
 class Extension;
@@ -534,6 +567,8 @@ enum class StmtKind : std::uint8_t {
   RegisterMath,
   RegisterReduce,
   RegisterStore,
+  RegisterShare,
+  RegisterGather,
   Extension,
 };
 
@@ -545,7 +580,8 @@ public:
       std::variant<RoleStmt, TileLoopStmt, KLoopStmt, LetStmt,
                    ZeroFragmentStmt, StoreFragmentStmt, AtomCallStmt,
                    RegisterLoadStmt, RegisterMathStmt, RegisterReduceStmt,
-                   RegisterStoreStmt, ExtensionStmt>;
+                   RegisterStoreStmt, RegisterShareStmt, RegisterGatherStmt,
+                   ExtensionStmt>;
 
   Stmt(Payload P, hir::SourceRange R = {})
       : Range(std::move(R)), Data(std::move(P)) {}

@@ -102,6 +102,41 @@ void planViews(LoweringContext &Ctx) {
   }
 }
 
+RegionId scratchRegion(LoweringContext &Ctx, int Role, std::int64_t Bytes) {
+  Kernel &L = Ctx.L;
+  auto [It, New] = Ctx.Scratch.try_emplace(Role, None);
+  // A region too small grows while it is the last one; else the role
+  // takes a new one.
+  if (New || (L.Regions[It->second].Bytes < Bytes &&
+              It->second + 1 != L.Regions.size())) {
+    std::int64_t Cursor = 0;
+    for (const Region &R : L.Regions)
+      Cursor = std::max(Cursor, R.Offset + R.Bytes);
+    Region R;
+    R.Kind = RegionKind::Scratch;
+    const std::string Base = Ctx.Roles[Role].Name + "_partials";
+    R.Name = Base;
+    for (int N = 2; llvm::any_of(L.Regions, [&](const Region &X) {
+           return X.Name == R.Name;
+         });
+         ++N)
+      R.Name = Base + "_" + std::to_string(N);
+    // 16 bytes: a partial is read as one float, and a view's base needs
+    // no more.
+    R.Align = 16;
+    R.AlignReason = "reduction partials";
+    R.Offset = alignTo(Cursor, R.Align);
+    R.Element = DType::f32;
+    L.Regions.push_back(std::move(R));
+    It->second = static_cast<RegionId>(L.Regions.size() - 1);
+  }
+  Region &R = L.Regions[It->second];
+  R.Bytes = std::max(R.Bytes, Bytes);
+  R.Shape = {R.Bytes / static_cast<std::int64_t>(sizeof(float))};
+  R.Layout = "(" + std::to_string(R.Shape[0]) + "):(1)";
+  return It->second;
+}
+
 void placeBarriers(LoweringContext &Ctx) {
   Kernel &L = Ctx.L;
   std::int64_t Cursor = 0;

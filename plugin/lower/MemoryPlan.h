@@ -6,7 +6,8 @@
 // (backend::Backend::viewAlignment: on sm_90 a TMA box's alignment, the
 // swizzle period when swizzled), and -- once the pipelines are known --
 // every barrier object after them, as large and aligned as the hand-off
-// protocol says (HandoffProtocol::barrierObject). Also records
+// protocol says (HandoffProtocol::barrierObject); a role's reductions
+// across warps get a scratch region for their partials. Also records
 // which ring or buffer backs each op result that lives in one (a ring
 // load's result is a slot of its ring; a staging copy's result is its
 // buffer), which the lowering rules read to find their operands' memory.
@@ -25,6 +26,12 @@ namespace tf::lower {
 /// (on sm_90: a swizzle that is no TMA mode).
 /// @pre infer(K) has run (every value has its type).
 void planViews(LoweringContext &Ctx);
+
+/// The scratch region of role \p Role (RegionKind::Scratch: the partials
+/// of its reductions across warps), placed after the regions so far and at
+/// least \p Bytes large; one per role, which its reductions share.
+/// @pre planViews.
+RegionId scratchRegion(LoweringContext &Ctx, int Role, std::int64_t Bytes);
 
 /// Places the barriers after the views and sets the kernel's shared-memory
 /// size and base alignment; refuses a map larger than the target's

@@ -186,17 +186,32 @@ std::string listText(llvm::ArrayRef<std::int64_t> Values) {
 }
 
 /// `t / 32 % 4 * 1 + r[0,0,...]` per dimension of a register tile.
+/// `t / D % E * S + ` per term.
+std::string termsText(llvm::ArrayRef<ThreadTerm> Terms) {
+  std::string Out;
+  for (const ThreadTerm &X : Terms)
+    Out += "t / " + std::to_string(X.Divisor) + " % " +
+           std::to_string(X.Extent) + " * " + std::to_string(X.Scale) + " + ";
+  return Out;
+}
+
 std::string coordText(const RegisterTile &T) {
   std::string Out = "(";
   for (std::size_t D = 0; D < T.Extents.size(); ++D) {
     Out += D ? ", " : "";
-    for (const ThreadTerm &X : T.ThreadCoord[D])
-      Out += "t / " + std::to_string(X.Divisor) + " % " +
-             std::to_string(X.Extent) + " * " + std::to_string(X.Scale) +
-             " + ";
-    Out += "r" + listText(T.RegisterCoord[D]);
+    Out += termsText(T.ThreadCoord[D]) + "r" + listText(T.RegisterCoord[D]);
   }
   return Out + ")";
+}
+
+/// Partial r of a thread's slot in \p Scratch: `name[r * Slots + slot]`.
+std::string partialText(const Kernel &K, RegionId Scratch, std::int64_t Slots,
+                        llvm::ArrayRef<ThreadTerm> Slot,
+                        llvm::StringRef Offsets = "") {
+  std::string SlotText = termsText(Slot);
+  SlotText = SlotText.empty() ? "0" : SlotText.substr(0, SlotText.size() - 3);
+  return K.Regions[Scratch].Name + "[r * " + std::to_string(Slots) + " + " +
+         SlotText + Offsets.str() + "]";
 }
 
 class Printer {
@@ -319,6 +334,21 @@ void Printer::stmt(InstId Id, unsigned Indent) {
     OS << K.Tiles[I.Dst].Name << " = reduce." << registerOpName(I.Op) << "("
        << K.Tiles[I.Src].Name << " into " << listText(I.Into)
        << ") shfl.bfly " << listText(I.LaneMasks) << "\n";
+    return;
+  }
+  case StmtKind::RegisterShare: {
+    const auto &I = S.get<RegisterShareStmt>();
+    OS << "st.shared.f32 "
+       << partialText(K, I.Scratch, I.Slots, I.Slot) << " = "
+       << K.Tiles[I.Src].Name << "[r] if t & " << I.Writers << " == 0\n";
+    return;
+  }
+  case StmtKind::RegisterGather: {
+    const auto &I = S.get<RegisterGatherStmt>();
+    OS << K.Tiles[I.Dst].Name << " = gather." << registerOpName(I.Op) << "("
+       << partialText(K, I.Scratch, I.Slots, I.Slot,
+                      " + " + listText(I.Offsets))
+       << ")\n";
     return;
   }
   case StmtKind::AtomCall:

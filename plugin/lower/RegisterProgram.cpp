@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "lower/RegisterProgram.h"
 
+#include "lower/MemoryPlan.h"
+
 #include "analysis/Site.h"
 #include "backend/Backend.h"
 
@@ -146,6 +148,12 @@ private:
   void math();
   void broadcast();
   void reduce();
+  /// Continues reduction \p Op into \p Tile, whose lanes \p Lanes
+  /// exchanged partials, across the warps \p Warps (bits of the thread
+  /// index) through the role's scratch (RegisterShareStmt,
+  /// RegisterGatherStmt).
+  void acrossWarps(unsigned Tile, RegisterOp Op, std::int64_t Lanes,
+                   std::int64_t Warps);
 
   LoweringContext &Ctx;
   const hir::Kernel &H;
@@ -652,18 +660,19 @@ void RegisterLowering::reduce() {
       }
       (D == Mode ? Reduced : Kept) |= *B;
     }
-  if (Reduced >= 32) {
-    refuse("its mode " + std::to_string(Mode) +
-           " spans warps; a reduction across warps is not lowered yet -- lay "
-           "the reduced mode out over the lanes of one warp");
+  if (Reduced & Kept) {
+    refuse("the threads that share a result element also hold other ones");
     return;
   }
-  if (Reduced & Kept) {
-    refuse("the lanes that share a result element also hold other ones");
+  const std::int64_t Lanes = static_cast<std::int64_t>(Reduced & 31),
+                     Warps = static_cast<std::int64_t>(Reduced & ~31ull);
+  if (Warps && (Role.Begin % 32 || Role.threads() % 32)) {
+    refuse("its mode " + std::to_string(Mode) +
+           " spans warps, and the role's threads are not whole warps");
     return;
   }
   for (std::uint64_t Mask = 16; Mask >= 1; Mask /= 2)
-    if (Reduced & Mask)
+    if (Lanes & Mask)
       I.LaneMasks.push_back(static_cast<std::int64_t>(Mask));
   // The result's registers: the kept coordinates of the source's, in the
   // order they first appear.
@@ -694,7 +703,88 @@ void RegisterLowering::reduce() {
   I.Dst = addTile(std::move(Dst), S.Result);
   if (I.Dst == None)
     return;
+  const RegisterOp Op = I.Op;
+  const unsigned Result = I.Dst;
   Ctx.add(std::move(I), S, Out);
+  if (Warps)
+    acrossWarps(Result, Op, Lanes, Warps);
+}
+
+void RegisterLowering::acrossWarps(unsigned Tile, RegisterOp Op,
+                                   std::int64_t Lanes, std::int64_t Warps) {
+  // A thread's slot packs the bits of its index that no lane exchange
+  // shares (each group of lanes writes one partial): bit b of the index
+  // lands at bit Position[b] of the slot.
+  const std::int64_t Threads = Role.threads();
+  const int Width = static_cast<int>(llvm::bit_width(
+      static_cast<std::uint64_t>(Threads - 1)));
+  std::vector<int> Position(Width, -1);
+  for (int B = 0, Next = 0; B < Width; ++B)
+    if (!(Lanes >> B & 1))
+      Position[B] = Next++;
+  // The terms of the slot of the bits in Bits: one per run of them.
+  auto SlotTerms = [&](std::int64_t Bits) {
+    std::vector<ThreadTerm> Terms;
+    for (int B = 0; B < Width;) {
+      if (!(Bits >> B & 1) || Position[B] < 0) {
+        ++B;
+        continue;
+      }
+      int End = B;
+      while (End < Width && (Bits >> End & 1) && Position[End] >= 0)
+        ++End;
+      Terms.push_back({std::int64_t(1) << B, std::int64_t(1) << (End - B),
+                       std::int64_t(1) << Position[B]});
+      B = End;
+    }
+    return Terms;
+  };
+  auto SlotOf = [](llvm::ArrayRef<ThreadTerm> Terms, std::int64_t T) {
+    std::int64_t Slot = 0;
+    for (const ThreadTerm &X : Terms)
+      Slot += T / X.Divisor % X.Extent * X.Scale;
+    return Slot;
+  };
+  const std::int64_t All = (std::int64_t(1) << Width) - 1;
+  RegisterShareStmt Share;
+  Share.Src = Tile;
+  Share.Slot = SlotTerms(All & ~Lanes);
+  Share.Writers = Lanes;
+  RegisterGatherStmt Gather;
+  Gather.Dst = Tile;
+  Gather.Op = Op;
+  Gather.Slot = SlotTerms(All & ~Lanes & ~Warps);
+  // The warps that share an element: each value of the reduced warp bits.
+  for (std::int64_t J = 0;; J = (J - Warps) & Warps) {
+    Gather.Offsets.push_back(SlotOf(SlotTerms(Warps), J));
+    if (J == Warps)
+      break;
+  }
+  for (std::int64_t T = 0; T < Threads; ++T) {
+    Share.Slots = std::max(Share.Slots, SlotOf(Share.Slot, T) + 1);
+    for (std::int64_t J = Warps;; J = (J - 1) & Warps) {
+      if (((T & ~Warps) | J) >= Threads) {
+        refuse("its mode spans warps that the role's " +
+               std::to_string(Threads) +
+               " threads do not all hold; lay it out over a power of two of "
+               "warps");
+        return;
+      }
+      if (J == 0)
+        break;
+    }
+  }
+  Gather.Slots = Share.Slots;
+  // The role's scratch: partial r of slot s at float r * Slots + s.
+  const std::int64_t Bytes =
+      Share.Slots * L.Tiles[Tile].Registers * static_cast<std::int64_t>(sizeof(float));
+  const RegionId Scratch = scratchRegion(Ctx, RoleIndex, Bytes);
+  Share.Scratch = Gather.Scratch = Scratch;
+  Ctx.add(std::move(Share), S, Out);
+  Ctx.Protocol->meet(Ctx, Ctx.Roles[RoleIndex], S, Out);
+  Ctx.add(std::move(Gather), S, Out);
+  // Before any thread writes the scratch again, every one has read it.
+  Ctx.Protocol->meet(Ctx, Ctx.Roles[RoleIndex], S, Out);
 }
 
 void RegisterLowering::run() {

@@ -9,12 +9,16 @@
 // elementwise math register by register, the broadcasts (which register of
 // a row statistic each register reads) and the reductions (a thread folds
 // its registers, then the lanes that share an element exchange partials
-// with shfl.bfly rounds). hir::isRegisterOp says which ops these are; this
-// pass lowers each into the LIR's register statements (LIR.h, "Register
-// programs") on the tiles it records in Kernel::Tiles, and refuses what it
-// cannot lower at the op: a layout whose registers mix tile dimensions, a
-// reduction whose mode spans warps, a broadcast operand the reading thread
-// does not hold, a scalar tf cannot read.
+// with shfl.bfly rounds; where the reduced dimension spans warps too, one
+// lane per warp writes the warp's partials to the role's scratch in shared
+// memory, the role's threads meet, and each folds the partials of the
+// warps that share its elements). hir::isRegisterOp says which ops these
+// are; this pass lowers each into the LIR's register statements (LIR.h,
+// "Register programs") on the tiles it records in Kernel::Tiles, and
+// refuses what it cannot lower at the op: a layout whose registers mix tile
+// dimensions, a reduction over warps the role does not all hold, a
+// broadcast operand the reading thread does not hold, a scalar tf cannot
+// read.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TF_PLUGIN_LOWER_REGISTERPROGRAM_H

@@ -37,6 +37,12 @@ private:
   /// The register statement \p S reads and writes tiles that exist, with
   /// register maps inside them.
   void checkRegisterStmt(const Stmt &S);
+  /// The partials of \p Tile that a reduction across warps writes or reads
+  /// (each thread's slot, plus each of \p Offsets) lie in scratch region
+  /// \p Scratch.
+  void checkPartials(const Stmt &S, unsigned Tile, RegionId Scratch,
+                     std::int64_t Slots, llvm::ArrayRef<ThreadTerm> Slot,
+                     llvm::ArrayRef<std::int64_t> Offsets);
   bool tile(const Stmt &S, unsigned T) {
     if (T < K.Tiles.size())
       return true;
@@ -159,7 +165,39 @@ void Verifier::checkRegisterStmt(const Stmt &S) {
       if (M <= 0 || M >= 32 || (M & (M - 1)))
         fail(S.Range, "a reduction's lane mask " + llvm::Twine(M) +
                           " is not a lane bit of a warp");
+  } else if (const auto *I = S.getIf<RegisterShareStmt>()) {
+    if (tile(S, I->Src))
+      checkPartials(S, I->Src, I->Scratch, I->Slots, I->Slot, {0});
+    if (I->Writers < 0 || I->Writers >= 32)
+      fail(S.Range, "a reduction's writers " + llvm::Twine(I->Writers) +
+                        " are not lane bits of a warp");
+  } else if (const auto *I = S.getIf<RegisterGatherStmt>()) {
+    if (tile(S, I->Dst))
+      checkPartials(S, I->Dst, I->Scratch, I->Slots, I->Slot, I->Offsets);
   }
+}
+
+void Verifier::checkPartials(const Stmt &S, unsigned Tile, RegionId Scratch,
+                             std::int64_t Slots,
+                             llvm::ArrayRef<ThreadTerm> Slot,
+                             llvm::ArrayRef<std::int64_t> Offsets) {
+  if (Scratch >= K.Regions.size() ||
+      K.Regions[Scratch].Kind != RegionKind::Scratch) {
+    fail(S.Range, "a reduction's partials are in no scratch region");
+    return;
+  }
+  std::int64_t Reach = 0;
+  for (const ThreadTerm &X : Slot)
+    Reach += (X.Extent - 1) * X.Scale;
+  const std::int64_t Bytes = Slots * K.Tiles[Tile].Registers *
+                             static_cast<std::int64_t>(sizeof(float));
+  if (Offsets.empty() || Bytes > K.Regions[Scratch].Bytes ||
+      llvm::any_of(Offsets, [&](std::int64_t O) {
+        return O < 0 || O + Reach >= Slots;
+      }))
+    fail(S.Range, "a reduction's partials lie outside " +
+                      K.Regions[Scratch].Name + " (" +
+                      llvm::Twine(K.Regions[Scratch].Bytes) + " bytes)");
 }
 
 void Verifier::walk(const std::vector<InstId> &Body, VerifyScope C) {
@@ -207,6 +245,8 @@ void Verifier::walk(const std::vector<InstId> &Body, VerifyScope C) {
     case StmtKind::RegisterMath:
     case StmtKind::RegisterReduce:
     case StmtKind::RegisterStore:
+    case StmtKind::RegisterShare:
+    case StmtKind::RegisterGather:
       checkRegisterStmt(S);
       break;
     default:

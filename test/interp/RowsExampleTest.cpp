@@ -10,9 +10,10 @@
 // order (each thread its registers, then the lanes' butterfly; the header
 // along the row), so outputs may differ by the rounding of that: two bf16
 // ulps. Then the LIR is mutated as a lowering or backend bug would -- a
-// register coordinate off by one, a butterfly round dropped, a broadcast
-// reading another register, a vector claim on registers that are not
-// consecutive -- and each mutant must be caught.
+// register coordinate off by one, a butterfly round dropped, a warp's
+// partial read twice, a meet of the warps dropped (a race), a vector claim
+// on registers that are not consecutive, the wrong tile stored -- and each
+// mutant must be caught.
 //
 //===----------------------------------------------------------------------===//
 #include "LowerExample.h"
@@ -63,7 +64,7 @@ std::vector<Shape> shapesOf(const Kernel &K) {
   const bool Whole = llvm::StringRef(K.Name).ends_with("_rows");
   std::vector<Shape> Out;
   for (Shape S : {Shape{1, 1}, Shape{5, 7}, Shape{37, 1000}, Shape{4, 1024},
-                  Shape{6, 2500}})
+                  Shape{6, 2500}, Shape{3, 4101}})
     if (!Whole || S.Cols <= RowTile)
       Out.push_back(S);
   return Out;
@@ -227,6 +228,25 @@ template <class T> std::vector<T *> statementsOf(Kernel &K) {
   return Out;
 }
 
+/// Drops the statement after the first RegisterShareStmt (the meet before
+/// the partials are read) or after the first RegisterGatherStmt (the meet
+/// before they are written again) of \p K; false when it has none.
+bool dropMeet(Kernel &K, bool AfterRead) {
+  auto Drop = [&](std::vector<lower::InstId> &Body) {
+    for (std::size_t I = 0; I + 1 < Body.size(); ++I)
+      if (AfterRead ? K.Insts[Body[I]].is<lower::RegisterGatherStmt>()
+                    : K.Insts[Body[I]].is<lower::RegisterShareStmt>()) {
+        Body.erase(Body.begin() + static_cast<std::ptrdiff_t>(I) + 1);
+        return true;
+      }
+    return false;
+  };
+  for (lower::Stmt &S : K.Insts)
+    if (Drop(S.Body))
+      return true;
+  return Drop(K.Body);
+}
+
 /// Whether mutant \p M of kernel \p K differs from the header-only run (or
 /// fails) at some shape.
 bool caught(const Kernel &M) {
@@ -249,24 +269,60 @@ TEST(RowsExample, MutantsAreCaught) {
       EXPECT_TRUE(caught(M)) << "a register coordinate off by one";
       ++Mutants;
     }
-    // The first butterfly round dropped.
+    // The first butterfly round of the first sum dropped (a maximum may
+    // not notice a partial lost: the one lost is rarely the largest).
     {
       Kernel M = K;
       auto Reduces = statementsOf<lower::RegisterReduceStmt>(M);
-      if (!Reduces.empty()) {
-        Reduces.front()->LaneMasks.erase(Reduces.front()->LaneMasks.begin());
+      auto Sum = llvm::find_if(Reduces, [](const lower::RegisterReduceStmt *R) {
+        return R->Op == lower::RegisterOp::Add;
+      });
+      if (Sum != Reduces.end()) {
+        (*Sum)->LaneMasks.erase((*Sum)->LaneMasks.begin());
         EXPECT_TRUE(caught(M)) << "a butterfly round dropped";
         ++Mutants;
       }
     }
-    // A vector claim on registers that are not consecutive.
+    // Across warps: one warp's partial of the first sum read twice,
+    // another's never.
+    {
+      Kernel M = K;
+      auto Gathers = statementsOf<lower::RegisterGatherStmt>(M);
+      auto Sum = llvm::find_if(Gathers, [](const lower::RegisterGatherStmt *G) {
+        return G->Op == lower::RegisterOp::Add && G->Offsets.size() > 1;
+      });
+      if (Sum != Gathers.end()) {
+        (*Sum)->Offsets[1] = (*Sum)->Offsets[0];
+        EXPECT_TRUE(caught(M)) << "a warp's partial read twice";
+        ++Mutants;
+      }
+    }
+    // Across warps: the meet after the partials are written, or the one
+    // after they are read, dropped -- a race the interpreter reports. (The
+    // second matters where the scratch is written again: a kernel with
+    // more than one reduction across warps, or one in a loop.)
+    for (bool AfterRead : {false, true}) {
+      Kernel M = K;
+      if ((!AfterRead || statementsOf<lower::RegisterShareStmt>(M).size() > 1) &&
+          dropMeet(M, AfterRead)) {
+        EXPECT_TRUE(caught(M)) << "the meet after the partials are "
+                               << (AfterRead ? "read" : "written")
+                               << " dropped";
+        ++Mutants;
+      }
+    }
+    // A vector claim on registers that are not consecutive (where a
+    // thread's registers are not one run).
     {
       Kernel M = K;
       auto Loads = statementsOf<lower::RegisterLoadStmt>(M);
       ASSERT_FALSE(Loads.empty());
-      Loads.front()->Vector = M.Tiles[Loads.front()->Dst].Registers;
-      EXPECT_TRUE(caught(M)) << "a vector of non-consecutive registers";
-      ++Mutants;
+      const std::int64_t Registers = M.Tiles[Loads.front()->Dst].Registers;
+      if (Loads.front()->Vector < Registers) {
+        Loads.front()->Vector = Registers;
+        EXPECT_TRUE(caught(M)) << "a vector of non-consecutive registers";
+        ++Mutants;
+      }
     }
     // A store of the wrong tile.
     {

@@ -180,6 +180,12 @@ public:
     I->Count = Writers.threads();
     Ctx.add(std::move(I), S, Out);
   }
+  void meet(LoweringContext &Ctx, const Role &R, const hir::Stmt &S,
+            std::vector<InstId> &Out) override {
+    auto I = flag(FlagKind::Sync, {});
+    I->Count = R.threads();
+    Ctx.add(std::move(I), S, Out);
+  }
   std::int64_t arrive(LoweringContext &Ctx, const HandoffPoint &At,
                       const hir::Stmt &S, std::vector<InstId> &Out) override {
     Ctx.add(flag(FlagKind::Arrive, At), S, Out);

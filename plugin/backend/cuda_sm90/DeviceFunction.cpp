@@ -273,6 +273,8 @@ void KernelEmitter::stmt(InstId Id, unsigned Indent) {
   case StmtKind::RegisterMath:
   case StmtKind::RegisterReduce:
   case StmtKind::RegisterStore:
+  case StmtKind::RegisterShare:
+  case StmtKind::RegisterGather:
     registerStmt(S, Indent);
     return;
   case StmtKind::AtomCall:

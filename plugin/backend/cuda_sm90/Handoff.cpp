@@ -10,6 +10,8 @@
 //     async proxy (the TMA reads through it), a named barrier of the
 //     writers, then one elected thread's mbarrier.arrive on `full`;
 //   - a release is mbarrier.arrive;
+//   - a role's threads meet (a reduction's partials in shared memory) at a
+//     named barrier of the role's own, bar.sync with its thread count;
 //   - a release of a slot that multicast loads fill (HandoffPoint::Ctas >
 //     1) arrives on the slot's `empty` barrier of every CTA of the cluster,
 //     once per reading warpgroup (its WGMMAs completed);
@@ -22,6 +24,8 @@
 
 #include "lower/Context.h"
 #include "lower/sm90/Sm90.h"
+
+#include <map>
 
 namespace tf::backend::sm90 {
 
@@ -91,6 +95,18 @@ public:
     Ctx.add(std::move(Sync), S, Out);
   }
 
+  void meet(LoweringContext &Ctx, const Role &R, const hir::Stmt &S,
+            std::vector<InstId> &Out) override {
+    // One named barrier per role, numbered with the writers' barriers.
+    auto [It, New] = MeetBarriers.try_emplace(R.Begin, NextNamedBarrier);
+    if (New)
+      ++NextNamedBarrier;
+    auto Sync = std::make_unique<NamedBarrier>();
+    Sync->Id = It->second;
+    Sync->Count = R.threads();
+    Ctx.add(std::move(Sync), S, Out);
+  }
+
   std::int64_t arrive(LoweringContext &Ctx, const HandoffPoint &At,
                       const hir::Stmt &S, std::vector<InstId> &Out) override {
     auto A = barrierUse<Arrive>(At);
@@ -151,6 +167,8 @@ private:
   /// Named barrier 0 is __syncthreads'; the writers' barriers take the
   /// next ones.
   unsigned NextNamedBarrier = 1;
+  /// The barrier of each role's meets, by the role's first thread.
+  std::map<std::int64_t, unsigned> MeetBarriers;
 };
 
 } // namespace

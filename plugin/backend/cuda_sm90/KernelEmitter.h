@@ -127,6 +127,13 @@ private:
                     std::int64_t Vector, bool Store, unsigned Indent);
   void registerMath(const lower::RegisterMathStmt &I, unsigned Indent);
   void registerReduce(const lower::RegisterReduceStmt &I, unsigned Indent);
+  void registerShare(const lower::RegisterShareStmt &I, unsigned Indent);
+  void registerGather(const lower::RegisterGatherStmt &I, unsigned Indent);
+  /// `partials[i * Slots + slot + Offset]`'s declarations: the scratch
+  /// region's floats and the thread's slot, from \p Slot's terms.
+  void declarePartials(lower::RegionId Scratch,
+                       llvm::ArrayRef<lower::ThreadTerm> Slot, bool Write,
+                       unsigned Indent);
   std::string scalarValue(const lower::ScalarExpr &E) const;
   std::string tileName(unsigned Tile) const;
   /// The first tile whose registers lie where \p Tile's do: the one whose

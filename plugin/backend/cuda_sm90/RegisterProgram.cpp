@@ -8,7 +8,9 @@
 // (tf::sm90::load_vector / store_vector) where the run lies inside the
 // tensor and the address is aligned, else element by element with a bound
 // check; math is done in f32 register by register; a reduction folds a
-// thread's registers, then exchanges partials with __shfl_xor_sync.
+// thread's registers, then exchanges partials with __shfl_xor_sync, and
+// across warps writes them to the role's scratch in shared memory, where
+// (after the role's bar.sync) every thread folds its element's warps'.
 //
 //===----------------------------------------------------------------------===//
 #include "backend/cuda_sm90/Forms.h"
@@ -115,6 +117,8 @@ void KernelEmitter::collectRegisterStmt(const Stmt &S) {
     }
   if (const auto *I = S.getIf<RegisterReduceStmt>())
     Map(I->Into);
+  if (const auto *I = S.getIf<RegisterGatherStmt>())
+    Map(I->Offsets);
 }
 
 void KernelEmitter::registerConstants() {
@@ -144,6 +148,8 @@ void KernelEmitter::declareTiles(InstId Role, unsigned Indent) {
           if (const auto *I = S.getIf<RegisterMathStmt>())
             Tiles.insert(I->Dst);
           if (const auto *I = S.getIf<RegisterReduceStmt>())
+            Tiles.insert(I->Dst);
+          if (const auto *I = S.getIf<RegisterGatherStmt>())
             Tiles.insert(I->Dst);
           Walk(S.Body);
         }
@@ -405,6 +411,65 @@ void KernelEmitter::registerReduce(const RegisterReduceStmt &I,
   Line() << "}\n";
 }
 
+void KernelEmitter::declarePartials(RegionId Scratch,
+                                    llvm::ArrayRef<ThreadTerm> Slot, bool Write,
+                                    unsigned Indent) {
+  const std::string Const = Write ? "" : "const ";
+  OS.indent(Indent) << Const << "float *const partials = reinterpret_cast<"
+                    << Const << "float *>(smem + "
+                    << identifier(K.Regions[Scratch].Name) << "_offset);\n";
+  std::vector<std::string> Terms;
+  for (const ThreadTerm &X : Slot)
+    Terms.push_back("thread / " + std::to_string(X.Divisor) + " % " +
+                    std::to_string(X.Extent) + " * " + std::to_string(X.Scale));
+  OS.indent(Indent) << "const int slot = "
+                    << (Terms.empty() ? "0" : llvm::join(Terms, " + "))
+                    << ";\n";
+}
+
+void KernelEmitter::registerShare(const RegisterShareStmt &I, unsigned Indent) {
+  OS.indent(Indent) << "// the warps' partials into shared memory, one lane "
+                       "of each group that shares them\n";
+  OS.indent(Indent) << "if ((thread & " << I.Writers << ") == 0) {\n";
+  declarePartials(I.Scratch, I.Slot, true, Indent + 2);
+  OS.indent(Indent + 2) << "#pragma unroll\n";
+  OS.indent(Indent + 2) << "for (int i = 0; i < " << K.Tiles[I.Src].Registers
+                        << "; ++i)\n";
+  OS.indent(Indent + 4) << "partials[i * " << I.Slots
+                        << " + slot] = sm90::to_f32(" << tileName(I.Src)
+                        << "[i]);\n";
+  OS.indent(Indent) << "}\n";
+}
+
+void KernelEmitter::registerGather(const RegisterGatherStmt &I,
+                                   unsigned Indent) {
+  const bool Sum = I.Op == RegisterOp::Add;
+  const std::string Offsets = registerMap(I.Offsets);
+  const RegisterTile &Dst = K.Tiles[I.Dst];
+  OS.indent(Indent) << "{ // each thread folds the partials of its "
+                       "element's warps\n";
+  declarePartials(I.Scratch, I.Slot, false, Indent + 2);
+  OS.indent(Indent + 2) << "#pragma unroll\n";
+  OS.indent(Indent + 2) << "for (int i = 0; i < " << Dst.Registers
+                        << "; ++i) {\n";
+  OS.indent(Indent + 4) << "float v = partials[i * " << I.Slots << " + slot + "
+                        << Offsets << "[0]];\n";
+  OS.indent(Indent + 4) << "#pragma unroll\n";
+  OS.indent(Indent + 4) << "for (int j = 1; j < " << I.Offsets.size()
+                        << "; ++j)\n";
+  const std::string Partial =
+      "partials[i * " + std::to_string(I.Slots) + " + slot + " + Offsets +
+      "[j]]";
+  OS.indent(Indent + 6) << "v = "
+                        << (Sum ? "v + " + Partial
+                                : "fmaxf(v, " + Partial + ")")
+                        << ";\n";
+  OS.indent(Indent + 4) << tileName(I.Dst) << "[i] = sm90::from_f32<"
+                        << registerType(Dst.Element) << ">(v);\n";
+  OS.indent(Indent + 2) << "}\n";
+  OS.indent(Indent) << "}\n";
+}
+
 void KernelEmitter::registerStmt(const Stmt &S, unsigned Indent) {
   if (const auto *I = S.getIf<RegisterLoadStmt>())
     globalAccess(I->Dst, I->Src, I->Vector, false, Indent);
@@ -414,6 +479,10 @@ void KernelEmitter::registerStmt(const Stmt &S, unsigned Indent) {
     registerMath(*I, Indent);
   else if (const auto *I = S.getIf<RegisterReduceStmt>())
     registerReduce(*I, Indent);
+  else if (const auto *I = S.getIf<RegisterShareStmt>())
+    registerShare(*I, Indent);
+  else if (const auto *I = S.getIf<RegisterGatherStmt>())
+    registerGather(*I, Indent);
 }
 
 } // namespace tf::backend::sm90

@@ -22,10 +22,10 @@ int main(int argc, char **argv) {
     auto ref = [&](std::int64_t r, std::vector<double> &out) {
       reference(x, w, b, s.Cols, r, out);
     };
-    const tf::Grid grid = tf::grid(tf::ceil_div(s.Rows, rows::BM));
     const double bytes = 2.0 * 2 * s.Rows * s.Cols;
     rows_test::Device dw(w), db(b);
     for (bool whole : {true, false}) {
+      const tf::Grid grid = whole ? rows::whole_row_grid(s.Rows) : rows::loop_grid(s.Rows);
       if (whole && s.Cols > rows::BN)
         continue;
       rows_test::Device dx(x), dy(rows_example::poisoned(s.Rows * s.Cols));

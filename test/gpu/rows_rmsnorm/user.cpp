@@ -22,10 +22,10 @@ int main(int argc, char **argv) {
     const std::vector<tf::bf16> r0 = rows_example::random_bf16(s.Rows * s.Cols, 2);
     const std::vector<tf::bf16> w = rows_example::random_bf16(s.Cols, 3, 0.5f, 1.5f);
     References refs(x, r0, w, s.Cols);
-    const tf::Grid grid = tf::grid(tf::ceil_div(s.Rows, rows::BM));
     const double bytes = 2.0 * 2 * s.Rows * s.Cols;
     rows_test::Device dx(x), dw(w);
     for (bool whole : {true, false}) {
+      const tf::Grid grid = whole ? rows::whole_row_grid(s.Rows) : rows::loop_grid(s.Rows);
       if (whole && s.Cols > rows::BN)
         continue;
       rows_test::Device dy(rows_example::poisoned(s.Rows * s.Cols));

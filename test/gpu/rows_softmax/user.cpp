@@ -19,9 +19,9 @@ int main(int argc, char **argv) {
     auto ref = [&](std::int64_t r, std::vector<double> &out) {
       reference(x, s.Cols, r, out);
     };
-    const tf::Grid grid = tf::grid(tf::ceil_div(s.Rows, rows::BM));
     const double bytes = 2.0 * 2 * s.Rows * s.Cols;
     for (bool whole : {true, false}) {
+      const tf::Grid grid = whole ? rows::whole_row_grid(s.Rows) : rows::loop_grid(s.Rows);
       if (whole && s.Cols > rows::BN)
         continue;
       rows_test::Device dx(x), dy(rows_example::poisoned(s.Rows * s.Cols));
