@@ -7,8 +7,8 @@
 LIB is the libtf_rows.so bench/rows/build.sh builds: the kernels of
 examples/rows, each called as a user calls it (tf::launch on the default
 stream, through ctypes). Per kernel and shape, on the same random bf16 inputs
-(never zero): tf's kernels (the whole-row form where a row fits one tile,
-the loop form always), PyTorch eager, torch.compile of the same function
+(never zero): tf's kernels (the whole-row forms where a row fits their
+tile: a warp's, a CTA's; the loop form always), PyTorch eager, torch.compile of the same function
 (dynamic=False, default mode), and a device-to-device copy of the input
 (`dst.copy_(src)`, the bandwidth the issue measures against).
 
@@ -39,7 +39,8 @@ import torch.nn.functional as F
 
 RMS_EPS = 1e-6  # examples/rows/rmsnorm.cpp
 LN_EPS = 1e-5  # examples/rows/layernorm.cpp
-TILE_COLS = 1024  # rows::BN: the whole-row kernels take rows up to this
+WARP_COLS = 1024  # rows::BN: the `_rows` kernels take rows up to this
+CTA_COLS = 32768  # rows::cta_shapes' largest: the `_cta` kernels' longest row
 ISSUE_SHAPES = [(8192, 8192), (32768, 4096), (4096, 32768), (65536, 1024)]
 
 
@@ -57,11 +58,11 @@ def rms_norm64(h, w):
 
 class Form:
     """One of tf's kernels for a row computation: its exported symbol
-    (tf_NAME), whether it takes only rows that fit one tile, the tensors
-    it takes by name (the inputs, and "y" the output), and its eps."""
+    (tf_NAME), the longest row it takes (None: any), the tensors it takes
+    by name (the inputs, and "y" the output), and its eps."""
 
-    def __init__(self, name, whole_row, tensors, eps=None):
-        self.name, self.whole_row, self.tensors, self.eps = name, whole_row, tensors, eps
+    def __init__(self, name, max_cols, tensors, eps=None):
+        self.name, self.max_cols, self.tensors, self.eps = name, max_cols, tensors, eps
 
     def bind(self, lib):
         self.function = getattr(lib, "tf_" + self.name)
@@ -91,7 +92,7 @@ class Kernel:
         self.bytes_per_elem = bytes_per_elem
 
     def forms(self, cols):
-        return [f for f in self.tf_forms if not (f.whole_row and cols > TILE_COLS)]
+        return [f for f in self.tf_forms if f.max_cols is None or cols <= f.max_cols]
 
 
 def add_bias_torch(x, bias):
@@ -126,29 +127,32 @@ KERNELS = [
            lambda R, C: {"x": random_bf16((R, C)), "bias": random_bf16((C,))},
            add_bias_torch,
            lambda x, bias: (x.double() + bias.double(),),
-           [Form("add_bias", False, ["x", "bias", "y"])],
+           [Form("add_bias", None, ["x", "bias", "y"])],
            ["y"], 4),
     Kernel("softmax",
            lambda R, C: {"x": random_bf16((R, C), -8.0, 8.0)},
            softmax_torch,
            lambda x: (torch.softmax(x.double(), -1),),
-           [Form("softmax_rows", True, ["x", "y"]),
-            Form("softmax_online", False, ["x", "y"])],
+           [Form("softmax_rows", WARP_COLS, ["x", "y"]),
+            Form("softmax_cta", CTA_COLS, ["x", "y"]),
+            Form("softmax_online", None, ["x", "y"])],
            ["y"], 4),
     Kernel("rmsnorm",
            lambda R, C: {"x": random_bf16((R, C)), "w": random_bf16((C,), 0.5, 1.5)},
            rmsnorm_torch,
            lambda x, w: (rms_norm64(x, w),),
-           [Form("rmsnorm_rows", True, ["x", "w", "y"], RMS_EPS),
-            Form("rmsnorm_loop", False, ["x", "w", "y"], RMS_EPS)],
+           [Form("rmsnorm_rows", WARP_COLS, ["x", "w", "y"], RMS_EPS),
+            Form("rmsnorm_cta", CTA_COLS, ["x", "w", "y"], RMS_EPS),
+            Form("rmsnorm_loop", None, ["x", "w", "y"], RMS_EPS)],
            ["y"], 4),
     Kernel("residual_rmsnorm",
            lambda R, C: {"x": random_bf16((R, C)), "r": random_bf16((R, C)),
                          "w": random_bf16((C,), 0.5, 1.5)},
            residual_rmsnorm_torch,
            residual_reference,
-           [Form("residual_rmsnorm_rows", True, ["x", "r", "w", "y"], RMS_EPS),
-            Form("residual_rmsnorm_loop", False, ["x", "r", "w", "y"], RMS_EPS)],
+           [Form("residual_rmsnorm_rows", WARP_COLS, ["x", "r", "w", "y"], RMS_EPS),
+            Form("residual_rmsnorm_cta", CTA_COLS, ["x", "r", "w", "y"], RMS_EPS),
+            Form("residual_rmsnorm_loop", None, ["x", "r", "w", "y"], RMS_EPS)],
            ["y", "r"], 8),
     Kernel("layernorm",
            lambda R, C: {"x": random_bf16((R, C)), "w": random_bf16((C,), 0.5, 1.5),
@@ -156,8 +160,10 @@ KERNELS = [
            layernorm_torch,
            lambda x, w, b: (F.layer_norm(x.double(), (x.shape[-1],), w.double(),
                                          b.double(), LN_EPS),),
-           [Form("layernorm_rows", True, ["x", "w", "b", "y"], LN_EPS),
-            Form("layernorm_loop", False, ["x", "w", "b", "y"], LN_EPS)],
+           [Form("layernorm_rows", WARP_COLS, ["x", "w", "b", "y"], LN_EPS),
+            # rows::layernorm_cta_kernels stop at 16384 columns.
+            Form("layernorm_cta", 16384, ["x", "w", "b", "y"], LN_EPS),
+            Form("layernorm_loop", None, ["x", "w", "b", "y"], LN_EPS)],
            ["y"], 4),
 ]
 

@@ -1,7 +1,8 @@
 //===- bench/rows/layernorm.cpp - LayerNorm for the rows benchmark --------===//
 //
 // examples/rows/layernorm.cpp with its main renamed, exported for bench.py:
-// layernorm_rows (a row fits one tile) and layernorm_loop (any row).
+// layernorm_rows (a row fits a warp's tile), layernorm_cta (it fits a
+// CTA's, up to 16384 columns) and layernorm_loop (any row).
 //
 //===----------------------------------------------------------------------===//
 #define main layernorm_example_main
@@ -26,11 +27,18 @@ void layernorm(void (*kernel)(rows::Matrix, rows::Vector, rows::Vector,
 extern "C" void tf_layernorm_rows(void *x, void *w, void *b, void *y,
                                   std::int64_t rows, std::int64_t cols,
                                   float eps) {
-  layernorm(rows::layernorm_rows, rows::whole_row_grid(rows), x, w, b, y, rows, cols, eps);
+  layernorm(rows::layernorm_rows, rows::row_per_warp_grid(rows), x, w, b, y, rows, cols, eps);
+}
+
+extern "C" void tf_layernorm_cta(void *x, void *w, void *b, void *y,
+                                 std::int64_t rows, std::int64_t cols,
+                                 float eps) {
+  layernorm(rows::cta_kernel(rows::layernorm_cta_kernels, cols),
+            rows::row_per_cta_grid(rows), x, w, b, y, rows, cols, eps);
 }
 
 extern "C" void tf_layernorm_loop(void *x, void *w, void *b, void *y,
                                   std::int64_t rows, std::int64_t cols,
                                   float eps) {
-  layernorm(rows::layernorm_loop, rows::loop_grid(rows), x, w, b, y, rows, cols, eps);
+  layernorm(rows::layernorm_loop, rows::row_per_cta_grid(rows), x, w, b, y, rows, cols, eps);
 }

@@ -1,9 +1,10 @@
 //===- bench/rows/rmsnorm.cpp - RMSNorm for the rows benchmark ------------===//
 //
 // examples/rows/rmsnorm.cpp with its main renamed, exported for bench.py:
-// rmsnorm_rows / rmsnorm_loop (y = x / rms(x) * w) and residual_rmsnorm_rows
-// / residual_rmsnorm_loop (residual = x + residual in place, y = the
-// residual's RMSNorm).
+// rmsnorm_rows / _cta / _loop (y = x / rms(x) * w) and residual_rmsnorm_rows
+// / _cta / _loop (residual = x + residual in place, y = the residual's
+// RMSNorm); a _cta form launches the kernel of the smallest tile that holds
+// the row.
 //
 //===----------------------------------------------------------------------===//
 #define main rmsnorm_example_main
@@ -36,24 +37,37 @@ void residual_norm(void (*kernel)(rows::Matrix, rows::Matrix, rows::Vector,
 
 extern "C" void tf_rmsnorm_rows(void *x, void *w, void *y, std::int64_t rows,
                                 std::int64_t cols, float eps) {
-  norm(rows::rmsnorm_rows, rows::whole_row_grid(rows), x, w, y, rows, cols, eps);
+  norm(rows::rmsnorm_rows, rows::row_per_warp_grid(rows), x, w, y, rows, cols, eps);
+}
+
+extern "C" void tf_rmsnorm_cta(void *x, void *w, void *y, std::int64_t rows,
+                               std::int64_t cols, float eps) {
+  norm(rows::cta_kernel(rows::rmsnorm_cta_kernels, cols), rows::row_per_cta_grid(rows),
+       x, w, y, rows, cols, eps);
 }
 
 extern "C" void tf_rmsnorm_loop(void *x, void *w, void *y, std::int64_t rows,
                                 std::int64_t cols, float eps) {
-  norm(rows::rmsnorm_loop, rows::loop_grid(rows), x, w, y, rows, cols, eps);
+  norm(rows::rmsnorm_loop, rows::row_per_cta_grid(rows), x, w, y, rows, cols, eps);
 }
 
 extern "C" void tf_residual_rmsnorm_rows(void *x, void *residual, void *w,
                                          void *y, std::int64_t rows,
                                          std::int64_t cols, float eps) {
-  residual_norm(rows::residual_rmsnorm_rows, rows::whole_row_grid(rows),
+  residual_norm(rows::residual_rmsnorm_rows, rows::row_per_warp_grid(rows),
                 x, residual, w, y, rows, cols, eps);
+}
+
+extern "C" void tf_residual_rmsnorm_cta(void *x, void *residual, void *w,
+                                        void *y, std::int64_t rows,
+                                        std::int64_t cols, float eps) {
+  residual_norm(rows::cta_kernel(rows::residual_rmsnorm_cta_kernels, cols),
+                rows::row_per_cta_grid(rows), x, residual, w, y, rows, cols, eps);
 }
 
 extern "C" void tf_residual_rmsnorm_loop(void *x, void *residual, void *w,
                                          void *y, std::int64_t rows,
                                          std::int64_t cols, float eps) {
-  residual_norm(rows::residual_rmsnorm_loop, rows::loop_grid(rows),
+  residual_norm(rows::residual_rmsnorm_loop, rows::row_per_cta_grid(rows),
                 x, residual, w, y, rows, cols, eps);
 }

@@ -23,6 +23,7 @@
 #include "rows.hpp"
 
 #include <cmath>
+#include <string>
 
 namespace rows {
 
@@ -39,6 +40,24 @@ void rmsnorm_rows(Matrix x, Vector w, Matrix y, float eps) {
       auto weight = tf::cast<float>(tf::broadcast<0>(w.tile<BN>(n * BN), regs));
       auto out = tf::mul(tf::mul(row, tf::broadcast<1>(scale, row)), weight);
       tf::copy(tf::cast<tf::bf16>(out), y.tile<BM, BN>(m * BM, n * BN));
+    }
+  }
+}
+
+template <int Cols, int Threads>
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", tf::dyn),
+             tf::topology("thread", Threads), tf::resident_ctas(1024 / Threads))]]
+void rmsnorm_cta(Matrix x, Vector w, Matrix y, float eps) {
+  for (auto [m, n] : tf::grid_tiles(cta, x.extent(0), 1)) {
+    [[tf::mesh(cta_threads<Threads>)]] {
+      auto regs = tf::empty<CtaRowTile<Cols, Threads>>();
+      tf::copy(x.tile<1, Cols>(m, 0), regs);
+      auto row = tf::cast<float>(regs);
+      auto squares = tf::reduce_sum<1>(tf::mul(row, row));
+      auto scale = tf::rsqrt(tf::add(tf::mul(squares, 1.0f / x.extent(1)), eps));
+      auto weight = tf::cast<float>(tf::broadcast<0>(w.tile<Cols>(0), regs));
+      auto out = tf::mul(tf::mul(row, tf::broadcast<1>(scale, row)), weight);
+      tf::copy(tf::cast<tf::bf16>(out), y.tile<1, Cols>(m, 0));
     }
   }
 }
@@ -93,6 +112,31 @@ void residual_rmsnorm_rows(Matrix x, Matrix residual, Vector w, Matrix y,
   }
 }
 
+template <int Cols, int Threads>
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", tf::dyn),
+             tf::topology("thread", Threads), tf::resident_ctas(1024 / Threads))]]
+void residual_rmsnorm_cta(Matrix x, Matrix residual, Vector w, Matrix y,
+                          float eps) {
+  for (auto [m, n] : tf::grid_tiles(cta, x.extent(0), 1)) {
+    [[tf::mesh(cta_threads<Threads>)]] {
+      auto xs = tf::empty<CtaRowTile<Cols, Threads>>();
+      auto rs = tf::empty<CtaRowTile<Cols, Threads>>();
+      tf::copy(x.tile<1, Cols>(m, 0), xs);
+      tf::copy(residual.tile<1, Cols>(m, 0), rs);
+      auto h = tf::cast<tf::bf16>(tf::add(tf::cast<float>(xs), tf::cast<float>(rs)));
+      tf::copy(h, residual.tile<1, Cols>(m, 0));
+      // h is read again after the reduction, not its f32 copy: 32 columns a
+      // thread at 32768 keep within 64 registers so.
+      auto squares = tf::reduce_sum<1>(tf::mul(tf::cast<float>(h), tf::cast<float>(h)));
+      auto scale = tf::rsqrt(tf::add(tf::mul(squares, 1.0f / x.extent(1)), eps));
+      auto weight = tf::cast<float>(tf::broadcast<0>(w.tile<Cols>(0), xs));
+      auto row = tf::cast<float>(h);
+      auto out = tf::mul(tf::mul(row, tf::broadcast<1>(scale, row)), weight);
+      tf::copy(tf::cast<tf::bf16>(out), y.tile<1, Cols>(m, 0));
+    }
+  }
+}
+
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", tf::dyn),
              tf::topology("thread", 256), tf::resident_ctas(4))]]
 void residual_rmsnorm_loop(Matrix x, Matrix residual, Vector w, Matrix y,
@@ -122,6 +166,17 @@ void residual_rmsnorm_loop(Matrix x, Matrix residual, Vector w, Matrix y,
     }
   }
 }
+
+/// The `*_cta` kernels, one per rows::cta_shapes entry (cta_kernel picks).
+using NormKernel = void (*)(Matrix, Vector, Matrix, float);
+using ResidualNormKernel = void (*)(Matrix, Matrix, Vector, Matrix, float);
+inline constexpr std::array<NormKernel, 5> rmsnorm_cta_kernels = {
+    rmsnorm_cta<2048, 128>, rmsnorm_cta<4096, 256>, rmsnorm_cta<8192, 512>,
+    rmsnorm_cta<16384, 1024>, rmsnorm_cta<32768, 1024>};
+inline constexpr std::array<ResidualNormKernel, 5> residual_rmsnorm_cta_kernels = {
+    residual_rmsnorm_cta<2048, 128>, residual_rmsnorm_cta<4096, 256>,
+    residual_rmsnorm_cta<8192, 512>, residual_rmsnorm_cta<16384, 1024>,
+    residual_rmsnorm_cta<32768, 1024>};
 
 } // namespace rows
 
@@ -197,25 +252,27 @@ int main(int argc, char **argv) {
                                    fused_ref = refs.fused();
 
   int status = 0;
-  for (bool whole : {true, false}) {
-    if (whole && s.Cols > rows::BN)
-      continue; // one row tile spans rows up to BN
+  // Each form where it takes the shape: one row per warp (rows up to BN),
+  // a whole row per CTA (up to the largest tile), the loop (any row).
+  auto run = [&](const std::string &form, rows::NormKernel norm,
+                 rows::ResidualNormKernel fused_norm, tf::Grid grid) {
     std::vector<tf::bf16> y = rows_example::poisoned(s.Rows * s.Cols);
-    const tf::Grid grid = whole ? rows::whole_row_grid(s.Rows) : rows::loop_grid(s.Rows);
-    tf::launch(whole ? rows::rmsnorm_rows : rows::rmsnorm_loop, grid, xs, ws,
-               rows::Matrix(y.data(), {s.Rows, s.Cols}), eps);
-    status |= rows_example::report(whole ? "rmsnorm_rows" : "rmsnorm_loop", s, y, norm_ref);
+    tf::launch(norm, grid, xs, ws, rows::Matrix(y.data(), {s.Rows, s.Cols}), eps);
+    status |= rows_example::report(("rmsnorm_" + form).c_str(), s, y, norm_ref);
 
     std::vector<tf::bf16> residual = r0;
     std::vector<tf::bf16> fused = rows_example::poisoned(s.Rows * s.Cols);
-    tf::launch(whole ? rows::residual_rmsnorm_rows : rows::residual_rmsnorm_loop, grid, xs,
-               rows::Matrix(residual.data(), {s.Rows, s.Cols}), ws,
+    tf::launch(fused_norm, grid, xs, rows::Matrix(residual.data(), {s.Rows, s.Cols}), ws,
                rows::Matrix(fused.data(), {s.Rows, s.Cols}), eps);
-    status |= rows_example::report(whole ? "residual_rmsnorm_rows.residual"
-                                         : "residual_rmsnorm_loop.residual",
-                                   s, residual, residual_ref);
-    status |= rows_example::report(whole ? "residual_rmsnorm_rows" : "residual_rmsnorm_loop",
-                                   s, fused, fused_ref);
-  }
+    status |= rows_example::report(("residual_rmsnorm_" + form + ".residual").c_str(), s,
+                                   residual, residual_ref);
+    status |= rows_example::report(("residual_rmsnorm_" + form).c_str(), s, fused, fused_ref);
+  };
+  if (s.Cols <= rows::BN)
+    run("rows", rows::rmsnorm_rows, rows::residual_rmsnorm_rows, rows::row_per_warp_grid(s.Rows));
+  if (rows::NormKernel norm = rows::cta_kernel(rows::rmsnorm_cta_kernels, s.Cols))
+    run("cta", norm, rows::cta_kernel(rows::residual_rmsnorm_cta_kernels, s.Cols),
+        rows::row_per_cta_grid(s.Rows));
+  run("loop", rows::rmsnorm_loop, rows::residual_rmsnorm_loop, rows::row_per_cta_grid(s.Rows));
   return status;
 }

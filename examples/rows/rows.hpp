@@ -27,6 +27,8 @@
 
 #include <tf/tf.hpp>
 
+#include <array>
+#include <iterator>
 #include <limits>
 
 namespace rows {
@@ -61,12 +63,44 @@ using LoopSums =
 /// The loop kernels' row statistic.
 using LoopStat = tf::Tensor<float, "(1)", tf::rmem>;
 
+/// A whole row of up to Cols columns over a CTA of Threads threads (the
+/// `*_cta` kernels): 8 contiguous bf16 per thread and step, the warps side
+/// by side in a step (tf::cta_row_tile_text).
+template <int Cols, int Threads>
+using CtaRowTile =
+    tf::Tensor<tf::bf16, tf::cta_row_tile_text<Cols, Threads, 8>(), tf::rmem>;
+template <int Threads>
+inline constexpr tf::Mesh cta_threads =
+    tf::mesh("thread", tf::IntTuple{Threads / 32, 32}, "warp", "lane");
+
+/// The tiles the `*_cta` kernels come in: 16 columns a thread up to 16384
+/// columns (1024 threads, the most a CTA has), 32 beyond. Each asks for
+/// 1024 / Threads resident CTAs: 1024 threads an SM, 64 registers each.
+struct CtaShape {
+  std::int64_t cols;
+  int threads;
+};
+inline constexpr CtaShape cta_shapes[] = {
+    {2048, 128}, {4096, 256}, {8192, 512}, {16384, 1024}, {32768, 1024}};
+
+/// The kernel of \p table (one per cta_shapes entry, in order, the first
+/// N of them) whose tile is the smallest that holds a row of `cols`
+/// columns; null past the largest.
+template <class Kernel, std::size_t N>
+Kernel cta_kernel(const std::array<Kernel, N> &table, std::int64_t cols) {
+  static_assert(N <= std::size(cta_shapes));
+  for (std::size_t i = 0; i < N; ++i)
+    if (cols <= cta_shapes[i].cols)
+      return table[i];
+  return nullptr;
+}
+
 /// The grid of a whole-row kernel on `rows` rows: a CTA per BM rows.
-inline tf::Grid whole_row_grid(std::int64_t rows) {
+inline tf::Grid row_per_warp_grid(std::int64_t rows) {
   return tf::grid(tf::ceil_div(rows, BM));
 }
-/// The grid of a loop kernel: a CTA per row.
-inline tf::Grid loop_grid(std::int64_t rows) { return tf::grid(rows); }
+/// The grid of a `*_cta` or loop kernel: a CTA per row.
+inline tf::Grid row_per_cta_grid(std::int64_t rows) { return tf::grid(rows); }
 
 /// log2(e): e^t = 2^(t log2 e), the form of the GPU's ex2 instruction.
 constexpr float log2e = 1.4426950408889634f;

@@ -43,8 +43,27 @@ void softmax_rows(Matrix x, Matrix y) {
   }
 }
 
+template <int Cols, int Threads>
 [[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", tf::dyn),
-             tf::topology("thread", 256), tf::resident_ctas(6))]]
+             tf::topology("thread", Threads), tf::resident_ctas(1024 / Threads))]]
+void softmax_cta(Matrix x, Matrix y) {
+  for (auto [m, n] : tf::grid_tiles(cta, x.extent(0), 1)) {
+    [[tf::mesh(cta_threads<Threads>)]] {
+      auto tile = x.tile<1, Cols>(m, 0);
+      auto regs = tf::empty<CtaRowTile<Cols, Threads>>();
+      tf::copy(tile, regs);
+      auto row = tf::where(tf::in_bounds(tile), tf::cast<float>(regs), -infinity);
+      auto top = tf::reduce_max<1>(row);
+      auto e = tf::exp2(tf::mul(tf::sub(row, tf::broadcast<1>(top, row)), log2e));
+      auto inverse = tf::div(1.0f, tf::reduce_sum<1>(e));
+      auto out = tf::mul(e, tf::broadcast<1>(inverse, e));
+      tf::copy(tf::cast<tf::bf16>(out), y.tile<1, Cols>(m, 0));
+    }
+  }
+}
+
+[[tf::kernel(tf::target("nvidia.h200_sxm"), tf::topology("cta", tf::dyn),
+             tf::topology("thread", 256), tf::resident_ctas(8))]]
 void softmax_online(Matrix x, Matrix y) {
   for (auto [m, n] : tf::grid_tiles(cta, x.extent(0), 1)) {
     [[tf::mesh(row_threads)]] {
@@ -76,6 +95,13 @@ void softmax_online(Matrix x, Matrix y) {
   }
 }
 
+/// The softmax_cta kernels, one per rows::cta_shapes entry (cta_kernel
+/// picks).
+using SoftmaxKernel = void (*)(Matrix, Matrix);
+inline constexpr std::array<SoftmaxKernel, 5> softmax_cta_kernels = {
+    softmax_cta<2048, 128>, softmax_cta<4096, 256>, softmax_cta<8192, 512>,
+    softmax_cta<16384, 1024>, softmax_cta<32768, 1024>};
+
 } // namespace rows
 
 namespace {
@@ -102,16 +128,18 @@ int main(int argc, char **argv) {
     reference(x, s.Cols, r, out);
   };
   int status = 0;
-  // The whole-row kernel where one register tile spans the row.
-  if (s.Cols <= rows::BN) {
+  // Each form where it takes the shape: one row per warp (rows up to BN),
+  // a whole row per CTA (up to the largest tile), online (any row).
+  auto run = [&](const char *name, rows::SoftmaxKernel kernel, tf::Grid grid) {
     std::vector<tf::bf16> y = rows_example::poisoned(s.Rows * s.Cols);
-    tf::launch(rows::softmax_rows, rows::whole_row_grid(s.Rows), rows::Matrix(x.data(), {s.Rows, s.Cols}),
+    tf::launch(kernel, grid, rows::Matrix(x.data(), {s.Rows, s.Cols}),
                rows::Matrix(y.data(), {s.Rows, s.Cols}));
-    status |= rows_example::report("softmax_rows", s, y, ref);
-  }
-  std::vector<tf::bf16> y = rows_example::poisoned(s.Rows * s.Cols);
-  tf::launch(rows::softmax_online, rows::loop_grid(s.Rows), rows::Matrix(x.data(), {s.Rows, s.Cols}),
-             rows::Matrix(y.data(), {s.Rows, s.Cols}));
-  status |= rows_example::report("softmax_online", s, y, ref);
+    status |= rows_example::report(name, s, y, ref);
+  };
+  if (s.Cols <= rows::BN)
+    run("softmax_rows", rows::softmax_rows, rows::row_per_warp_grid(s.Rows));
+  if (rows::SoftmaxKernel kernel = rows::cta_kernel(rows::softmax_cta_kernels, s.Cols))
+    run("softmax_cta", kernel, rows::row_per_cta_grid(s.Rows));
+  run("softmax_online", rows::softmax_online, rows::row_per_cta_grid(s.Rows));
   return status;
 }

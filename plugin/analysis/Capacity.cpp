@@ -318,21 +318,41 @@ std::vector<SharedAllocation> sharedAllocations(const hir::Kernel &K) {
 namespace {
 
 /// Elements per thread of a register tensor of type \p T: the unbound
-/// leaves' product (all leaves when none is bound).
-std::optional<std::int64_t> elementsPerThread(const hir::TensorType &T) {
+/// leaves' product (all leaves when none is bound), leaving out mode
+/// \p Skip's (-1: none).
+std::optional<std::int64_t> elementsPerThread(const hir::TensorType &T,
+                                              int Skip = -1) {
   const IntTuple &S = T.Layout.layout.shape;
-  if (!T.Layout.has_axes)
+  if (!T.Layout.has_axes && Skip < 0)
     return staticProduct(S);
   std::int64_t P = 1;
-  for (int I = 0; I < S.leaf_count(); ++I) {
-    if (I < static_cast<int>(T.Layout.axes.size()) && T.Layout.axes[I].bound())
-      continue;
-    const Int &X = S.leaf_at(I);
-    if (!X.is_constant())
-      return std::nullopt;
-    P *= X.value;
-  }
+  for (int D = 0, Leaf = 0; D < S.rank(); Leaf += S.mode(D).leaf_count(), ++D)
+    for (int I = Leaf; I < Leaf + S.mode(D).leaf_count(); ++I) {
+      if (D == Skip || (I < static_cast<int>(T.Layout.axes.size()) &&
+                        T.Layout.axes[I].bound()))
+        continue;
+      const Int &X = S.leaf_at(I);
+      if (!X.is_constant())
+        return std::nullopt;
+      P *= X.value;
+    }
   return P;
+}
+
+/// Elements per thread of register tensor \p V: a reduction's result is
+/// held as its operand's kept modes are (a row statistic declared without
+/// a layout of its own is replicated over the threads of its row).
+std::optional<std::int64_t> elementsPerThread(const hir::Kernel &K, ValueId V) {
+  const hir::Value &Val = K.Values[V];
+  const hir::Stmt &Def = K.Stmts[Val.Def];
+  if (Def.Kind == hir::StmtKind::Op &&
+      hir::opInfo(Def.Op).Class == hir::OpClass::Reduce &&
+      !Def.Operands.empty() && Def.Operands[0] < K.Values.size()) {
+    const hir::TensorType &From = K.Values[Def.Operands[0]].Type;
+    if (From.Layout.has_axes && Def.ReduceMode < From.Layout.layout.shape.rank())
+      return elementsPerThread(From, static_cast<int>(Def.ReduceMode));
+  }
+  return elementsPerThread(Val.Type);
 }
 
 /// Whether \p V is a register tensor of its own (not a window, not the
@@ -419,7 +439,7 @@ std::optional<RegisterModel> registerModel(const hir::Kernel &K) {
     if (!Holder)
       continue;
     const hir::Value &Val = K.Values[V];
-    std::optional<std::int64_t> E = elementsPerThread(Val.Type);
+    std::optional<std::int64_t> E = elementsPerThread(K, V);
     if (!E)
       continue;
     RegisterValue R;

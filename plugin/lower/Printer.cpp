@@ -204,14 +204,19 @@ std::string coordText(const RegisterTile &T) {
   return Out + ")";
 }
 
-/// Partial r of a thread's slot in \p Scratch: `name[r * Slots + slot]`.
+/// Partial r of a thread's slot in \p Scratch, plus \p Offsets (a list):
+/// `name[r * Slots + t / 32 % 8 * 1 + [0..7]]`.
 std::string partialText(const Kernel &K, RegionId Scratch, std::int64_t Slots,
                         llvm::ArrayRef<ThreadTerm> Slot,
                         llvm::StringRef Offsets = "") {
-  std::string SlotText = termsText(Slot);
-  SlotText = SlotText.empty() ? "0" : SlotText.substr(0, SlotText.size() - 3);
+  std::vector<std::string> Parts;
+  for (const ThreadTerm &X : Slot)
+    Parts.push_back("t / " + std::to_string(X.Divisor) + " % " +
+                    std::to_string(X.Extent) + " * " + std::to_string(X.Scale));
+  if (!Offsets.empty())
+    Parts.push_back(Offsets.str());
   return K.Regions[Scratch].Name + "[r * " + std::to_string(Slots) + " + " +
-         SlotText + Offsets.str() + "]";
+         (Parts.empty() ? std::string("0") : llvm::join(Parts, " + ")) + "]";
 }
 
 class Printer {
@@ -340,14 +345,16 @@ void Printer::stmt(InstId Id, unsigned Indent) {
     const auto &I = S.get<RegisterShareStmt>();
     OS << "st.shared.f32 "
        << partialText(K, I.Scratch, I.Slots, I.Slot) << " = "
-       << K.Tiles[I.Src].Name << "[r] if t & " << I.Writers << " == 0\n";
+       << K.Tiles[I.Src].Name << "[r]";
+    if (I.Writers)
+      OS << " if t & " << I.Writers << " == 0";
+    OS << "\n";
     return;
   }
   case StmtKind::RegisterGather: {
     const auto &I = S.get<RegisterGatherStmt>();
     OS << K.Tiles[I.Dst].Name << " = gather." << registerOpName(I.Op) << "("
-       << partialText(K, I.Scratch, I.Slots, I.Slot,
-                      " + " + listText(I.Offsets))
+       << partialText(K, I.Scratch, I.Slots, I.Slot, listText(I.Offsets))
        << ")\n";
     return;
   }

@@ -655,7 +655,7 @@ void RegisterLowering::reduce() {
       std::optional<std::uint64_t> B = Bits(T);
       if (!B) {
         refuse("its tile's threads are not laid out in powers of two, which "
-               "the lanes' butterfly exchange needs");
+               "the exchange of partials needs");
         return;
       }
       (D == Mode ? Reduced : Kept) |= *B;

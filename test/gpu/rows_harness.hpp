@@ -113,7 +113,7 @@ public:
   std::vector<rows_example::Shape> shapes() const {
     if (bench)
       return {{8192, 8192}, {32768, 4096}, {4096, 32768}, {65536, 1024}};
-    return {{1, 1}, {5, 7}, {37, 1000}, {4, 1024}, {6, 2500}, {1000, 4096}};
+    return {{1, 1}, {5, 7}, {37, 1000}, {4, 1024}, {6, 2500}, {1000, 4096}, {7, 30000}};
   }
 
   /// Launches `launch` once, checks `out` (Rows x Cols) against `ref` with

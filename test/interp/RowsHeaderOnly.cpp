@@ -2,7 +2,8 @@
 //
 // One of the examples/rows/*.cpp (TF_ROWS_EXAMPLE_SOURCE, its path)
 // compiled without the plugin, with its main renamed; TF_ROWS_KERNELS lists
-// its kernels as X(name) entries. Each kernel's arguments are made from the
+// its kernels as X(name) entries (a template's instantiation as
+// X(name<2048,128>), without spaces). Each kernel's arguments are made from the
 // test's buffers by the kernel's own parameter types.
 //
 //===----------------------------------------------------------------------===//
@@ -13,6 +14,7 @@
 
 #include "RowsHeaderOnly.h"
 
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -50,9 +52,13 @@ void launch(void (*Kernel)(P...), std::int64_t Grid,
 
 bool runHeaderOnly(const std::string &Name, std::int64_t Grid,
                    std::vector<Argument> &Args) {
-#define X(Kernel)                                                              \
-  if (Name == "rows::" #Kernel) {                                              \
-    launch(rows::Kernel, Grid, Args);                                          \
+  // A template's name as the compiler prints it has a space after each
+  // comma; the list's has none.
+  std::string Bare = Name;
+  std::erase(Bare, ' ');
+#define X(...)                                                                 \
+  if (Bare == "rows::" #__VA_ARGS__) {                                         \
+    launch(rows::__VA_ARGS__, Grid, Args);                                     \
     return true;                                                               \
   }
   TF_ROWS_KERNELS

@@ -66,11 +66,44 @@ constexpr std::array<char, 96> text(std::int64_t rows, std::int64_t cols,
   return buf;
 }
 
+/// The text of a 1 x cols tile over `warps` warps (see cta_row_tile_text).
+constexpr std::array<char, 96> cta_text(std::int64_t cols, std::int64_t warps,
+                                        std::int64_t vector) {
+  std::array<char, 96> buf{};
+  std::size_t at = 0;
+  const std::int64_t step = warps * 32 * vector;
+  append(buf, at, "(1,(");
+  append(buf, at, cols / step);
+  append(buf, at, ",");
+  append(buf, at, warps);
+  append(buf, at, "@warp,32@lane,");
+  append(buf, at, vector);
+  append(buf, at, ")):(");
+  append(buf, at, cols);
+  append(buf, at, ",(");
+  append(buf, at, step);
+  append(buf, at, ",");
+  append(buf, at, 32 * vector);
+  append(buf, at, ",");
+  append(buf, at, vector);
+  append(buf, at, ",1))");
+  return buf;
+}
+
 constexpr std::size_t length(const std::array<char, 96> &buf) {
   std::size_t n = 0;
   while (buf[n] != '\0')
     ++n;
   return n;
+}
+
+/// Buf's text as a FixedString.
+template <std::array<char, 96> Buf> constexpr auto fixed() {
+  constexpr std::size_t n = length(Buf);
+  char out[n + 1] = {};
+  for (std::size_t i = 0; i < n; ++i)
+    out[i] = Buf[i];
+  return FixedString<n + 1>(out);
 }
 
 } // namespace row_tile_detail
@@ -84,12 +117,29 @@ constexpr auto row_tile_text() {
   static_assert(Cols >= 32 * Vector && Cols % (32 * Vector) == 0,
                 "tf::row_tile_text: Cols must be a multiple of 32 x Vector "
                 "(one step of the warp's 32 lanes)");
-  constexpr std::array<char, 96> buf = row_tile_detail::text(Rows, Cols, Vector);
-  constexpr std::size_t n = row_tile_detail::length(buf);
-  char out[n + 1] = {};
-  for (std::size_t i = 0; i < n; ++i)
-    out[i] = buf[i];
-  return FixedString<n + 1>(out);
+  return row_tile_detail::fixed<row_tile_detail::text(Rows, Cols, Vector)>();
+}
+
+/// The layout text of a 1 x Cols register tile over a CTA of Threads
+/// threads (Threads / 32 warps): each thread holds runs of Vector columns,
+/// the warps side by side in each step of Threads x Vector columns, the
+/// lanes side by side in each warp's part of a step:
+///
+///   (1,(Cols/(Threads Vector),Threads/32@warp,32@lane,Vector))
+///     :(Cols,(Threads Vector,32 Vector,Vector,1))
+///
+/// A reduction along the row spans the warps (through shared memory). The
+/// thread mesh names its axes `warp` and `lane`.
+template <std::int64_t Cols, std::int64_t Threads, std::int64_t Vector>
+constexpr auto cta_row_tile_text() {
+  static_assert(Threads >= 32 && Threads % 32 == 0 && Vector >= 1,
+                "tf::cta_row_tile_text: Threads must be whole warps and "
+                "Vector positive");
+  static_assert(Cols >= Threads * Vector && Cols % (Threads * Vector) == 0,
+                "tf::cta_row_tile_text: Cols must be a multiple of Threads x "
+                "Vector (one step of the CTA's threads)");
+  return row_tile_detail::fixed<
+      row_tile_detail::cta_text(Cols, Threads / 32, Vector)>();
 }
 
 } // namespace tf

@@ -1,9 +1,9 @@
 //===- test/gpu/rows_layernorm/user.cpp - LayerNorm on the H200 -----------===//
 //
 // examples/rows/layernorm.cpp (its kernels and double reference; its CPU main
-// renamed) on device
-// tensors through the CUDA backend's layernorm.tf.cu: layernorm_rows where
-// a row fits one tile, layernorm_loop always, against the example's double
+// renamed) on device tensors through the CUDA backend's layernorm.tf.cu:
+// layernorm_rows where a row fits one warp's tile, layernorm_cta where it
+// fits a CTA's, layernorm_loop always, against the example's double
 // reference and bound. rows_harness.hpp checks and times them.
 //
 //===----------------------------------------------------------------------===//
@@ -24,21 +24,22 @@ int main(int argc, char **argv) {
     };
     const double bytes = 2.0 * 2 * s.Rows * s.Cols;
     rows_test::Device dw(w), db(b);
-    for (bool whole : {true, false}) {
-      const tf::Grid grid = whole ? rows::whole_row_grid(s.Rows) : rows::loop_grid(s.Rows);
-      if (whole && s.Cols > rows::BN)
-        continue;
+    auto form = [&](const char *name, rows::LayerNormKernel kernel, tf::Grid grid) {
       rows_test::Device dx(x), dy(rows_example::poisoned(s.Rows * s.Cols));
-      run.check(whole ? "layernorm_rows" : "layernorm_loop", s,
+      run.check(name, s,
                 [&] {
-                  tf::launch(whole ? rows::layernorm_rows : rows::layernorm_loop, grid,
-                             rows::Matrix(dx.data(), {s.Rows, s.Cols}),
+                  tf::launch(kernel, grid, rows::Matrix(dx.data(), {s.Rows, s.Cols}),
                              rows::Vector(dw.data(), {s.Cols}),
                              rows::Vector(db.data(), {s.Cols}),
                              rows::Matrix(dy.data(), {s.Rows, s.Cols}), eps);
                 },
                 dy, ref, bytes, /*floor=*/1e-4);
-    }
+    };
+    if (s.Cols <= rows::BN)
+      form("layernorm_rows", rows::layernorm_rows, rows::row_per_warp_grid(s.Rows));
+    if (rows::LayerNormKernel kernel = rows::cta_kernel(rows::layernorm_cta_kernels, s.Cols))
+      form("layernorm_cta", kernel, rows::row_per_cta_grid(s.Rows));
+    form("layernorm_loop", rows::layernorm_loop, rows::row_per_cta_grid(s.Rows));
   }
   return run.exit_status();
 }

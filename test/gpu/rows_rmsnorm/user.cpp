@@ -2,8 +2,8 @@
 //
 // examples/rows/rmsnorm.cpp (its kernels and double reference; its CPU main
 // renamed) on device tensors through the CUDA backend's rmsnorm.tf.cu:
-// rmsnorm_rows / residual_rmsnorm_rows where a row fits one tile, the _loop
-// forms always. The fused residual kernels write h = x + r back into the
+// rmsnorm_rows / residual_rmsnorm_rows where a row fits one warp's tile, the
+// _cta forms where it fits a CTA's, the _loop forms always. The fused residual kernels write h = x + r back into the
 // residual (checked too) and normalise it. rows_harness.hpp checks and times
 // them; a timed residual kernel keeps adding x to its residual, which changes
 // nothing of its traffic.
@@ -24,15 +24,12 @@ int main(int argc, char **argv) {
     References refs(x, r0, w, s.Cols);
     const double bytes = 2.0 * 2 * s.Rows * s.Cols;
     rows_test::Device dx(x), dw(w);
-    for (bool whole : {true, false}) {
-      const tf::Grid grid = whole ? rows::whole_row_grid(s.Rows) : rows::loop_grid(s.Rows);
-      if (whole && s.Cols > rows::BN)
-        continue;
+    auto form = [&](const std::string &name, rows::NormKernel norm,
+                    rows::ResidualNormKernel fused_norm, tf::Grid grid) {
       rows_test::Device dy(rows_example::poisoned(s.Rows * s.Cols));
-      run.check(whole ? "rmsnorm_rows" : "rmsnorm_loop", s,
+      run.check(("rmsnorm_" + name).c_str(), s,
                 [&] {
-                  tf::launch(whole ? rows::rmsnorm_rows : rows::rmsnorm_loop, grid,
-                             rows::Matrix(dx.data(), {s.Rows, s.Cols}),
+                  tf::launch(norm, grid, rows::Matrix(dx.data(), {s.Rows, s.Cols}),
                              rows::Vector(dw.data(), {s.Cols}),
                              rows::Matrix(dy.data(), {s.Rows, s.Cols}), eps);
                 },
@@ -40,20 +37,27 @@ int main(int argc, char **argv) {
       // Reads x and r, writes h and y: twice the bytes.
       rows_test::Device dr(r0), dz(rows_example::poisoned(s.Rows * s.Cols));
       auto fused = [&] {
-        tf::launch(whole ? rows::residual_rmsnorm_rows : rows::residual_rmsnorm_loop,
-                   grid, rows::Matrix(dx.data(), {s.Rows, s.Cols}),
+        tf::launch(fused_norm, grid, rows::Matrix(dx.data(), {s.Rows, s.Cols}),
                    rows::Matrix(dr.data(), {s.Rows, s.Cols}),
                    rows::Vector(dw.data(), {s.Cols}),
                    rows::Matrix(dz.data(), {s.Rows, s.Cols}), eps);
       };
-      const char *name = whole ? "residual_rmsnorm_rows" : "residual_rmsnorm_loop";
+      const std::string fused_name = "residual_rmsnorm_" + name;
       fused();
-      rows_test::cuda(cudaDeviceSynchronize(), name);
-      run.check_output((std::string(name) + ".residual").c_str(), s, dr, refs.residual());
-      run.check_output(name, s, dz, refs.fused());
+      rows_test::cuda(cudaDeviceSynchronize(), fused_name.c_str());
+      run.check_output((fused_name + ".residual").c_str(), s, dr, refs.residual());
+      run.check_output(fused_name.c_str(), s, dz, refs.fused());
       if (run.timing())
-        run.time(name, s, fused, 2 * bytes);
-    }
+        run.time(fused_name.c_str(), s, fused, 2 * bytes);
+    };
+    if (s.Cols <= rows::BN)
+      form("rows", rows::rmsnorm_rows, rows::residual_rmsnorm_rows,
+           rows::row_per_warp_grid(s.Rows));
+    if (rows::NormKernel norm = rows::cta_kernel(rows::rmsnorm_cta_kernels, s.Cols))
+      form("cta", norm, rows::cta_kernel(rows::residual_rmsnorm_cta_kernels, s.Cols),
+           rows::row_per_cta_grid(s.Rows));
+    form("loop", rows::rmsnorm_loop, rows::residual_rmsnorm_loop,
+         rows::row_per_cta_grid(s.Rows));
   }
   return run.exit_status();
 }

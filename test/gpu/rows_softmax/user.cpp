@@ -2,8 +2,8 @@
 //
 // examples/rows/softmax.cpp (its kernels and double reference; its CPU main
 // renamed) on device tensors through the CUDA backend's softmax.tf.cu:
-// softmax_rows where a row fits one tile, softmax_online always (it reads
-// the row twice). rows_harness.hpp checks and times them.
+// softmax_rows where a row fits one warp's tile, softmax_cta where it fits
+// a CTA's, softmax_online always (it reads the row twice). rows_harness.hpp checks and times them.
 //
 //===----------------------------------------------------------------------===//
 #define main softmax_example_main
@@ -20,19 +20,20 @@ int main(int argc, char **argv) {
       reference(x, s.Cols, r, out);
     };
     const double bytes = 2.0 * 2 * s.Rows * s.Cols;
-    for (bool whole : {true, false}) {
-      const tf::Grid grid = whole ? rows::whole_row_grid(s.Rows) : rows::loop_grid(s.Rows);
-      if (whole && s.Cols > rows::BN)
-        continue;
+    auto form = [&](const char *name, rows::SoftmaxKernel kernel, tf::Grid grid) {
       rows_test::Device dx(x), dy(rows_example::poisoned(s.Rows * s.Cols));
-      run.check(whole ? "softmax_rows" : "softmax_online", s,
+      run.check(name, s,
                 [&] {
-                  tf::launch(whole ? rows::softmax_rows : rows::softmax_online, grid,
-                             rows::Matrix(dx.data(), {s.Rows, s.Cols}),
+                  tf::launch(kernel, grid, rows::Matrix(dx.data(), {s.Rows, s.Cols}),
                              rows::Matrix(dy.data(), {s.Rows, s.Cols}));
                 },
                 dy, ref, bytes);
-    }
+    };
+    if (s.Cols <= rows::BN)
+      form("softmax_rows", rows::softmax_rows, rows::row_per_warp_grid(s.Rows));
+    if (rows::SoftmaxKernel kernel = rows::cta_kernel(rows::softmax_cta_kernels, s.Cols))
+      form("softmax_cta", kernel, rows::row_per_cta_grid(s.Rows));
+    form("softmax_online", rows::softmax_online, rows::row_per_cta_grid(s.Rows));
   }
   return run.exit_status();
 }
