@@ -114,7 +114,11 @@ RegionId scratchRegion(LoweringContext &Ctx, int Role, std::int64_t Bytes) {
       Cursor = std::max(Cursor, R.Offset + R.Bytes);
     Region R;
     R.Kind = RegionKind::Scratch;
-    const std::string Base = Ctx.Roles[Role].Name + "_partials";
+    // The role's mesh name up to any template arguments (`cta_threads` of
+    // `cta_threads<Threads>`).
+    const std::string &Mesh = Ctx.Roles[Role].Name;
+    const std::string Base =
+        Mesh.substr(0, std::min(Mesh.find('<'), Mesh.size())) + "_partials";
     R.Name = Base;
     for (int N = 2; llvm::any_of(L.Regions, [&](const Region &X) {
            return X.Name == R.Name;
