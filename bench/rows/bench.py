@@ -40,7 +40,7 @@ import torch.nn.functional as F
 RMS_EPS = 1e-6  # examples/rows/rmsnorm.cpp
 LN_EPS = 1e-5  # examples/rows/layernorm.cpp
 WARP_COLS = 1024  # rows::BN: the `_rows` kernels take rows up to this
-CTA_COLS = 32768  # rows::cta_shapes' largest: the `_cta` kernels' longest row
+CTA_COLS = 32768  # the `_cta` kernels' longest row (rows::*_cta_kernels)
 ISSUE_SHAPES = [(8192, 8192), (32768, 4096), (4096, 32768), (65536, 1024)]
 
 

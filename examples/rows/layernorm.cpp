@@ -112,14 +112,17 @@ void layernorm_loop(Matrix x, Vector w, Vector b, Matrix y, float eps) {
   }
 }
 
-/// The layernorm_cta kernels, one per rows::cta_shapes entry up to 16384
-/// columns (cta_kernel picks): at 32 columns a thread the centered row,
-/// the weight and the bias do not fit 64 registers (ptxas spills 252
-/// bytes), so longer rows take layernorm_loop.
+/// The layernorm_cta kernels by tile (rows::cta_kernel picks), 16 columns
+/// a thread: at 32 the centered row, the weight and the bias do not fit 64
+/// registers (ptxas spills 252 bytes at 32768 columns), so rows longer
+/// than 16384 columns take layernorm_loop.
 using LayerNormKernel = void (*)(Matrix, Vector, Vector, Matrix, float);
-inline constexpr std::array<LayerNormKernel, 4> layernorm_cta_kernels = {
-    layernorm_cta<2048, 128>, layernorm_cta<4096, 256>, layernorm_cta<8192, 512>,
-    layernorm_cta<16384, 1024>};
+inline constexpr std::array<CtaForm<LayerNormKernel>, 4> layernorm_cta_kernels = {{
+    {2048, layernorm_cta<2048, 128>},
+    {4096, layernorm_cta<4096, 256>},
+    {8192, layernorm_cta<8192, 512>},
+    {16384, layernorm_cta<16384, 1024>},
+}};
 
 } // namespace rows
 

@@ -167,16 +167,23 @@ void residual_rmsnorm_loop(Matrix x, Matrix residual, Vector w, Matrix y,
   }
 }
 
-/// The `*_cta` kernels, one per rows::cta_shapes entry (cta_kernel picks).
+/// The `*_cta` kernels by tile (rows::cta_kernel picks).
 using NormKernel = void (*)(Matrix, Vector, Matrix, float);
 using ResidualNormKernel = void (*)(Matrix, Matrix, Vector, Matrix, float);
-inline constexpr std::array<NormKernel, 5> rmsnorm_cta_kernels = {
-    rmsnorm_cta<2048, 128>, rmsnorm_cta<4096, 256>, rmsnorm_cta<8192, 512>,
-    rmsnorm_cta<16384, 1024>, rmsnorm_cta<32768, 1024>};
-inline constexpr std::array<ResidualNormKernel, 5> residual_rmsnorm_cta_kernels = {
-    residual_rmsnorm_cta<2048, 128>, residual_rmsnorm_cta<4096, 256>,
-    residual_rmsnorm_cta<8192, 512>, residual_rmsnorm_cta<16384, 1024>,
-    residual_rmsnorm_cta<32768, 1024>};
+inline constexpr std::array<CtaForm<NormKernel>, 5> rmsnorm_cta_kernels = {{
+    {2048, rmsnorm_cta<2048, 128>},
+    {4096, rmsnorm_cta<4096, 256>},
+    {8192, rmsnorm_cta<8192, 256>},
+    {16384, rmsnorm_cta<16384, 512>},
+    {32768, rmsnorm_cta<32768, 1024>},
+}};
+inline constexpr std::array<CtaForm<ResidualNormKernel>, 5> residual_rmsnorm_cta_kernels = {{
+    {2048, residual_rmsnorm_cta<2048, 128>},
+    {4096, residual_rmsnorm_cta<4096, 256>},
+    {8192, residual_rmsnorm_cta<8192, 256>},
+    {16384, residual_rmsnorm_cta<16384, 512>},
+    {32768, residual_rmsnorm_cta<32768, 1024>},
+}};
 
 } // namespace rows
 

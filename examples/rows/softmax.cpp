@@ -95,12 +95,15 @@ void softmax_online(Matrix x, Matrix y) {
   }
 }
 
-/// The softmax_cta kernels, one per rows::cta_shapes entry (cta_kernel
-/// picks).
+/// The softmax_cta kernels by tile (rows::cta_kernel picks).
 using SoftmaxKernel = void (*)(Matrix, Matrix);
-inline constexpr std::array<SoftmaxKernel, 5> softmax_cta_kernels = {
-    softmax_cta<2048, 128>, softmax_cta<4096, 256>, softmax_cta<8192, 512>,
-    softmax_cta<16384, 1024>, softmax_cta<32768, 1024>};
+inline constexpr std::array<CtaForm<SoftmaxKernel>, 5> softmax_cta_kernels = {{
+    {2048, softmax_cta<2048, 128>},
+    {4096, softmax_cta<4096, 256>},
+    {8192, softmax_cta<8192, 256>},
+    {16384, softmax_cta<16384, 512>},
+    {32768, softmax_cta<32768, 1024>},
+}};
 
 } // namespace rows
 
