@@ -161,8 +161,7 @@ KERNELS = [
            lambda x, w, b: (F.layer_norm(x.double(), (x.shape[-1],), w.double(),
                                          b.double(), LN_EPS),),
            [Form("layernorm_rows", WARP_COLS, ["x", "w", "b", "y"], LN_EPS),
-            # rows::layernorm_cta_kernels stop at 16384 columns.
-            Form("layernorm_cta", 16384, ["x", "w", "b", "y"], LN_EPS),
+            Form("layernorm_cta", CTA_COLS, ["x", "w", "b", "y"], LN_EPS),
             Form("layernorm_loop", None, ["x", "w", "b", "y"], LN_EPS)],
            ["y"], 4),
 ]

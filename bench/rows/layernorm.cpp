@@ -2,7 +2,7 @@
 //
 // examples/rows/layernorm.cpp with its main renamed, exported for bench.py:
 // layernorm_rows (a row fits a warp's tile), layernorm_cta (it fits a
-// CTA's, up to 16384 columns) and layernorm_loop (any row).
+// CTA's, up to 32768 columns) and layernorm_loop (any row).
 //
 //===----------------------------------------------------------------------===//
 #define main layernorm_example_main

@@ -112,16 +112,18 @@ void layernorm_loop(Matrix x, Vector w, Vector b, Matrix y, float eps) {
   }
 }
 
-/// The layernorm_cta kernels by tile (rows::cta_kernel picks), 16 columns
-/// a thread: at 32 the centered row, the weight and the bias do not fit 64
-/// registers (ptxas spills 252 bytes at 32768 columns), so rows longer
-/// than 16384 columns take layernorm_loop.
+/// The layernorm_cta kernels by tile (rows::cta_kernel picks), the tiles of
+/// rmsnorm_cta_kernels: 32 columns a thread from 8192 on. The row, the
+/// weight and the bias fit 64 registers in the copy of the program that
+/// runs where the whole row lies inside the tensor (the emitter writes it
+/// beside the checked copy, whose fallbacks would not fit).
 using LayerNormKernel = void (*)(Matrix, Vector, Vector, Matrix, float);
-inline constexpr std::array<CtaForm<LayerNormKernel>, 4> layernorm_cta_kernels = {{
+inline constexpr std::array<CtaForm<LayerNormKernel>, 5> layernorm_cta_kernels = {{
     {2048, layernorm_cta<2048, 128>},
     {4096, layernorm_cta<4096, 256>},
-    {8192, layernorm_cta<8192, 512>},
-    {16384, layernorm_cta<16384, 1024>},
+    {8192, layernorm_cta<8192, 256>},
+    {16384, layernorm_cta<16384, 512>},
+    {32768, layernorm_cta<32768, 1024>},
 }};
 
 } // namespace rows

@@ -161,7 +161,32 @@ void KernelEmitter::origin(const Stmt &S, unsigned Indent) {
 }
 
 void KernelEmitter::body(const std::vector<InstId> &Body, unsigned Indent) {
-  for (std::size_t At = 0; At < Body.size(); ++At) {
+  const std::optional<std::size_t> Split = wholeTilesSplit(Body);
+  if (!Split) {
+    body(Body, 0, Body.size(), Indent);
+    return;
+  }
+  // The register program twice: without checks where every tile it moves
+  // lies inside its tensor (the usual case), with them at edges.
+  body(Body, 0, *Split, Indent);
+  OS.indent(Indent) << "// every tile below inside its tensor and aligned: "
+                       "vector moves, no checks\n";
+  OS.indent(Indent) << "if ("
+                    << llvm::join(wholeTilesCondition(Body, *Split),
+                                  "\n" + std::string(Indent + 4, ' ') + "&& ")
+                    << ") {\n";
+  WholeTiles = true;
+  body(Body, *Split, Body.size(), Indent + 2);
+  WholeTiles = false;
+  OS.indent(Indent) << "} else {\n";
+  LastLine = 0;
+  body(Body, *Split, Body.size(), Indent + 2);
+  OS.indent(Indent) << "}\n";
+}
+
+void KernelEmitter::body(const std::vector<InstId> &Body, std::size_t From,
+                         std::size_t To, unsigned Indent) {
+  for (std::size_t At = From; At < To; ++At) {
     const Stmt &S = K.Insts[Body[At]];
     // A comment naming the source line each group of statements comes from.
     if (S.Range.Line && S.Range.Line != LastLine && !S.is<RoleStmt>()) {

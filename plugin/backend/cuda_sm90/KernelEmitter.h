@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -86,6 +87,9 @@ private:
   // Statements: structured ones (DeviceFunction.cpp), instructions
   // (DeviceInstructions.cpp).
   void body(const std::vector<lower::InstId> &Body, unsigned Indent);
+  /// Statements [From, To) of \p Body.
+  void body(const std::vector<lower::InstId> &Body, std::size_t From,
+            std::size_t To, unsigned Indent);
   void stmt(lower::InstId Id, unsigned Indent);
   void extension(const lower::Stmt &S, const lower::sm90::Inst &I,
                  unsigned Indent);
@@ -125,6 +129,26 @@ private:
   void registerStmt(const lower::Stmt &S, unsigned Indent);
   void globalAccess(unsigned Tile, const lower::EpilogueLoad &G,
                     std::int64_t Vector, bool Store, unsigned Indent);
+  /// Whether \p G's vector runs are aligned: unit stride along the last
+  /// dimension, the other strides, the origin (\p Origin, one expression
+  /// per dimension) and the data pointer multiples of the vector.
+  std::string alignedCondition(const lower::EpilogueLoad &G,
+                               llvm::ArrayRef<std::string> Origin,
+                               std::int64_t Vector, DType Element) const;
+  /// The condition under which every register access at the top of \p Body
+  /// from \p From on needs no check: each tile, all the role's threads'
+  /// elements (its span, not one thread's part), lies inside its tensor,
+  /// and vector runs are aligned. The same for every thread of the role,
+  /// so both copies body() writes may hold the role's barriers. Its terms,
+  /// each distinct check once.
+  std::vector<std::string> wholeTilesCondition(const std::vector<lower::InstId> &Body,
+                                  std::size_t From) const;
+  /// Where \p Body splits into its leading lets and a register program
+  /// written twice (wholeTilesCondition): the index of the first statement
+  /// that is not a let, or none when the body holds no register access at
+  /// its top, a let follows other statements, or a copy is being written.
+  std::optional<std::size_t>
+  wholeTilesSplit(const std::vector<lower::InstId> &Body) const;
   void registerMath(const lower::RegisterMathStmt &I, unsigned Indent);
   void registerReduce(const lower::RegisterReduceStmt &I, unsigned Indent);
   void registerShare(const lower::RegisterShareStmt &I, unsigned Indent);
@@ -215,6 +239,13 @@ private:
   /// (the loader's tile coordinates in the compute role) is left out.
   std::set<std::string> Used;
   lower::InstId CurrentRole = lower::None;
+  /// Whether the statements being written are the copy of a register
+  /// program that runs where every tile access lies inside its tensor,
+  /// aligned: accesses move vectors without checks. The fallback
+  /// element-by-element paths keep ptxas from fitting LayerNorm's whole
+  /// row in 64 registers when they share the program (364 bytes spilled
+  /// at 8192 columns on 256 threads; none in the checked-free copy).
+  bool WholeTiles = false;
   lower::InstId TileLoop = lower::None;
 };
 

@@ -29,6 +29,35 @@ using namespace lower;
 
 namespace {
 
+/// \p E, in parentheses unless it is one name or number.
+std::string parenthesized(const std::string &E) {
+  return llvm::all_of(E, [](char C) { return llvm::isAlnum(C) || C == '_'; })
+             ? E
+             : "(" + E + ")";
+}
+
+/// \p E + \p K as the emitted code writes it.
+std::string plus(const std::string &E, std::int64_t K) {
+  if (K == 0)
+    return E;
+  return parenthesized(E) + (K < 0 ? " - " : " + ") +
+         std::to_string(K < 0 ? -K : K);
+}
+
+/// The least and greatest coordinate \p D of \p X's elements over all
+/// threads of the role and all registers.
+std::pair<std::int64_t, std::int64_t> tileSpan(const RegisterTile &X, int D) {
+  const std::vector<std::int64_t> &Regs = X.RegisterCoord[D];
+  const auto [Low, High] = std::minmax_element(Regs.begin(), Regs.end());
+  std::int64_t Min = *Low, Max = *High;
+  for (const ThreadTerm &Term : X.ThreadCoord[D]) {
+    const std::int64_t Far = (Term.Extent - 1) * Term.Scale;
+    Min += std::min<std::int64_t>(Far, 0);
+    Max += std::max<std::int64_t>(Far, 0);
+  }
+  return {Min, Max};
+}
+
 std::string listText(llvm::ArrayRef<std::int64_t> Values) {
   std::string Out;
   for (std::size_t I = 0; I < Values.size(); ++I)
@@ -234,9 +263,14 @@ void KernelEmitter::globalAccess(unsigned Tile, const EpilogueLoad &G,
   const char *Verb = Store ? "stores" : "loads";
   auto Element = [&](unsigned Extra, const std::string &R) {
     if (Store) {
-      Line(Extra) << "if (" << Inside(R, 1, Rank) << ")\n";
-      Line(Extra + 2) << "*(" << Address(R) << ") = " << Reg << "[" << R
-                      << "];\n";
+      if (!WholeTiles)
+        Line(Extra) << "if (" << Inside(R, 1, Rank) << ")\n";
+      Line(Extra + (WholeTiles ? 0 : 2))
+          << "*(" << Address(R) << ") = " << Reg << "[" << R << "];\n";
+      return;
+    }
+    if (WholeTiles) {
+      Line(Extra) << Reg << "[" << R << "] = *(" << Address(R) << ");\n";
       return;
     }
     Line(Extra) << Reg << "[" << R << "] = (" << Inside(R, 1, Rank) << ")\n";
@@ -252,17 +286,34 @@ void KernelEmitter::globalAccess(unsigned Tile, const EpilogueLoad &G,
     Line() << "}\n";
     return;
   }
+  auto VectorMove = [&](unsigned Extra) {
+    if (Store)
+      Line(Extra) << "sm90::store_vector<" << Vector << ">(" << Address("r")
+                  << ", " << Reg << " + r);\n";
+    else
+      Line(Extra) << "sm90::load_vector<" << Vector << ">(" << Reg << " + r, "
+                  << Address("r") << ");\n";
+  };
+  if (WholeTiles) {
+    Line(2) << "// " << Verb << " " << Vector
+            << " registers at a time: the tile is inside and aligned\n";
+    Line(2) << "#pragma unroll\n";
+    Line(2) << "for (int r = 0; r < " << X.Registers << "; r += " << Vector
+            << ")\n";
+    VectorMove(4);
+    Line() << "}\n";
+    return;
+  }
   // The run of Vector registers lies along the tensor's last dimension,
   // its unit-stride one: a vector where it is inside and aligned.
   const std::size_t Unit = Rank - 1;
+  std::vector<std::string> Origin;
+  for (std::size_t D = 0; D < Rank; ++D)
+    Origin.push_back("o" + std::to_string(D));
   Line(2) << "// " << Verb << " " << Vector << " registers at a time where "
           << "the run is inside the tensor and aligned\n";
-  Line(2) << "const bool aligned = " << T << "_stride" << Unit << " == 1";
-  for (std::size_t D = 0; D < Rank; ++D)
-    if (D != Unit)
-      OS << " && " << T << "_stride" << D << " % " << Vector << " == 0";
-  OS << " && o" << Unit << " % " << Vector << " == 0 && sm90::aligned<"
-     << Vector * bytes(X.Element) << ">(" << T << "_data);\n";
+  Line(2) << "const bool aligned = "
+          << alignedCondition(G, Origin, Vector, X.Element) << ";\n";
   // Where all of the thread's registers lie inside the tensor (the usual
   // case: every tile but those at an edge), vectors only. Without this
   // path ptxas keeps the element-by-element fallback's registers live
@@ -282,14 +333,6 @@ void KernelEmitter::globalAccess(unsigned Tile, const EpilogueLoad &G,
     Whole.push_back(Thread + Plus(*High) + " < " + T + "_extent" +
                     std::to_string(D));
   }
-  auto VectorMove = [&](unsigned Extra) {
-    if (Store)
-      Line(Extra) << "sm90::store_vector<" << Vector << ">(" << Address("r")
-                  << ", " << Reg << " + r);\n";
-    else
-      Line(Extra) << "sm90::load_vector<" << Vector << ">(" << Reg << " + r, "
-                  << Address("r") << ");\n";
-  };
   Line(2) << "// all of the thread's registers inside: vectors only\n";
   Line(2) << "if (aligned && " << llvm::join(Whole, " && ") << ") {\n";
   Line(4) << "#pragma unroll\n";
@@ -309,6 +352,88 @@ void KernelEmitter::globalAccess(unsigned Tile, const EpilogueLoad &G,
   Line(4) << "}\n";
   Line(2) << "}\n";
   Line() << "}\n";
+}
+
+std::string KernelEmitter::alignedCondition(const EpilogueLoad &G,
+                                            llvm::ArrayRef<std::string> Origin,
+                                            std::int64_t Vector,
+                                            DType Element) const {
+  const std::string T = identifier(G.Tensor);
+  const std::size_t Unit = G.Dims.size() - 1;
+  std::string C = T + "_stride" + std::to_string(Unit) + " == 1";
+  for (std::size_t D = 0; D < G.Dims.size(); ++D)
+    if (D != Unit)
+      C += " && " + T + "_stride" + std::to_string(D) + " % " +
+           std::to_string(Vector) + " == 0";
+  // A literal origin is checked here.
+  std::int64_t Literal = 0;
+  if (llvm::StringRef(Origin[Unit]).getAsInteger(10, Literal))
+    C += " && " + parenthesized(Origin[Unit]) + " % " +
+         std::to_string(Vector) + " == 0";
+  else if (Literal % Vector != 0)
+    C += " && false";
+  return C + " && sm90::aligned<" + std::to_string(Vector * bytes(Element)) +
+         ">(" + T + "_data)";
+}
+
+std::vector<std::string>
+KernelEmitter::wholeTilesCondition(const std::vector<InstId> &Body,
+                                   std::size_t From) const {
+  std::vector<std::string> Terms;
+  auto Add = [&](unsigned Tile, const EpilogueLoad &G, std::int64_t Vector) {
+    const RegisterTile &X = K.Tiles[Tile];
+    const std::string T = identifier(G.Tensor);
+    std::vector<std::string> Origin;
+    for (std::size_t D = 0; D < G.Dims.size(); ++D) {
+      Origin.push_back(expr(G.Origin[D]));
+      const auto [Min, Max] = tileSpan(X, G.Dims[D]);
+      const std::string Extent = T + "_extent" + std::to_string(D);
+      std::int64_t Literal = 0;
+      if (llvm::StringRef(Origin[D]).getAsInteger(10, Literal)) {
+        Terms.push_back(plus(Origin[D], Min) + " >= 0");
+        Terms.push_back(plus(Origin[D], Max) + " < " + Extent);
+        continue;
+      }
+      // A literal origin: its lower bound is checked here.
+      if (Literal + Min < 0)
+        Terms.push_back("false");
+      Terms.push_back(std::to_string(Literal + Max) + " < " + Extent);
+    }
+    if (Vector > 1)
+      Terms.push_back(alignedCondition(G, Origin, Vector, X.Element));
+  };
+  for (std::size_t At = From; At < Body.size(); ++At) {
+    const Stmt &S = K.Insts[Body[At]];
+    if (const auto *I = S.getIf<RegisterLoadStmt>())
+      Add(I->Dst, I->Src, I->Vector);
+    else if (const auto *I = S.getIf<RegisterStoreStmt>())
+      Add(I->Src, I->Dst, I->Vector);
+  }
+  // One term per distinct check, in first-use order.
+  std::vector<std::string> Distinct;
+  for (std::string &Term : Terms)
+    if (llvm::find(Distinct, Term) == Distinct.end())
+      Distinct.push_back(std::move(Term));
+  return Distinct;
+}
+
+std::optional<std::size_t>
+KernelEmitter::wholeTilesSplit(const std::vector<InstId> &Body) const {
+  if (WholeTiles)
+    return std::nullopt;
+  std::size_t Split = 0;
+  while (Split < Body.size() && K.Insts[Body[Split]].is<LetStmt>())
+    ++Split;
+  bool Accesses = false;
+  for (std::size_t At = Split; At < Body.size(); ++At) {
+    const Stmt &S = K.Insts[Body[At]];
+    if (S.is<LetStmt>())
+      return std::nullopt;
+    Accesses |= S.is<RegisterLoadStmt>() || S.is<RegisterStoreStmt>();
+  }
+  if (!Accesses)
+    return std::nullopt;
+  return Split;
 }
 
 std::string KernelEmitter::scalarValue(const ScalarExpr &E) const {
