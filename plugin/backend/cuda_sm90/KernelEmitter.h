@@ -146,7 +146,8 @@ private:
   /// Where \p Body splits into its leading lets and a register program
   /// written twice (wholeTilesCondition): the index of the first statement
   /// that is not a let, or none when the body holds no register access at
-  /// its top, a let follows other statements, or a copy is being written.
+  /// its top, a let follows other statements, a load follows a store, or
+  /// a copy is being written.
   std::optional<std::size_t>
   wholeTilesSplit(const std::vector<lower::InstId> &Body) const;
   void registerMath(const lower::RegisterMathStmt &I, unsigned Indent);

@@ -424,12 +424,17 @@ KernelEmitter::wholeTilesSplit(const std::vector<InstId> &Body) const {
   std::size_t Split = 0;
   while (Split < Body.size() && K.Insts[Body[Split]].is<LetStmt>())
     ++Split;
-  bool Accesses = false;
+  bool Accesses = false, Stored = false;
   for (std::size_t At = Split; At < Body.size(); ++At) {
     const Stmt &S = K.Insts[Body[At]];
-    if (S.is<LetStmt>())
+    // A load after a store (the fused residual kernels store the sum,
+    // then load the weight) stays one checked copy: written twice, ptxas
+    // spilled 136 bytes in the whole copy too (residual_rmsnorm_cta at
+    // 8192 columns, none in one copy), and it lost a third of its speed.
+    if (S.is<LetStmt>() || (Stored && S.is<RegisterLoadStmt>()))
       return std::nullopt;
-    Accesses |= S.is<RegisterLoadStmt>() || S.is<RegisterStoreStmt>();
+    Stored |= S.is<RegisterStoreStmt>();
+    Accesses |= S.is<RegisterLoadStmt>() || Stored;
   }
   if (!Accesses)
     return std::nullopt;
