@@ -261,7 +261,9 @@ void KernelEmitter::stmt(InstId Id, unsigned Indent) {
     Line() << "for (int " << identifier(I.Var) << " = " << expr(I.Start)
            << "; " << identifier(I.Var) << " < " << expr(I.Bound) << "; "
            << identifier(I.Var) << " += " << I.Step << ") {\n";
-    body(S.Body, Indent + 2);
+    // One copy: a loop's running tiles live across both copies, and
+    // written twice the online softmax spilled.
+    body(S.Body, 0, S.Body.size(), Indent + 2);
     Line() << "}\n";
     return;
   }
