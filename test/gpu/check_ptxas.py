@@ -40,6 +40,10 @@ FUNCTION = re.compile(r"Function properties for (\S+)")
 ENTRY = re.compile(r"Compiling entry function '(\S+)' for")
 REGISTERS = re.compile(r"Used (\d+) registers")
 SASS_EXPECTED = re.compile(r"^(?://|#) SASS: (.+)$", re.MULTILINE)
+# `# SPILLS: NAME ...`: entry functions whose name holds NAME may spill (the
+# checked copy of a register program the emitter writes twice: its edge
+# path, which ptxas counts with the unchecked copy).
+SPILLS_ALLOWED = re.compile(r"^(?://|#) SPILLS: (.+)$", re.MULTILINE)
 SETUP_HINT = ("bash .ci/setup.sh installs them into build/cuda-tools/bin (pip: "
               "nvidia-cuda-cuobjdump, nvidia-cuda-nvdisasm); or put them on PATH "
               "or set TF_CUDA_TOOLS")
@@ -156,7 +160,10 @@ def check(name: str, texts: list[str], result: subprocess.CompletedProcess,
     report = result.stdout + result.stderr
     if result.returncode != 0:
         return [f"the build failed:\n{report}"]
-    problems = ptxas_problems(report)
+    allowed = [w for text in texts for line in SPILLS_ALLOWED.findall(text)
+               for w in line.split()]
+    problems = [p for p in ptxas_problems(report)
+                if not (" bytes spill " in p and any(w in p.split(":")[0] for w in allowed))]
     expected = [w for text in texts for line in SASS_EXPECTED.findall(text)
                 for w in line.split()]
     summary = ""
