@@ -169,8 +169,9 @@ void KernelEmitter::body(const std::vector<InstId> &Body, unsigned Indent) {
   // The register program twice: without checks where every tile it moves
   // lies inside its tensor (the usual case), with them at edges.
   body(Body, 0, *Split, Indent);
-  OS.indent(Indent) << "// every tile below inside its tensor and aligned: "
-                       "vector moves, no checks\n";
+  OS.indent(Indent) << "// every tile below inside its tensor (or past its "
+                       "last dimension's end by whole vectors) and aligned: "
+                       "vector moves, no element checks\n";
   OS.indent(Indent) << "if ("
                     << llvm::join(wholeTilesCondition(Body, *Split),
                                   "\n" + std::string(Indent + 4, ' ') + "&& ")

@@ -136,9 +136,11 @@ private:
                                llvm::ArrayRef<std::string> Origin,
                                std::int64_t Vector, DType Element) const;
   /// The condition under which every register access at the top of \p Body
-  /// from \p From on needs no check: each tile, all the role's threads'
-  /// elements (its span, not one thread's part), lies inside its tensor,
-  /// and vector runs are aligned. The same for every thread of the role,
+  /// from \p From on needs no element check: each tile, all the role's
+  /// threads' elements (its span, not one thread's part), lies inside its
+  /// tensor, but for vector runs along the last dimension, which are
+  /// aligned and inside or past its end as a whole (the extent a multiple
+  /// of the vector; each run is predicated). The same for every thread of the role,
   /// so both copies body() writes may hold the role's barriers. Its terms,
   /// each distinct check once.
   std::vector<std::string> wholeTilesCondition(const std::vector<lower::InstId> &Body,

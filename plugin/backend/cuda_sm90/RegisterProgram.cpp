@@ -294,19 +294,31 @@ void KernelEmitter::globalAccess(unsigned Tile, const EpilogueLoad &G,
       Line(Extra) << "sm90::load_vector<" << Vector << ">(" << Reg << " + r, "
                   << Address("r") << ");\n";
   };
-  if (WholeTiles) {
-    Line(2) << "// " << Verb << " " << Vector
-            << " registers at a time: the tile is inside and aligned\n";
-    Line(2) << "#pragma unroll\n";
-    Line(2) << "for (int r = 0; r < " << X.Registers << "; r += " << Vector
-            << ")\n";
-    VectorMove(4);
-    Line() << "}\n";
-    return;
-  }
   // The run of Vector registers lies along the tensor's last dimension,
   // its unit-stride one: a vector where it is inside and aligned.
   const std::size_t Unit = Rank - 1;
+  if (WholeTiles) {
+    // Aligned, and the last extent a multiple of the vector: each run is
+    // inside or past the end as a whole.
+    const std::string RunInside = Index(Unit, "r") + " + " +
+                                  std::to_string(Vector) + " <= " + T +
+                                  "_extent" + std::to_string(Unit);
+    Line(2) << "// " << Verb << " " << Vector
+            << " registers at a time, the runs past the tensor's end "
+            << (Store ? "left out" : "zeros") << "\n";
+    Line(2) << "#pragma unroll\n";
+    Line(2) << "for (int r = 0; r < " << X.Registers << "; r += " << Vector
+            << ")\n";
+    if (Store) {
+      Line(4) << "if (" << RunInside << ")\n";
+      VectorMove(6);
+    } else {
+      Line(4) << "sm90::load_vector_if<" << Vector << ">(" << Reg << " + r, "
+              << Address("r") << ", " << RunInside << ");\n";
+    }
+    Line() << "}\n";
+    return;
+  }
   std::vector<std::string> Origin;
   for (std::size_t D = 0; D < Rank; ++D)
     Origin.push_back("o" + std::to_string(D));
@@ -388,16 +400,22 @@ KernelEmitter::wholeTilesCondition(const std::vector<InstId> &Body,
       Origin.push_back(expr(G.Origin[D]));
       const auto [Min, Max] = tileSpan(X, G.Dims[D]);
       const std::string Extent = T + "_extent" + std::to_string(D);
+      // Vector runs along the last dimension may pass its end (each as a
+      // whole: the extent a multiple of the vector).
+      const bool Runs = Vector > 1 && D + 1 == G.Dims.size();
+      const std::string Upper =
+          Runs ? Extent + " % " + std::to_string(Vector) + " == 0" : "";
       std::int64_t Literal = 0;
       if (llvm::StringRef(Origin[D]).getAsInteger(10, Literal)) {
         Terms.push_back(plus(Origin[D], Min) + " >= 0");
-        Terms.push_back(plus(Origin[D], Max) + " < " + Extent);
+        Terms.push_back(Runs ? Upper : plus(Origin[D], Max) + " < " + Extent);
         continue;
       }
       // A literal origin: its lower bound is checked here.
       if (Literal + Min < 0)
         Terms.push_back("false");
-      Terms.push_back(std::to_string(Literal + Max) + " < " + Extent);
+      Terms.push_back(Runs ? Upper
+                           : std::to_string(Literal + Max) + " < " + Extent);
     }
     if (Vector > 1)
       Terms.push_back(alignedCondition(G, Origin, Vector, X.Element));
