@@ -3,4 +3,8 @@
 # examples/rows/softmax.cpp with this folder's main (user.cpp), linked with the
 # CUDA backend's softmax.tf.cu (test/gpu/rows_example_build.sh says how).
 # SASS: LDG.E.128 STG.E.128 SHFL.BFLY
+# These kernels' programs are written twice (docs/backend-cuda.md): ptxas
+# counts the checked copy's spills with the rest; the unchecked copy alone
+# spills nothing (test/plugin/emit/rows.test).
+# SPILLS: softmax_cta softmax_rows
 exec "$(dirname "$0")/../rows_example_build.sh" softmax rows_softmax "$@"
