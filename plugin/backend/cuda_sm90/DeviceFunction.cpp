@@ -166,32 +166,22 @@ void KernelEmitter::body(const std::vector<InstId> &Body, unsigned Indent) {
     body(Body, 0, Body.size(), Indent);
     return;
   }
-  // The register program three times: bare vector moves where every tile
-  // it moves lies inside its tensor (the usual case), predicated vector
-  // runs where rows end inside a tile, element checks for the rest.
+  // The register program twice: without checks where every tile it moves
+  // lies inside its tensor (the usual case), with them at edges.
   body(Body, 0, *Split, Indent);
-  auto Condition = [&](AccessCopy C) {
-    return llvm::join(wholeTilesCondition(Body, *Split, C),
-                      "\n" + std::string(Indent + 4, ' ') + "&& ");
-  };
-  OS.indent(Indent) << "// every tile below inside its tensor and aligned: "
-                       "vector moves, no checks\n";
-  OS.indent(Indent) << "if (" << Condition(AccessCopy::WholeTiles) << ") {\n";
-  for (AccessCopy C : {AccessCopy::WholeTiles, AccessCopy::WholeRuns,
-                       AccessCopy::Checked}) {
-    if (C == AccessCopy::WholeRuns) {
-      OS.indent(Indent) << "} else if (" << Condition(C) << ") {\n";
-      OS.indent(Indent + 2)
-          << "// rows that end inside the tile: whole vector runs, each "
-             "predicated\n";
-    } else if (C == AccessCopy::Checked) {
-      OS.indent(Indent) << "} else {\n";
-    }
-    Copy = C;
-    LastLine = 0;
-    body(Body, *Split, Body.size(), Indent + 2);
-  }
-  Copy = AccessCopy::Checked;
+  OS.indent(Indent) << "// every tile below inside its tensor (or past its "
+                       "last dimension's end by whole vectors) and aligned: "
+                       "vector moves, no element checks\n";
+  OS.indent(Indent) << "if ("
+                    << llvm::join(wholeTilesCondition(Body, *Split),
+                                  "\n" + std::string(Indent + 4, ' ') + "&& ")
+                    << ") {\n";
+  WholeTiles = true;
+  body(Body, *Split, Body.size(), Indent + 2);
+  WholeTiles = false;
+  OS.indent(Indent) << "} else {\n";
+  LastLine = 0;
+  body(Body, *Split, Body.size(), Indent + 2);
   OS.indent(Indent) << "}\n";
 }
 

@@ -63,18 +63,6 @@ public:
   llvm::Error run();
 
 private:
-  /// Which copy of a register program is being written (body() writes up
-  /// to three): Checked, each access tested where it runs; WholeRuns,
-  /// every tile inside its tensor but along the last dimension, whose
-  /// vector runs are inside or past its end as a whole (each predicated);
-  /// WholeTiles, every tile inside: bare vector moves. The fallback
-  /// element-by-element paths keep ptxas from fitting LayerNorm's whole
-  /// row in 64 registers when they share the program (280 bytes spilled at
-  /// 8192 columns on 256 threads; none in the unchecked copies), and the
-  /// predicates cost a few hundredths of the copy bandwidth where no run
-  /// passes the end (LayerNorm at 4096 x 32768: 0.78 against 0.83).
-  enum class AccessCopy : std::uint8_t { Checked, WholeRuns, WholeTiles };
-
   // Analysis before writing anything (EmitterAnalysis.cpp).
   llvm::Error collect();
   void collectUses(const std::vector<lower::InstId> &Body, lower::InstId Role,
@@ -148,16 +136,15 @@ private:
                                llvm::ArrayRef<std::string> Origin,
                                std::int64_t Vector, DType Element) const;
   /// The condition under which every register access at the top of \p Body
-  /// from \p From on may be written as copy \p Copy (WholeTiles or
-  /// WholeRuns) requires: each tile, all the role's threads' elements (its
-  /// span, not one thread's part), lies inside its tensor -- for WholeRuns
-  /// but along the last dimension, whose extent is a multiple of the
-  /// vector -- and vector runs are aligned. The same for every thread of
-  /// the role, so all copies body() writes may hold the role's barriers.
-  /// Its terms, each distinct check once.
+  /// from \p From on needs no element check: each tile, all the role's
+  /// threads' elements (its span, not one thread's part), lies inside its
+  /// tensor, but for vector runs along the last dimension, which are
+  /// aligned and inside or past its end as a whole (the extent a multiple
+  /// of the vector; each run is predicated). The same for every thread of the role,
+  /// so both copies body() writes may hold the role's barriers. Its terms,
+  /// each distinct check once.
   std::vector<std::string> wholeTilesCondition(const std::vector<lower::InstId> &Body,
-                                               std::size_t From,
-                                               AccessCopy Copy) const;
+                                  std::size_t From) const;
   /// Where \p Body splits into its leading lets and a register program
   /// written twice (wholeTilesCondition): the index of the first statement
   /// that is not a let, or none when the body holds no register access at
@@ -255,8 +242,13 @@ private:
   /// (the loader's tile coordinates in the compute role) is left out.
   std::set<std::string> Used;
   lower::InstId CurrentRole = lower::None;
-  /// The copy being written (AccessCopy).
-  AccessCopy Copy = AccessCopy::Checked;
+  /// Whether the statements being written are the copy of a register
+  /// program that runs where every tile access lies inside its tensor,
+  /// aligned: accesses move vectors without checks. The fallback
+  /// element-by-element paths keep ptxas from fitting LayerNorm's whole
+  /// row in 64 registers when they share the program (364 bytes spilled
+  /// at 8192 columns on 256 threads; none in the checked-free copy).
+  bool WholeTiles = false;
   lower::InstId TileLoop = lower::None;
 };
 

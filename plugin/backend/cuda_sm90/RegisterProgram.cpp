@@ -263,14 +263,13 @@ void KernelEmitter::globalAccess(unsigned Tile, const EpilogueLoad &G,
   const char *Verb = Store ? "stores" : "loads";
   auto Element = [&](unsigned Extra, const std::string &R) {
     if (Store) {
-      const bool Whole = Copy != AccessCopy::Checked;
-      if (!Whole)
+      if (!WholeTiles)
         Line(Extra) << "if (" << Inside(R, 1, Rank) << ")\n";
-      Line(Extra + (Whole ? 0 : 2))
+      Line(Extra + (WholeTiles ? 0 : 2))
           << "*(" << Address(R) << ") = " << Reg << "[" << R << "];\n";
       return;
     }
-    if (Copy != AccessCopy::Checked) {
+    if (WholeTiles) {
       Line(Extra) << Reg << "[" << R << "] = *(" << Address(R) << ");\n";
       return;
     }
@@ -298,17 +297,7 @@ void KernelEmitter::globalAccess(unsigned Tile, const EpilogueLoad &G,
   // The run of Vector registers lies along the tensor's last dimension,
   // its unit-stride one: a vector where it is inside and aligned.
   const std::size_t Unit = Rank - 1;
-  if (Copy == AccessCopy::WholeTiles) {
-    Line(2) << "// " << Verb << " " << Vector
-            << " registers at a time: the tile is inside and aligned\n";
-    Line(2) << "#pragma unroll\n";
-    Line(2) << "for (int r = 0; r < " << X.Registers << "; r += " << Vector
-            << ")\n";
-    VectorMove(4);
-    Line() << "}\n";
-    return;
-  }
-  if (Copy == AccessCopy::WholeRuns) {
+  if (WholeTiles) {
     // Aligned, and the last extent a multiple of the vector: each run is
     // inside or past the end as a whole.
     const std::string RunInside = Index(Unit, "r") + " + " +
@@ -401,7 +390,7 @@ std::string KernelEmitter::alignedCondition(const EpilogueLoad &G,
 
 std::vector<std::string>
 KernelEmitter::wholeTilesCondition(const std::vector<InstId> &Body,
-                                   std::size_t From, AccessCopy Copy) const {
+                                   std::size_t From) const {
   std::vector<std::string> Terms;
   auto Add = [&](unsigned Tile, const EpilogueLoad &G, std::int64_t Vector) {
     const RegisterTile &X = K.Tiles[Tile];
@@ -413,8 +402,7 @@ KernelEmitter::wholeTilesCondition(const std::vector<InstId> &Body,
       const std::string Extent = T + "_extent" + std::to_string(D);
       // Vector runs along the last dimension may pass its end (each as a
       // whole: the extent a multiple of the vector).
-      const bool Runs = Copy == AccessCopy::WholeRuns && Vector > 1 &&
-                        D + 1 == G.Dims.size();
+      const bool Runs = Vector > 1 && D + 1 == G.Dims.size();
       const std::string Upper =
           Runs ? Extent + " % " + std::to_string(Vector) + " == 0" : "";
       std::int64_t Literal = 0;
@@ -449,7 +437,7 @@ KernelEmitter::wholeTilesCondition(const std::vector<InstId> &Body,
 
 std::optional<std::size_t>
 KernelEmitter::wholeTilesSplit(const std::vector<InstId> &Body) const {
-  if (Copy != AccessCopy::Checked)
+  if (WholeTiles)
     return std::nullopt;
   std::size_t Split = 0;
   while (Split < Body.size() && K.Insts[Body[Split]].is<LetStmt>())
