@@ -54,9 +54,11 @@ __device__ __forceinline__ void load_vector(T *dst, const T *src) {
 /// Registers dst[0 .. V) = src[0 .. V) where `inside`, else zeros: one
 /// predicated load, the registers set to zero first, so that the tile's
 /// registers stay packed as the load leaves them (a branch would merge
-/// them element by element). src is not read where !inside. Volatile and
-/// clobbering memory: ordered with the kernel's other memory accesses as a
-/// plain load is (ptxas still schedules the instruction).
+/// them element by element). src is not read where !inside. The compiler
+/// may move it as it moves arithmetic: the emitter uses it only in
+/// programs that load all their tiles before they store any, where a
+/// thread's store depends on the loads of what it stores and may pass only
+/// loads of other addresses.
 /// @pre src aligned to V * sizeof(T) bytes, which is 4, 8 or 16
 template <int V, class T>
 __device__ __forceinline__ void load_vector_if(T *dst, const T *src,
@@ -66,27 +68,24 @@ __device__ __forceinline__ void load_vector_if(T *dst, const T *src,
                 "a vector load moves 4, 8 or 16 bytes");
   if constexpr (Bytes == 16) {
     uint4 w = make_uint4(0, 0, 0, 0);
-    asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %4, 0;\n"
+    asm("{\n .reg .pred p;\n setp.ne.b32 p, %4, 0;\n"
                  " @p ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%5];\n}"
                  : "+r"(w.x), "+r"(w.y), "+r"(w.z), "+r"(w.w)
-                 : "r"(static_cast<int>(inside)), "l"(src)
-                 : "memory");
+                 : "r"(static_cast<int>(inside)), "l"(src));
     std::memcpy(dst, &w, Bytes);
   } else if constexpr (Bytes == 8) {
     uint2 w = make_uint2(0, 0);
-    asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %2, 0;\n"
+    asm("{\n .reg .pred p;\n setp.ne.b32 p, %2, 0;\n"
                  " @p ld.global.nc.v2.u32 {%0, %1}, [%3];\n}"
                  : "+r"(w.x), "+r"(w.y)
-                 : "r"(static_cast<int>(inside)), "l"(src)
-                 : "memory");
+                 : "r"(static_cast<int>(inside)), "l"(src));
     std::memcpy(dst, &w, Bytes);
   } else {
     unsigned w = 0;
-    asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, %1, 0;\n"
+    asm("{\n .reg .pred p;\n setp.ne.b32 p, %1, 0;\n"
                  " @p ld.global.nc.u32 %0, [%2];\n}"
                  : "+r"(w)
-                 : "r"(static_cast<int>(inside)), "l"(src)
-                 : "memory");
+                 : "r"(static_cast<int>(inside)), "l"(src));
     std::memcpy(dst, &w, Bytes);
   }
 }
