@@ -146,9 +146,18 @@ public:
     std::size_t At = 0;
   };
   std::map<hir::ValueId, PendingTile> PendingTiles;
-  /// Each role's scratch region (RegionKind::Scratch) for the partials of
-  /// reductions across warps, by role.
-  std::map<int, RegionId> Scratch;
+  /// Each role's scratch regions (RegionKind::Scratch) for the partials
+  /// of reductions across warps, by (role, turn): consecutive reductions of
+  /// a body alternate between two (RegisterProgram.cpp says why).
+  std::map<std::pair<int, unsigned>, RegionId> Scratch;
+  /// A role's last reduction across warps whose closing meet is not
+  /// written yet (closeReductions, RegisterProgram.h).
+  struct PendingMeet {
+    std::vector<InstId> *Body = nullptr;
+    unsigned Turn = 0;
+    hir::StmtId Op = hir::None;
+  };
+  std::map<int, PendingMeet> PendingMeets;
   /// The register values of refused register ops: an op reading one is not
   /// lowered either, without a second error (one mistake, one error).
   std::set<hir::ValueId> RefusedRegisters;

@@ -102,9 +102,10 @@ void planViews(LoweringContext &Ctx) {
   }
 }
 
-RegionId scratchRegion(LoweringContext &Ctx, int Role, std::int64_t Bytes) {
+RegionId scratchRegion(LoweringContext &Ctx, int Role, unsigned Turn,
+                       std::int64_t Bytes) {
   Kernel &L = Ctx.L;
-  auto [It, New] = Ctx.Scratch.try_emplace(Role, None);
+  auto [It, New] = Ctx.Scratch.try_emplace({Role, Turn}, None);
   // A region too small grows while it is the last one; else the role
   // takes a new one.
   if (New || (L.Regions[It->second].Bytes < Bytes &&

@@ -27,11 +27,13 @@ namespace tf::lower {
 /// @pre infer(K) has run (every value has its type).
 void planViews(LoweringContext &Ctx);
 
-/// The scratch region of role \p Role (RegionKind::Scratch: the partials
-/// of its reductions across warps), placed after the regions so far and at
-/// least \p Bytes large; one per role, which its reductions share.
+/// Scratch region \p Turn (0 or 1) of role \p Role (RegionKind::Scratch:
+/// the partials of its reductions across warps), placed after the regions
+/// so far and at least \p Bytes large; two per role at most, which its
+/// reductions share, alternating.
 /// @pre planViews.
-RegionId scratchRegion(LoweringContext &Ctx, int Role, std::int64_t Bytes);
+RegionId scratchRegion(LoweringContext &Ctx, int Role, unsigned Turn,
+                       std::int64_t Bytes);
 
 /// Places the barriers after the views and sets the kernel's shared-memory
 /// size and base alignment; refuses a map larger than the target's

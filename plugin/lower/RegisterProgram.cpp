@@ -95,8 +95,8 @@ class RegisterLowering {
 public:
   RegisterLowering(LoweringContext &Ctx, hir::StmtId Op, int R,
                    std::vector<InstId> &Out)
-      : Ctx(Ctx), H(Ctx.H), L(Ctx.L), S(Ctx.H.Stmts[Op]), RoleIndex(R),
-        Role(Ctx.Roles[R]), Out(Out) {}
+      : Ctx(Ctx), H(Ctx.H), L(Ctx.L), Id(Op), S(Ctx.H.Stmts[Op]),
+        RoleIndex(R), Role(Ctx.Roles[R]), Out(Out) {}
 
   void run();
 
@@ -158,6 +158,7 @@ private:
   LoweringContext &Ctx;
   const hir::Kernel &H;
   Kernel &L;
+  const hir::StmtId Id;
   const hir::Stmt &S;
   const int RoleIndex;
   const lower::Role &Role;
@@ -775,17 +776,34 @@ void RegisterLowering::acrossWarps(unsigned Tile, RegisterOp Op,
     }
   }
   Gather.Slots = Share.Slots;
-  // The role's scratch: partial r of slot s at float r * Slots + s.
+  // The previous reduction of this body wrote the other region: the meet
+  // below (every thread's partial written) also orders each thread's reads
+  // of that region before any later write to it, so its closing meet goes.
+  // Else the previous one closes here, before this write.
+  unsigned Turn = 0;
+  auto Pending = Ctx.PendingMeets.find(RoleIndex);
+  if (Pending != Ctx.PendingMeets.end()) {
+    if (Pending->second.Body == &Out && Pending->second.Turn == 0)
+      Turn = 1;
+    else
+      Ctx.Protocol->meet(Ctx, Ctx.Roles[RoleIndex],
+                         Ctx.H.Stmts[Pending->second.Op],
+                         *Pending->second.Body);
+    Ctx.PendingMeets.erase(Pending);
+  }
+  // The scratch: partial r of slot s at float r * Slots + s.
   const std::int64_t Bytes =
       Share.Slots * L.Tiles[Tile].Registers * static_cast<std::int64_t>(sizeof(float));
-  const RegionId Scratch = scratchRegion(Ctx, RoleIndex, Bytes);
+  const RegionId Scratch = scratchRegion(Ctx, RoleIndex, Turn, Bytes);
   Share.Scratch = Gather.Scratch = Scratch;
   Ctx.add(std::move(Share), S, Out);
   Ctx.Protocol->meet(Ctx, Ctx.Roles[RoleIndex], S, Out);
   Ctx.add(std::move(Gather), S, Out);
-  // Before any thread writes the scratch again, every one has read it.
-  Ctx.Protocol->meet(Ctx, Ctx.Roles[RoleIndex], S, Out);
+  // Before any thread writes this region again, every one has read it: a
+  // meet, written by the next reduction or closeReductions.
+  Ctx.PendingMeets[RoleIndex] = {&Out, Turn, Id};
 }
+
 
 void RegisterLowering::run() {
   switch (hir::opInfo(S.Op).Class) {
@@ -818,6 +836,23 @@ void RegisterLowering::run() {
 }
 
 } // namespace
+
+void closeReductions(LoweringContext &Ctx, std::vector<InstId> &Body) {
+  for (auto It = Ctx.PendingMeets.begin(); It != Ctx.PendingMeets.end();) {
+    const LoweringContext::PendingMeet &P = It->second;
+    if (P.Body != &Body) {
+      ++It;
+      continue;
+    }
+    // The last reduction wrote region 1: whatever reduction of the role
+    // comes next (the body's next pass, a later body) starts at region 0,
+    // and writes region 1 only after the meet of a region-0 reduction,
+    // which every thread reaches after these reads.
+    if (P.Turn == 0)
+      Ctx.Protocol->meet(Ctx, Ctx.Roles[It->first], Ctx.H.Stmts[P.Op], Body);
+    It = Ctx.PendingMeets.erase(It);
+  }
+}
 
 void lowerRegisterOp(LoweringContext &Ctx, hir::StmtId Op, int R,
                      std::vector<InstId> &Out) {

@@ -32,6 +32,13 @@ namespace tf::lower {
 void lowerRegisterOp(LoweringContext &Ctx, hir::StmtId Op, int R,
                      std::vector<InstId> &Out);
 
+/// Closes the reductions across warps whose last statements went into
+/// \p Body (a scope's or a loop's statements, now complete): where the
+/// last one wrote its role's scratch region 0, the meet after which the
+/// region may be written again; none after region 1 (two regions
+/// alternate: the next reduction's own meet orders those reads).
+void closeReductions(LoweringContext &Ctx, std::vector<InstId> &Body);
+
 /// The tile of \p Shard's elements (a ShardLayout over the role \p R's
 /// mesh) with \p Extents: where each register of each thread is; an error
 /// saying why not when its modes are not the tile's dimensions.

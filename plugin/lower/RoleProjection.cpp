@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "lower/RoleProjection.h"
 #include "lower/InstructionSelection.h"
+#include "lower/RegisterProgram.h"
 
 #include "tf/layout/mesh_text.hpp"
 
@@ -203,6 +204,7 @@ void Projection::scopeStatements(const hir::Stmt &Scope,
     scopeStatements(Scope, S.Body, R, C, I.Body);
     Ctx.add(std::move(I), Out);
   }
+  closeReductions(Ctx, Out);
 }
 
 void Projection::loop(const hir::Stmt &S, int R, const LoopClock &C,
