@@ -776,15 +776,16 @@ void RegisterLowering::acrossWarps(unsigned Tile, RegisterOp Op,
     }
   }
   Gather.Slots = Share.Slots;
-  // The previous reduction of this body wrote the other region: the meet
+  // The previous reduction of this body takes the other region: the meet
   // below (every thread's partial written) also orders each thread's reads
   // of that region before any later write to it, so its closing meet goes.
-  // Else the previous one closes here, before this write.
+  // One of another body (this is a loop's, that the scope's around it)
+  // closes here, before this write.
   unsigned Turn = 0;
   auto Pending = Ctx.PendingMeets.find(RoleIndex);
   if (Pending != Ctx.PendingMeets.end()) {
-    if (Pending->second.Body == &Out && Pending->second.Turn == 0)
-      Turn = 1;
+    if (Pending->second.Body == &Out)
+      Turn = 1 - Pending->second.Turn;
     else
       Ctx.Protocol->meet(Ctx, Ctx.Roles[RoleIndex],
                          Ctx.H.Stmts[Pending->second.Op],
@@ -803,7 +804,6 @@ void RegisterLowering::acrossWarps(unsigned Tile, RegisterOp Op,
   // meet, written by the next reduction or closeReductions.
   Ctx.PendingMeets[RoleIndex] = {&Out, Turn, Id};
 }
-
 
 void RegisterLowering::run() {
   switch (hir::opInfo(S.Op).Class) {
@@ -847,7 +847,8 @@ void closeReductions(LoweringContext &Ctx, std::vector<InstId> &Body) {
     // The last reduction wrote region 1: whatever reduction of the role
     // comes next (the body's next pass, a later body) starts at region 0,
     // and writes region 1 only after the meet of a region-0 reduction,
-    // which every thread reaches after these reads.
+    // which every thread reaches after these reads. After region 0, a
+    // meet: the next reduction writes it first.
     if (P.Turn == 0)
       Ctx.Protocol->meet(Ctx, Ctx.Roles[It->first], Ctx.H.Stmts[P.Op], Body);
     It = Ctx.PendingMeets.erase(It);
