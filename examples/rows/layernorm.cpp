@@ -10,7 +10,11 @@
 //    registers a thread at most: it holds its centered row, weight and
 //    bias, and takes 124 without a spill; ptxas takes 221, 2 CTAs, when not
 //    asked);
-//  - layernorm_loop: longer rows, one per CTA: three loops over column
+//  - layernorm_cta<Cols, Threads>: rows up to Cols, the whole row in one
+//    CTA's registers (read once; layernorm_cta_kernels lists the tiles,
+//    rows::cta_kernel picks the smallest that holds a row), the two
+//    reductions across the CTA's warps;
+//  - layernorm_loop: any row, one per CTA: three loops over column
 //    tiles (the sums, the centered squares, each thread's own, then one
 //    reduction across the CTA after each; the outputs).
 // `layernorm [ROWS COLS]` runs them on the CPU.
