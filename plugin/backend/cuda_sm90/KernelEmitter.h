@@ -140,11 +140,12 @@ private:
   /// threads' elements (its span, not one thread's part), lies inside its
   /// tensor, but for vector runs along the last dimension, which are
   /// aligned and inside or past its end as a whole (the extent a multiple
-  /// of the vector; each run is predicated). The same for every thread of the role,
-  /// so both copies body() writes may hold the role's barriers. Its terms,
-  /// each distinct check once.
-  std::vector<std::string> wholeTilesCondition(const std::vector<lower::InstId> &Body,
-                                  std::size_t From) const;
+  /// of the vector; each run is predicated). The same for every thread of
+  /// the role, so both copies body() writes may hold the role's barriers.
+  /// Its terms, each distinct check once.
+  std::vector<std::string>
+  wholeTilesCondition(const std::vector<lower::InstId> &Body,
+                      std::size_t From) const;
   /// Where \p Body splits into its leading lets and a register program
   /// written twice (wholeTilesCondition): the index of the first statement
   /// that is not a let, or none when the body holds no register access at
@@ -246,8 +247,8 @@ private:
   /// program that runs where every tile access lies inside its tensor,
   /// aligned: accesses move vectors without checks. The fallback
   /// element-by-element paths keep ptxas from fitting LayerNorm's whole
-  /// row in 64 registers when they share the program (364 bytes spilled
-  /// at 8192 columns on 256 threads; none in the checked-free copy).
+  /// row in 64 registers when they share the program (280 bytes spilled
+  /// at 8192 columns on 256 threads; none in the unchecked copy).
   bool WholeTiles = false;
   lower::InstId TileLoop = lower::None;
 };
