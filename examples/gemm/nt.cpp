@@ -26,9 +26,9 @@ using Wgmma = tf::nv::sm90::Wgmma<256, tf::bf16, tf::Form::SS, tf::Major::K,
 inline constexpr tf::Mesh cta = tf::mesh("cta", tf::layout<"(132)">, "persistent");
 inline constexpr tf::Mesh threads =
     tf::mesh("thread", tf::layout<"(3,128)">, "warpgroup", "participant");
-
-// (2) Warp specialization, as in optimal.cpp.
+// (2) Warp specialization, as in optimal.cpp: a thread loads, one stores.
 inline constexpr tf::Mesh loader = threads.sub(0, tf::range(0, 1));
+inline constexpr tf::Mesh storer = threads.sub(0, tf::range(32, 33));
 inline constexpr tf::Mesh compute = threads.sub(tf::range(1, 3), tf::_)
                                         .reshape<"(2,4,8,4)">("group", "warp", "lane8", "lane4");
 
@@ -72,7 +72,7 @@ void gemm(Matrix a, ColMajor b, Matrix out) {  // a: M x K, b: K x N, out: M x N
     }
     [[tf::mesh(compute)]] auto staged =                                // (7)
         tf::schedule<tf::Copy>(tf::cast<tf::bf16>(acc), staged_tile);
-    [[tf::mesh(loader)]] tf::schedule<tf::nv::CopyAsyncTensor>(
+    [[tf::mesh(storer)]] tf::schedule<tf::nv::CopyAsyncTensor>(
         staged, out.tile<BM, BN>(m * BM, n * BN));
   }
 }
