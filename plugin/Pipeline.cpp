@@ -17,6 +17,7 @@
 #include "clang/Basic/DiagnosticFrontend.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
 using namespace clang;
@@ -285,6 +286,12 @@ void Pipeline::emit(llvm::ArrayRef<LoweredKernel> Kernels,
                                 Path.str().str() + ": " + Info.message());
       });
       continue;
+    }
+    // The folder is made as -fprofile-generate=DIR makes its own: a build
+    // names it before anything exists there.
+    if (std::error_code EC = llvm::sys::fs::create_directories(Dir)) {
+      Diags.Report(diag::err_fe_unable_to_open_output) << Dir << EC.message();
+      return;
     }
     if (std::error_code EC = writeFileAtomically(Path, Text))
       Diags.Report(diag::err_fe_unable_to_open_output) << Path << EC.message();
