@@ -343,8 +343,8 @@ TEST_F(HandoffProtocolTest, EveryHandoffStatementIsTheProtocols) {
           << "a statement of extension " << I->extension().name().str();
       ++Flags;
     }
-  // 6 set-up, 1 sync; loader: 2 x (wait, arrive), wait, arrive; compute:
-  // 2 waits, 2 arrivals, wait, sync, arrive.
+  // 6 set-up, 1 sync; loader: 2 x (wait, arrive); storer: wait, arrive;
+  // compute: 2 waits, 2 arrivals, wait, sync, arrive.
   EXPECT_EQ(Flags, 7u + 6u + 7u);
   EXPECT_TRUE(llvm::none_of(Lines, [](const std::string &L) {
     return llvm::StringRef(L).contains("mbarrier");
@@ -370,7 +370,10 @@ TEST_F(HandoffProtocolTest, TheLoaderWaitsForFreeSlotsAndArrivesBeforeFilling) {
        "call nv.sm90.CopyAsyncTensor",
        "flag.wait rhs_ring.empty[it % 3], parity=((it / 3) & 1) ^ 1 free by 1",
        "flag.arrive rhs_ring.full[it % 3] by 1, expects 32768",
-       "call nv.sm90.CopyAsyncTensor", "}",
+       "call nv.sm90.CopyAsyncTensor", "}", "}", "}",
+       // The storer, a role of its own, waits for the staged tile.
+       "scope thread[32:33] storer = Mesh(thread, (1):(1) + 32, participant) {",
+       "for task in range(cta.x, GM * GN, 132)  # persistent_tiles, group_m=8 {",
        "flag.wait staged_tile.full[0], parity=tiles_done & 1 full by 1",
        "call nv.sm90.CopyAsyncTensor",
        "flag.arrive staged_tile.empty[0] by 1"}));
