@@ -29,6 +29,7 @@ inline constexpr tf::Mesh cta = tf::mesh("cta", tf::layout<"(132)">, "persistent
 inline constexpr tf::Mesh threads =
     tf::mesh("thread", tf::layout<"(3,128)">, "warpgroup", "participant");
 inline constexpr tf::Mesh loader = threads.sub(0, tf::range(0, 1));
+inline constexpr tf::Mesh storer = threads.sub(0, tf::range(32, 33));
 inline constexpr tf::Mesh compute = threads.sub(tf::range(1, 3), tf::_)
                                         .reshape<"(2,4,8,4)">("group", "warp", "lane8", "lane4");
 
@@ -70,7 +71,7 @@ void gemm(Batch a, Batch b, Batch out) {  // a: L x M x K, b: L x K x N, out: L 
     }
     [[tf::mesh(compute)]] auto staged =
         tf::schedule<tf::Copy>(tf::cast<tf::bf16>(acc), staged_tile);
-    [[tf::mesh(loader)]] tf::schedule<tf::nv::CopyAsyncTensor>(
+    [[tf::mesh(storer)]] tf::schedule<tf::nv::CopyAsyncTensor>(
         staged, out.tile<1, BM, BN>(l, m * BM, n * BN));
   }
 }

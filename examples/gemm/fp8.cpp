@@ -31,6 +31,7 @@ inline constexpr tf::Mesh threads =
 
 // (2) Warp specialization, as in optimal.cpp.
 inline constexpr tf::Mesh loader = threads.sub(0, tf::range(0, 1));
+inline constexpr tf::Mesh storer = threads.sub(0, tf::range(32, 33));
 inline constexpr tf::Mesh compute = threads.sub(tf::range(1, 3), tf::_)
                                         .reshape<"(2,4,8,4)">("group", "warp", "lane8", "lane4");
 
@@ -76,7 +77,7 @@ void gemm(Lhs a, ColMajor b, Matrix out, float scale) { // a: M x K, b: K x N
     }
     [[tf::mesh(compute)]] auto staged =                                // (7)
         tf::schedule<tf::Copy>(tf::cast<tf::bf16>(tf::scale(acc, scale)), staged_tile);
-    [[tf::mesh(loader)]] tf::schedule<tf::nv::CopyAsyncTensor>(
+    [[tf::mesh(storer)]] tf::schedule<tf::nv::CopyAsyncTensor>(
         staged, out.tile<BM, BN>(m * BM, n * BN));
   }
 }

@@ -25,11 +25,11 @@ inline constexpr tf::Mesh cta = tf::mesh("cta", tf::layout<"(132)">, "persistent
 inline constexpr tf::Mesh threads =
     tf::mesh("thread", tf::layout<"(3,128)">, "warpgroup", "participant");
 
-// (2) Warp specialization: one thread of warpgroup 0 issues the TMA copies
-// (a TMA is issued by a single thread; the contract's execution mesh is
-// one thread); warpgroups 1 and 2 compute, reorganised as 2 x 4 x 8 x 4 --
-// per group the 4 x 8 x 4 warpgroup that WGMMA's contract asks for.
+// (2) Warp specialization: thread 0 issues the TMA loads, thread 32 (another
+// warp) the stores, so the next tile's loads never wait for an output;
+// warpgroups 1 and 2 compute as 2 x 4 x 8 x 4 (WGMMA's 4 x 8 x 4 per group).
 inline constexpr tf::Mesh loader = threads.sub(0, tf::range(0, 1));
+inline constexpr tf::Mesh storer = threads.sub(0, tf::range(32, 33));
 inline constexpr tf::Mesh compute = threads.sub(tf::range(1, 3), tf::_)
                                         .reshape<"(2,4,8,4)">("group", "warp", "lane8", "lane4");
 
@@ -76,7 +76,7 @@ void gemm(Matrix a, Matrix b, Matrix out) {  // a: M x K, b: K x N, out: M x N
     }
     [[tf::mesh(compute)]] auto staged =                                // (7)
         tf::schedule<tf::Copy>(tf::cast<tf::bf16>(tf::relu(acc)), staged_tile);
-    [[tf::mesh(loader)]] tf::schedule<tf::nv::CopyAsyncTensor>(
+    [[tf::mesh(storer)]] tf::schedule<tf::nv::CopyAsyncTensor>(
         staged, out.tile<BM, BN>(m * BM, n * BN));
   }
 }

@@ -30,6 +30,7 @@ inline constexpr tf::Mesh threads =
 
 // (2) Warp specialization, as in optimal.cpp.
 inline constexpr tf::Mesh loader = threads.sub(0, tf::range(0, 1));
+inline constexpr tf::Mesh storer = threads.sub(0, tf::range(32, 33));
 inline constexpr tf::Mesh compute = threads.sub(tf::range(1, 3), tf::_)
                                         .reshape<"(2,4,8,4)">("group", "warp", "lane8", "lane4");
 
@@ -74,7 +75,7 @@ void gemm(ColMajor a, Matrix b, Matrix out) {  // a: M x K, b: K x N, out: M x N
     }
     [[tf::mesh(compute)]] auto staged =                                // (7)
         tf::schedule<tf::Copy>(tf::cast<tf::bf16>(acc), staged_tile);
-    [[tf::mesh(loader)]] tf::schedule<tf::nv::CopyAsyncTensor>(
+    [[tf::mesh(storer)]] tf::schedule<tf::nv::CopyAsyncTensor>(
         staged, out.tile<BM, BN>(m * BM, n * BN));
   }
 }
