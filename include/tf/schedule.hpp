@@ -16,6 +16,9 @@
 //   tf::nv::CopyAsyncTensor    TMA: a gmem tile -> the next slot of a tf::Ring
 //                              (or an smem tile), or an smem tile -> a gmem tile
 //   tf::Copy                   generic.Copy between any two of gmem/smem/rmem
+//   tf::intel::amx::TileLoad   TILELOADD: a gmem tile -> AMX tile registers
+//   tf::intel::amx::TileStore  TILESTORED: tile registers -> a gmem tile
+//   tf::TiledMma<tf::intel::amx::Tdpbf16ps<M, N, K>>  TDPBF16PS tiles
 //
 // Header-only semantics (the reference the generated code is checked against):
 //   TiledMma        exactly tf::matmul: products and sums in float, k increasing
@@ -35,6 +38,7 @@
 #pragma once
 
 #include "tf/atoms/generic/copy_atom.hpp"
+#include "tf/atoms/intel/amx/atoms.hpp"
 #include "tf/atoms/nv/sm90/copy_async_tensor_atom.hpp"
 #include "tf/atoms/nv/sm90/wgmma_atom.hpp"
 #include "tf/ops/buffer.hpp"
@@ -194,13 +198,21 @@ template <class Atom, class Rep, class C, class A, class B> struct MmaChecks {
           << ": tf::cast the operand or choose an atom of its dtype";
     } else {
       m << "is in " << storage_spelling(where) << ", where the atom cannot read it";
-      if (op == Atom::lhs_operand)
-        m << "; with form " << tf::name(Atom::form)
-          << " lhs must be in " << (Atom::form == Form::SS ? "tf::smem (load it through a tf::Ring) or choose tf::Form::RS" : "tf::rmem");
-      else if (op == Atom::rhs_operand)
-        m << "; rhs must be in tf::smem (load it through a tf::Ring)";
-      else
-        m << "; the accumulator lives in registers: tf::rmem";
+      if constexpr (requires { Atom::form; }) {
+        if (op == Atom::lhs_operand)
+          m << "; with form " << tf::name(Atom::form) << " lhs must be in "
+            << (Atom::form == Form::SS
+                    ? "tf::smem (load it through a tf::Ring) or choose tf::Form::RS"
+                    : "tf::rmem");
+        else if (op == Atom::rhs_operand)
+          m << "; rhs must be in tf::smem (load it through a tf::Ring)";
+        else
+          m << "; the accumulator lives in registers: tf::rmem";
+      } else {
+        // AMX: every operand is in tile registers.
+        m << "; load it into tile registers (tf::amx_tile) with "
+             "tf::intel::amx::TileLoad";
+      }
     }
     return m;
   }
@@ -471,7 +483,19 @@ auto run_copy_async_tensor(const Src &src, Dst &&dst) {
   return d;
 }
 
+/// Whether `Dst` is a temporary that owns its storage (`tf::empty<T>()`
+/// written in the call): the view a copy returns would outlive it.
+template <class Dst>
+inline constexpr bool owning_temporary =
+    !std::is_lvalue_reference_v<Dst> &&
+    requires(const std::remove_cvref_t<Dst> &d) { d.view(); };
+
 template <class Src, class Dst> auto run_copy(const Src &src, Dst &&dst) {
+  static_assert(!owning_temporary<Dst>,
+                "tf::schedule<tf::Copy>: the destination is a temporary "
+                "buffer (tf::empty<T>() in the call), which ends with the "
+                "statement while the returned view lives on; declare the "
+                "buffer first: auto tile = tf::empty<T>();");
   using S = view_t<Src>;
   using D = view_t<std::remove_cvref_t<Dst>>;
   using K = CopyChecks<S, D>;
@@ -506,7 +530,57 @@ template <class Src, class Dst> auto run_copy(const Src &src, Dst &&dst) {
   return d;
 }
 
+/// An AMX tile copy (TileLoad: a memory tile into tile registers; TileStore:
+/// back): returns the destination's view.
+template <class Atom, class Src, class Dst>
+auto run_tile_copy(const Src &src, Dst &&dst) {
+  static_assert(!owning_temporary<Dst>,
+                "tf::schedule<tf::intel::amx::TileLoad>: the destination is a "
+                "temporary buffer (tf::empty<T>() in the call), which ends "
+                "with the statement while the returned view lives on; declare "
+                "the tiles first: auto tiles = tf::empty<T>();");
+  using S = view_t<Src>;
+  using D = view_t<std::remove_cvref_t<Dst>>;
+  using K = CopyChecks<S, D>;
+  constexpr bool parsed = layout_text_parsed<S> && layout_text_parsed<D>;
+  constexpr const Contract &contract = Atom::contract;
+  static constexpr AtomParams params{
+      {"dtype", ParamValue::of(dtype_or_f64<typename S::element_type>())}};
+  constexpr bool src_ok = operand_takes_storage(contract, params, "src", S::storage);
+  constexpr bool dst_ok = operand_takes_storage(contract, params, "dst", D::storage);
+  constexpr bool dtype_ok = param_ok(contract, params, "dtype");
+  static_assert(!parsed || K::same_rank,
+                "tf::schedule<tf::intel::amx::TileLoad/TileStore>: source and "
+                "destination ranks differ (beyond unit leading modes)");
+  TF_CONTRACT_REQUIRE(!parsed || K::extents,
+                      "tf::schedule<tf::intel::amx::TileLoad/TileStore>: "
+                      "source and destination extents differ; copy a tile of "
+                      "the tensor, e.g. a.tile<BM, BK>(m0, k0)")
+  TF_CONTRACT_REQUIRE(K::same_type,
+                      "tf::schedule<tf::intel::amx::TileLoad/TileStore>: "
+                      "source and destination element types differ; a tile "
+                      "load or store does not convert")
+  TF_CONTRACT_REQUIRE(dtype_ok,
+                      "tf::schedule<tf::intel::amx::TileLoad/TileStore>: the "
+                      "element type is none a tile holds (bf16, f16, f32, "
+                      "int8, uint8, int32)")
+  TF_CONTRACT_REQUIRE(src_ok && dst_ok,
+                      "tf::schedule<tf::intel::amx::TileLoad/TileStore>: "
+                      "TileLoad copies memory (tf::gmem) into tile registers "
+                      "(tf::amx_tile), TileStore tile registers into memory")
+  const D &d = view_of(dst);
+  if constexpr (parsed && K::same_rank && K::extents && K::same_type &&
+                src_ok && dst_ok && dtype_ok)
+    copy_elements(view_of(src), d);
+  return d;
+}
+
 template <class Atom> inline constexpr bool is_atom_type = false;
+template <> inline constexpr bool is_atom_type<intel::amx::TileLoad> = true;
+template <> inline constexpr bool is_atom_type<intel::amx::TileStore> = true;
+template <class Atom> inline constexpr bool is_tile_copy = false;
+template <> inline constexpr bool is_tile_copy<intel::amx::TileLoad> = true;
+template <> inline constexpr bool is_tile_copy<intel::amx::TileStore> = true;
 template <class A> inline constexpr bool is_atom_type<TiledMma<A>> = true;
 template <> inline constexpr bool is_atom_type<nv::CopyAsyncTensor> = true;
 template <int C>
@@ -530,7 +604,8 @@ schedule(Operands &&...operands) {
   static_assert(detail::is_atom_type<Atom>,
                 "tf::schedule<Atom>: Atom is tf::TiledMma<MmaAtom> (e.g. "
                 "tf::TiledMma<tf::nv::sm90::Wgmma<256, tf::bf16, "
-                "tf::Form::SS, tf::Major::K>>), tf::nv::CopyAsyncTensor or "
+                "tf::Form::SS, tf::Major::K>>), tf::nv::CopyAsyncTensor, "
+                "tf::intel::amx::TileLoad, tf::intel::amx::TileStore or "
                 "tf::Copy");
   static_assert(detail::is_repeat<Rep>,
                 "tf::schedule<Atom, Rep>: the second argument is "
@@ -565,6 +640,8 @@ schedule(Operands &&...operands) {
                       "has no multicast); use tf::nv::CopyAsyncTensor");
         return detail::run_copy_async_tensor(std::forward<Operands>(operands)...);
       }
+      else if constexpr (detail::is_tile_copy<Atom>)
+        return detail::run_tile_copy<Atom>(std::forward<Operands>(operands)...);
       else
         return detail::run_copy(std::forward<Operands>(operands)...);
     }

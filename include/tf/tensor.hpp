@@ -42,6 +42,7 @@ namespace tf {
 inline constexpr Storage gmem = Storage::gmem;
 inline constexpr Storage smem = Storage::smem;
 inline constexpr Storage rmem = Storage::rmem;
+inline constexpr Storage amx_tile = Storage::amx_tile;
 
 namespace detail {
 

@@ -585,6 +585,8 @@ CandidateSite candidateSite(const Kernel &K, StmtId Id,
     Site.Mesh = to_string(*M);
   if (StmtId Scope = K.meshScopeOf(Id); Scope != None)
     Site.MeshSpelling = K.Stmts[Scope].MeshSpelling;
+  else
+    Site.UnscopedMesh = std::string(K.unscopedMeshText(Id));
   for (const hir::Access &A : Op.Access.Accesses) {
     if (A.Operand == None || A.Operand >= K.Values.size())
       continue;

@@ -159,6 +159,8 @@ struct CandidateSite {
   /// outside every mesh scope: the kernel's outer mesh).
   std::string Mesh;
   std::string MeshSpelling;
+  /// Outside every scope, what the mesh is (Kernel::unscopedMeshText).
+  std::string UnscopedMesh;
   std::vector<CandidateOperand> Operands;
   /// In registry order: accepted and refused (backend::rankCandidates puts
   /// the ones the target's backend lowers first, best first).

@@ -173,7 +173,7 @@ void SiteChecker::report(const Reason &Why, const MatchReport &R,
       Because = Line.substr(At + 16 + Pattern.size() + 2);
     Out.push_back(
         make(DiagId::err_tf_contract_mesh, callRange(),
-             {Id, meshText(H.S.mesh, H.MeshSpelling), Pattern, Because}, Why));
+             {Id, meshText(H.S.mesh, H.MeshSpelling, H.UnscopedMesh), Pattern, Because}, Why));
     return;
   }
   case ReasonKind::param_unknown:
@@ -366,6 +366,11 @@ bool checkSite(const Kernel &K, StmtId S, const targets::MergedTarget *Target,
     return false;
   if (isBoxCopy(*Site.C)) {
     const std::optional<BoxSplit> Split = recordedSplit(Op);
+    if (Split && isTileRegisterCopy(*Site.C))
+      if (std::optional<Finding> F = detail::tileRowsFinding(K, Site, *Split)) {
+        Findings.push_back(std::move(*F));
+        return true;
+      }
     if (std::optional<Finding> F =
             boxOrderFinding(K, Site, Split.has_value(), Target)) {
       Findings.push_back(std::move(*F));

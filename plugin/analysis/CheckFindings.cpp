@@ -78,10 +78,10 @@ std::string valueText(const Kernel &K, ValueId V) {
   return "a temporary";
 }
 
-std::string meshText(const Mesh &M, const std::string &Spelling) {
-  return to_string(M) + (Spelling.empty()
-                             ? std::string(" (the kernel's outer mesh)")
-                             : " ('" + Spelling + "')");
+std::string meshText(const Mesh &M, const std::string &Spelling,
+                     const std::string &Unscoped) {
+  return to_string(M) + (Spelling.empty() ? " (" + Unscoped + ")"
+                                          : " ('" + Spelling + "')");
 }
 
 namespace {
@@ -139,9 +139,36 @@ bool readerAccepts(const Kernel &K, const LayoutRefusal &R,
 
 } // namespace
 
+std::optional<Finding> tileRowsFinding(const Kernel &K, const HirSite &Site,
+                                       const BoxSplit &Split) {
+  std::optional<std::string> Rows = tileRowsProblem(Site, Split);
+  if (!Rows)
+    return std::nullopt;
+  const SiteOperandSource *Memory = nullptr;
+  for (const SiteOperandSource &O : Site.Operands)
+    if (O.Value != None && O.Value < K.Values.size() &&
+        K.Values[O.Value].Type.Where == Storage::gmem)
+      Memory = &O;
+  if (!Memory)
+    return std::nullopt;
+  const SourceRange At =
+      Memory->Range.valid() ? Memory->Range : K.Stmts[Site.Op].Range;
+  return Finding{DiagId::err_tf_tile_rows,
+                 At,
+                 {str(Site.C->id), valueText(K, Memory->Value), *Rows,
+                  "store the tensor so that each register row is contiguous "
+                  "(a TDPBF16PS B operand in VNNI pairs: "
+                  "((K/2,2),N):((2N,1),2)), or give the tile registers the "
+                  "memory's order"},
+                 {},
+                 {}};
+}
+
 std::optional<Finding> boxOrderFinding(const Kernel &K, const HirSite &Site,
                                        bool Split,
                                        const targets::MergedTarget *Target) {
+  if (isTileRegisterCopy(*Site.C)) // no TMA: its boxes are tile registers
+    return std::nullopt;
   const SiteOperandSource *Global = nullptr, *Shared = nullptr;
   for (const SiteOperandSource &O : Site.Operands) {
     if (O.Value == None || O.Value >= K.Values.size())

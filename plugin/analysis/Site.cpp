@@ -16,10 +16,12 @@
 
 #include "targets/TargetFacts.h"
 
+#include "tf/atoms/intel/amx/tile_config.hpp"
 #include "tf/atoms/nv/sm90/copy_async_tensor.hpp"
 #include "tf/atoms/registry.hpp"
 #include "tf/contract/match.hpp"
 #include "tf/layout/algebra/divide.hpp"
+#include "tf/layout/text/print.hpp"
 
 #include <algorithm>
 
@@ -312,10 +314,68 @@ int unitStrideMode(const Kernel &K, ValueId V) {
   return Found;
 }
 
-/// Records \p V's unit-stride mode in \p Out when \p V is its global operand.
+/// The innermost \p E elements of mode \p M (leaves outermost first; an
+/// outer leaf cut to what is left), or none when \p E does not nest.
+static std::optional<Layout> innerPart(const Layout &M, std::int64_t E) {
+  std::vector<std::pair<Int, Int>> Kept;
+  for (int I = M.shape.leaf_count() - 1; I >= 0 && E > 1; --I) {
+    const Int X = M.shape.leaf_at(I);
+    if (X.is_constant() && E % X.value == 0) {
+      Kept.push_back({X, M.stride.leaf_at(I)});
+      E /= X.value;
+    } else if (X.is_dynamic() || X.value % E == 0) {
+      Kept.push_back({Int(E), M.stride.leaf_at(I)});
+      E = 1;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (E != 1)
+    return std::nullopt;
+  Layout Out;
+  if (Kept.empty())
+    Kept.push_back({Int(1), Int(0)});
+  if (Kept.size() == 1)
+    return Layout{IntTuple(Kept[0].first), IntTuple(Kept[0].second)};
+  for (auto It = Kept.rbegin(); It != Kept.rend(); ++It) {
+    Out.shape.push_back(IntTuple(It->first));
+    Out.stride.push_back(IntTuple(It->second));
+  }
+  return Out;
+}
+
+/// Global window \p V as its tensor's layout gives it (see
+/// HirSite::GlobalWindow); empty when \p V is no global window.
+static Layout globalWindow(const Kernel &K, ValueId V) {
+  if (V == None || V >= K.Values.size() || !hasType(K.Values[V]))
+    return {};
+  const Value &X = K.Values[V];
+  const std::vector<std::int64_t> &E = X.Type.WindowExtents;
+  if (X.Type.Where != Storage::gmem || E.empty())
+    return {};
+  const bool Parent = X.TileOf != None && X.TileOf < K.Values.size() &&
+                      hasType(K.Values[X.TileOf]);
+  const Layout &L = (Parent ? K.Values[X.TileOf].Type : X.Type).Layout.layout;
+  if (L.shape.is_leaf() || L.rank() != static_cast<int>(E.size()))
+    return {};
+  Layout Out;
+  for (int I = 0; I < L.rank(); ++I) {
+    std::optional<Layout> Part = innerPart(L.mode(I), E[I]);
+    if (!Part)
+      return {};
+    Out.shape.push_back(Part->shape);
+    Out.stride.push_back(Part->stride);
+  }
+  return Out;
+}
+
+/// Records \p V's unit-stride mode and window in \p Out when \p V is its
+/// global operand.
 static void noteGlobalOperand(const Kernel &K, ValueId V, HirSite &Out) {
   if (int Mode = unitStrideMode(K, V); Mode >= 0)
     Out.GlobalUnitMode = Mode;
+  if (Layout W = globalWindow(K, V); !W.shape.is_leaf() && W.rank() > 0)
+    Out.GlobalWindow = W;
 }
 
 /// A copy between a global tile and a tile of lower rank whose extra
@@ -393,6 +453,8 @@ bool buildSite(const Kernel &K, StmtId OpId, const targets::MergedTarget *Target
   Out.S.mesh = *M;
   if (StmtId Scope = K.meshScopeOf(OpId); Scope != None)
     Out.MeshSpelling = K.Stmts[Scope].MeshSpelling;
+  else
+    Out.UnscopedMesh = std::string(K.unscopedMeshText(OpId));
   const Schedule &Sched = *Op.Sched;
   for (const detail::AtomParam &P : Sched.Params)
     Out.S.params.push_back({P.name, P.value});
@@ -511,6 +573,8 @@ bool buildCandidateSite(const Kernel &K, StmtId OpId, const Contract &C,
   Out.S.mesh = *M;
   if (StmtId Scope = K.meshScopeOf(OpId); Scope != None)
     Out.MeshSpelling = K.Stmts[Scope].MeshSpelling;
+  else
+    Out.UnscopedMesh = std::string(K.unscopedMeshText(OpId));
 
   // The contract's operands, once per name, in contract order; each takes
   // the first unused access that serves it exactly, else the first that
@@ -756,14 +820,25 @@ void copySite(const HirSite &From, HirSite &To) {
   To.Operands = From.Operands;
   To.DecidedParams = From.DecidedParams;
   To.MeshSpelling = From.MeshSpelling;
+  To.UnscopedMesh = From.UnscopedMesh;
   To.TargetId = From.TargetId;
   To.GlobalUnitMode = From.GlobalUnitMode;
+  To.GlobalWindow = From.GlobalWindow;
   To.S.capabilities = List<Name>(To.Capabilities.data(), To.Capabilities.size());
+}
+
+bool isTileRegisterCopy(const Contract &C) {
+  return C.kind == AtomKind::copy &&
+         llvm::any_of(C.operands, [](const OperandPattern &P) {
+           return P.storage == Storage::amx_tile;
+         });
 }
 
 bool isBoxCopy(const Contract &C) {
   if (C.kind != AtomKind::copy)
     return false;
+  if (isTileRegisterCopy(C))
+    return true;
   for (const OperandPattern &P : C.operands)
     if (P.storage == Storage::smem)
       for (const LayoutPattern &L : P.layouts)
@@ -806,9 +881,204 @@ std::optional<BoxSplit> recordedSplit(const hir::Stmt &Op) {
                   S.BoxLayout};
 }
 
+namespace {
+
+/// One leaf of a tile copy seen on both sides: its extent and its stride in
+/// the tile registers and in memory (a run-time stride stays dynamic).
+struct PairedLeaf {
+  std::int64_t Extent = 1;
+  std::int64_t TileStride = 0;
+  Int MemoryStride{};
+};
+
+/// The leaves of \p L, outermost first, as (extent, stride); none when an
+/// extent is not a constant.
+std::optional<std::vector<std::pair<std::int64_t, Int>>> leavesOf(const Layout &L) {
+  std::vector<std::pair<std::int64_t, Int>> Out;
+  if (L.shape.leaf_count() != L.stride.leaf_count())
+    return std::nullopt;
+  for (int I = 0; I < L.shape.leaf_count(); ++I) {
+    if (!L.shape.leaf_at(I).is_constant())
+      return std::nullopt;
+    Out.push_back({L.shape.leaf_at(I).value, L.stride.leaf_at(I)});
+  }
+  return Out;
+}
+
+/// Mode \p T (tile side) and mode \p M (memory side) over the same
+/// coordinates, their leaves refined to common extents, outermost first;
+/// \p M holds at least T's elements: its innermost ones are paired. None
+/// when the extents do not nest.
+std::optional<std::vector<PairedLeaf>> pairLeaves(const Layout &T, const Layout &M) {
+  auto A = leavesOf(T);
+  auto B = leavesOf(M);
+  if (!A || !B)
+    return std::nullopt;
+  // From the innermost leaf outwards, split the larger of the two leaves;
+  // a split leaf's outer part steps by its stride times the inner extent.
+  std::vector<PairedLeaf> Inner;
+  while (!A->empty() && !B->empty()) {
+    auto &[EA, SA] = A->back();
+    auto &[EB, SB] = B->back();
+    const std::int64_t E = std::min(EA, EB);
+    if (E <= 0 || EA % E != 0 || EB % E != 0 || !SA.is_constant())
+      return std::nullopt;
+    Inner.push_back({E, SA.value, SB});
+    EA /= E;
+    SA = Int(SA.value * E);
+    EB /= E;
+    SB = SB.is_constant() ? Int(SB.value * E) : Int::dynamic();
+    if (EA == 1)
+      A->pop_back();
+    if (EB == 1)
+      B->pop_back();
+  }
+  if (!A->empty())
+    return std::nullopt;
+  return std::vector<PairedLeaf>(Inner.rbegin(), Inner.rend());
+}
+
+/// The bytes of one AMX tile register (palette 1: 16 rows of 64 bytes).
+constexpr std::int64_t TileRegisterBytes = tf::atoms::intel::amx::tile_bytes;
+
+/// The split of a tile-register copy (TILELOADD / TILESTORED) into one copy
+/// per tile register: on the tile side, the leaves whose stride reaches a
+/// whole register pick the register, and must be the outermost leaves of
+/// their modes; the rest of each mode is one register's part.
+std::optional<BoxSplit> splitIntoTileRegisters(const HirSite &Whole) {
+  const int Tile = operandIn(Whole.S, Storage::amx_tile);
+  if (Tile < 0)
+    return std::nullopt;
+  const SiteOperand &T = Whole.S.operands[Tile];
+  if (!hasLayout(T) || T.shape.is_leaf() || !T.layout.offset.is_constant() ||
+      !staticLayout(T.layout.layout))
+    return std::nullopt;
+  const Layout &L = T.layout.layout;
+  const int Rank = T.shape.rank();
+  const std::int64_t Bytes = bytes(T.dtype);
+  if (L.shape.is_leaf() || L.rank() != Rank || Bytes <= 0)
+    return std::nullopt;
+  const std::int64_t PerRegister = TileRegisterBytes / Bytes;
+  BoxSplit Out;
+  std::vector<Layout> Tiles, Rests;
+  for (int I = 0; I < Rank; ++I) {
+    Result<FlatLeaves> F = flat_leaves(L.mode(I));
+    Result<std::int64_t> N = size(L.mode(I));
+    if (!F || !N || *N <= 0)
+      return std::nullopt;
+    std::int64_t Registers = 1;
+    int First = 0;
+    for (; First < F->count && F->stride[First] >= PerRegister; ++First)
+      Registers *= F->extent[First];
+    for (int K = First; K < F->count; ++K)
+      if (F->extent[K] > 1 && F->stride[K] >= PerRegister)
+        return std::nullopt; // a register leaf inside a register's rows
+    std::optional<std::pair<Layout, Layout>> Cut = cutMode(L.mode(I), *N / Registers);
+    if (!Cut)
+      return std::nullopt;
+    Out.Count.push_back(Registers);
+    Out.Extents.push_back(*N / Registers);
+    Out.Order.push_back(I);
+    Tiles.push_back(Cut->first);
+    Rests.push_back(Cut->second);
+  }
+  Out.Offsets = joinModes(Rests);
+  Out.Box = ComposedLayout{T.layout.swizzle, T.layout.offset, joinModes(Tiles)};
+  return Out;
+}
+
+/// \p Whole cut to one tile register's part (\p Split's box 0), seen in the
+/// register's row order: the leaves of both sides ordered by their tile
+/// stride, outermost first, and merged where both sides are contiguous, so
+/// that TILELOADD's rows of bytes are the modes the contract names --
+/// (r, c):(c, 1) in the register, (r, c):(s, 1) in memory. A VNNI-packed B
+/// tile, ((16,2),16):((32,1),2) in the register, is (16,32):(32,1) there.
+/// A copy moves elements, so reordering its leaves on both sides alike
+/// changes nothing it does. None when the two sides' extents do not nest.
+std::optional<std::vector<PairedLeaf>> registerRows(const HirSite &Whole,
+                                                    const BoxSplit &Split) {
+  const int Memory = operandIn(Whole.S, Storage::gmem);
+  if (Memory < 0)
+    return std::nullopt;
+  const SiteOperand &M = Whole.S.operands[Memory];
+  const Layout &Window = hasLayout(M) ? M.layout.layout : Whole.GlobalWindow;
+  if (Window.shape.is_leaf() || Window.rank() != Split.Box.layout.rank())
+    return std::nullopt;
+  std::vector<PairedLeaf> Leaves;
+  for (int I = 0; I < Split.Box.layout.rank(); ++I) {
+    std::optional<std::vector<PairedLeaf>> P =
+        pairLeaves(Split.Box.layout.mode(I), Window.mode(I));
+    if (!P)
+      return std::nullopt;
+    for (const PairedLeaf &X : *P)
+      if (X.Extent > 1)
+        Leaves.push_back(X);
+  }
+  std::stable_sort(Leaves.begin(), Leaves.end(),
+                   [](const PairedLeaf &A, const PairedLeaf &B) {
+                     return A.TileStride > B.TileStride;
+                   });
+  std::vector<PairedLeaf> Rows;
+  for (const PairedLeaf &X : Leaves) {
+    const PairedLeaf *Outer = Rows.empty() ? nullptr : &Rows.back();
+    if (Outer && Outer->TileStride == X.TileStride * X.Extent &&
+        Outer->MemoryStride.is_constant() && X.MemoryStride.is_constant() &&
+        Outer->MemoryStride.value == X.MemoryStride.value * X.Extent) {
+      Rows.back() = {Outer->Extent * X.Extent, X.TileStride, X.MemoryStride};
+      continue;
+    }
+    Rows.push_back(X);
+  }
+  if (Rows.empty())
+    Rows.push_back({1, 1, Int(1)});
+  if (Rows.size() == 1) // one row: (1, c)
+    Rows.insert(Rows.begin(), {1, Rows[0].Extent * Rows[0].TileStride, Int(0)});
+  return Rows;
+}
+
+/// \p Rows as the layouts of its two sides.
+std::pair<Layout, Layout> rowLayouts(const std::vector<PairedLeaf> &Rows) {
+  Layout TL, ML;
+  for (const PairedLeaf &X : Rows) {
+    TL.shape.push_back(IntTuple(Int(X.Extent)));
+    TL.stride.push_back(IntTuple(Int(X.TileStride)));
+    ML.shape.push_back(IntTuple(Int(X.Extent)));
+    ML.stride.push_back(IntTuple(X.MemoryStride));
+  }
+  return {TL, ML};
+}
+
+void buildTileRegisterSite(const HirSite &Whole, const BoxSplit &Split,
+                           HirSite &Out) {
+  copySite(Whole, Out);
+  std::optional<std::vector<PairedLeaf>> Rows = registerRows(Whole, Split);
+  const int Tile = operandIn(Out.S, Storage::amx_tile);
+  const int Memory = operandIn(Out.S, Storage::gmem);
+  if (!Rows || Tile < 0 || Memory < 0)
+    return;
+  auto [TL, ML] = rowLayouts(*Rows);
+  SiteOperand &T = Out.S.operands[Tile];
+  SiteOperand &M = Out.S.operands[Memory];
+  T.shape = TL.shape;
+  T.layout = ComposedLayout{Split.Box.swizzle, Split.Box.offset, TL};
+  M.shape = TL.shape;
+  // The engine reads static strides; a run-time row stride (a tensor's
+  // `?`) leaves it the shape, and tileRowsProblem the rows.
+  if (staticLayout(ML)) {
+    M.kind = OperandLayoutKind::layout;
+    M.layout = ComposedLayout{Swizzle{}, Int(0), ML};
+  } else {
+    M.kind = OperandLayoutKind::none;
+  }
+}
+
+} // namespace
+
 std::optional<BoxSplit> splitIntoBoxes(const HirSite &Whole) {
   if (!Whole.C || !isBoxCopy(*Whole.C))
     return std::nullopt;
+  if (isTileRegisterCopy(*Whole.C))
+    return splitIntoTileRegisters(Whole);
   const int Smem = operandIn(Whole.S, Storage::smem);
   const int Gmem = operandIn(Whole.S, Storage::gmem);
   if (Smem < 0 || Gmem < 0)
@@ -896,7 +1166,25 @@ std::optional<BoxSplit> splitIntoBoxes(const HirSite &Whole) {
   return std::nullopt;
 }
 
+std::optional<std::string> tileRowsProblem(const HirSite &Whole,
+                                           const BoxSplit &Split) {
+  std::optional<std::vector<PairedLeaf>> Rows = registerRows(Whole, Split);
+  if (!Rows)
+    return std::nullopt;
+  const PairedLeaf &Inner = Rows->back();
+  if (Rows->size() == 2 && Inner.MemoryStride.is_constant() &&
+      Inner.MemoryStride.value == 1)
+    return std::nullopt;
+  if (staticLayout(rowLayouts(*Rows).second))
+    return std::nullopt; // the engine refuses it, with the contract's words
+  return to_string(rowLayouts(*Rows).second);
+}
+
 void buildBoxSite(const HirSite &Whole, const BoxSplit &Split, HirSite &Out) {
+  if (Whole.C && isTileRegisterCopy(*Whole.C)) {
+    buildTileRegisterSite(Whole, Split, Out);
+    return;
+  }
   if (!cutSite(Whole, Split.Extents, Split.Order, Split.Box, Out))
     copySite(Whole, Out);
 }

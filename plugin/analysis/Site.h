@@ -60,6 +60,8 @@ struct HirSite {
   std::vector<std::string> DecidedParams;
   /// The mesh scope's spelling ("compute"); empty outside every scope.
   std::string MeshSpelling;
+  /// Outside every scope, what the mesh is (Kernel::unscopedMeshText).
+  std::string UnscopedMesh;
   /// The target's id when capabilities are checked.
   std::string TargetId;
   /// The mode of the global-memory operand whose stride is 1, read from its
@@ -67,6 +69,11 @@ struct HirSite {
   /// dimension a TMA box must have innermost. -1: none, several, or no
   /// global operand.
   int GlobalUnitMode = -1;
+  /// The global-memory operand's window as its tensor's layout gives it,
+  /// run-time strides as dynamic values (the site's operand has no layout
+  /// then); empty without a global window. Tile-register copies match their
+  /// memory rows on it.
+  Layout GlobalWindow;
 };
 
 /// The mode of global tensor value \p V (or of the tensor it is a window
@@ -105,6 +112,21 @@ struct BoxSplit {
 /// must be the compact row-major layout of its shape (nv.sm90.CopyAsyncTensor:
 /// one TMA moves one box).
 bool isBoxCopy(const Contract &C);
+
+/// Whether contract \p C copies between memory and AMX tile registers
+/// (intel.amx.TileLoad, TileStore): a box copy whose boxes are the tile
+/// registers its tile operand spans, one TILELOADD or TILESTORED each, each
+/// matched in the register's row order (splitIntoBoxes, buildBoxSite).
+bool isTileRegisterCopy(const Contract &C);
+
+/// For tile-register copy \p Whole split as \p Split, whose memory side has
+/// run-time strides (which the engine does not read): its memory layout in
+/// the register's row order when that is not rows of contiguous elements
+/// one stride apart, as TILELOADD reads them -- a row-major B tile loaded
+/// into VNNI-packed registers is (16,16,2):(?,1,?). None when it is, or
+/// when the engine sees the memory side itself.
+std::optional<std::string> tileRowsProblem(const HirSite &Whole,
+                                           const BoxSplit &Split);
 
 /// The split of box copy site \p Whole into boxes, derived from its layouts
 /// as an MMA tile is split into atoms. The box order is decided first: the

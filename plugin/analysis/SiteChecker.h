@@ -43,7 +43,8 @@ std::string spelling(const ParamValue &V, const ParamDef &D);
 /// How a finding names the value behind an operand.
 std::string valueText(const Kernel &K, ValueId V);
 /// A mesh and the name it has in the source, or "the kernel's outer mesh".
-std::string meshText(const Mesh &M, const std::string &Spelling);
+std::string meshText(const Mesh &M, const std::string &Spelling,
+                     const std::string &Unscoped);
 
 /// Why TMA cannot box copy \p Site, which inference did not split into
 /// boxes (\p Split false) or did: the global side has no dimension of
@@ -57,6 +58,12 @@ std::string meshText(const Mesh &M, const std::string &Spelling);
 std::optional<Finding> boxOrderFinding(const Kernel &K, const HirSite &Site,
                                        bool Split,
                                        const targets::MergedTarget *Target);
+
+/// err_tf_tile_rows for a tile-register copy split as \p Split whose memory
+/// side, read in the register's row order, is not rows of contiguous
+/// elements (tileRowsProblem), at the memory operand; None otherwise.
+std::optional<Finding> tileRowsFinding(const Kernel &K, const HirSite &Site,
+                                       const BoxSplit &Split);
 
 class SiteChecker {
 public:

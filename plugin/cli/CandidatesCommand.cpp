@@ -204,7 +204,7 @@ void printText(const FileResult &F, raw_ostream &OS) {
       const analysis::CandidateSite &S = K.Sites[I];
       OS << '\n' << position(S.Range) << "  tf." << hir::opName(S.Kind) << "  on "
          << S.Mesh
-         << (S.MeshSpelling.empty() ? std::string(" (the kernel's outer mesh)")
+         << (S.MeshSpelling.empty() ? " (" + S.UnscopedMesh + ")"
                                     : " ('" + S.MeshSpelling + "')")
          << '\n';
       for (const OperandText &O : K.Operands[I])

@@ -64,9 +64,25 @@ StmtId Kernel::meshScopeOf(StmtId S) const {
   return None;
 }
 
+StmtId Kernel::tileLoopOf(StmtId S) const {
+  for (; S != None; S = Stmts[S].Parent) {
+    const Stmt &X = Stmts[S];
+    if (X.Kind == StmtKind::MeshScope)
+      return None;
+    if (X.Kind == StmtKind::Loop && X.Loop != LoopKind::TileOffsets)
+      return S;
+  }
+  return None;
+}
+
 std::optional<tf::Mesh> Kernel::meshOf(StmtId S) const {
   if (StmtId Scope = meshScopeOf(S); Scope != None)
     return Stmts[Scope].Mesh;
+  if (StmtId Loop = tileLoopOf(S); Loop != None) {
+    Result<Mesh> One = make_mesh(Stmts[Loop].LoopMesh.level, IntTuple(1));
+    if (One.ok())
+      return *One;
+  }
   if (Topologies.empty())
     return std::nullopt;
   const tf::Topology &Outer = Topologies.front();
@@ -74,6 +90,11 @@ std::optional<tf::Mesh> Kernel::meshOf(StmtId S) const {
   if (!All.ok())
     return std::nullopt;
   return *All;
+}
+
+std::string_view Kernel::unscopedMeshText(StmtId S) const {
+  return tileLoopOf(S) != None ? "one unit of the tile loop's mesh"
+                               : "the kernel's outer mesh";
 }
 
 std::vector<StmtId> Kernel::preorder() const {

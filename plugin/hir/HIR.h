@@ -409,10 +409,17 @@ struct Kernel {
   /// The innermost MeshScope enclosing statement \p S (or S itself); None at
   /// kernel scope.
   StmtId meshScopeOf(StmtId S) const;
+  /// The tile loop (persistent_tiles, grid_tiles) enclosing statement \p S
+  /// with no mesh scope between them; None when there is none.
+  StmtId tileLoopOf(StmtId S) const;
   /// The mesh a statement runs on: its mesh scope's; outside every mesh
-  /// scope, the kernel's first (outermost) topology as a mesh of all its
+  /// scope but in a tile loop's body, one unit of the loop's level (each
+  /// unit runs the body for its own tiles: an AMX kernel's core); outside
+  /// both, the kernel's first (outermost) topology as a mesh of all its
   /// units -- an op there runs on the CTA mesh, not on threads.
   std::optional<tf::Mesh> meshOf(StmtId S) const;
+  /// How the mesh of \p S is spelled where no mesh scope names it.
+  std::string_view unscopedMeshText(StmtId S) const;
   /// The statements in program order (preorder).
   std::vector<StmtId> preorder() const;
 };

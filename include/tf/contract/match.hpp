@@ -998,14 +998,18 @@ constexpr bool is_row_major(const Modes &m) {
   return true;
 }
 
-/// Checks operand limits of operand `name` on the site operand.
+/// Checks operand limits of operand `name` on the site operand; for an MMA
+/// operand, the shapes are one atom's fragment (`fragment_shape`): an AMX
+/// tile's 16 rows bound each TDPBF16PS, not the tile it is repeated over.
 constexpr void check_limits(const Contract &c, const SiteOperand &o,
-                            MatchReport &r, const Layout *rest) {
+                            MatchReport &r, const Layout *rest,
+                            const IntTuple *fragment_shape = nullptr) {
+  const IntTuple &shape = fragment_shape != nullptr ? *fragment_shape : o.shape;
   for (std::size_t i = 0; i < c.limits.size(); ++i) {
     const OperandLimit &l = c.limits[i];
     if (!(l.operand == o.name) || holds(l.when, r) <= 0)
       continue;
-    const int rank = o.shape.is_leaf() ? 1 : o.shape.rank();
+    const int rank = shape.is_leaf() ? 1 : shape.rank();
     std::int64_t found = 0;
     bool fails = false;
     using K = OperandLimit::Kind;
@@ -1013,7 +1017,7 @@ constexpr void check_limits(const Contract &c, const SiteOperand &o,
     case K::mode_extent_max: {
       if (l.mode >= rank)
         break;
-      Result<std::int64_t> e = product(o.shape.mode(l.mode));
+      Result<std::int64_t> e = product(shape.mode(l.mode));
       found = e ? *e : 0;
       fails = e && *e > l.value;
       break;
@@ -1021,7 +1025,7 @@ constexpr void check_limits(const Contract &c, const SiteOperand &o,
     case K::inner_bytes_min:
     case K::inner_bytes_mult:
     case K::inner_bytes_max: {
-      Result<std::int64_t> e = product(o.shape.mode(rank - 1));
+      Result<std::int64_t> e = product(shape.mode(rank - 1));
       if (!e)
         break;
       found = *e * bytes(o.dtype);
@@ -1036,7 +1040,7 @@ constexpr void check_limits(const Contract &c, const SiteOperand &o,
       break;
     case K::every_mode_extent_max:
       for (int m = 0; m < rank && !fails; ++m) {
-        Result<std::int64_t> e = product(o.shape.mode(m));
+        Result<std::int64_t> e = product(shape.mode(m));
         if (e && *e > l.value) {
           found = *e;
           fails = true;
@@ -1345,7 +1349,8 @@ constexpr void check_operand_layout(const Contract &c, int op,
     frag.layout.layout = modes_layout(tile.mode, tile.count);
   }
   check_layout(c, op, o, frag, tile, params, s, r, shapes);
-  check_limits(c, o, r, &frag.rest);
+  const IntTuple atom_shape = modes_layout(tile.mode, tile.count).shape;
+  check_limits(c, o, r, &frag.rest, &atom_shape);
 }
 
 /// The shape symbols bound so far at a site (non-MMA atoms): one value per

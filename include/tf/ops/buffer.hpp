@@ -80,12 +80,15 @@ void check_one_place_per_element(const std::array<std::int64_t, N> &extents,
 }
 } // namespace detail
 
-/// Owning storage for a view of type `TT` (a tf::Tensor in smem or rmem).
+/// Owning storage for a view of type `TT` (a tf::Tensor in smem, rmem or
+/// AMX tile registers).
 template <class TT> class Buffer {
-  static_assert(TT::storage == Storage::smem || TT::storage == Storage::rmem,
-                "tf::Buffer: buffers hold smem or rmem tensors; a gmem tensor "
-                "is a view of memory allocated outside the kernel, so declare "
-                "the tensor type with tf::smem or tf::rmem");
+  static_assert(TT::storage == Storage::smem || TT::storage == Storage::rmem ||
+                    TT::storage == Storage::amx_tile,
+                "tf::Buffer: buffers hold smem, rmem or amx_tile tensors; a "
+                "gmem tensor is a view of memory allocated outside the "
+                "kernel, so declare the tensor type with tf::smem, tf::rmem "
+                "or tf::amx_tile");
 
 public:
   using tensor_type = TT;

@@ -24,9 +24,10 @@ template <class Acc, class L, class R>
   static_assert(std::is_same_v<typename C::element_type, float>,
                 "tf::matmul: the accumulator must hold float (f32); "
                 "accumulate in float and tf::cast the result");
-  static_assert(C::storage == Storage::rmem,
+  static_assert(C::storage == Storage::rmem || C::storage == Storage::amx_tile,
                 "tf::matmul: the accumulator must live in registers: "
-                "declare it tf::Tensor<float, \"...\", tf::rmem>");
+                "declare it tf::Tensor<float, \"...\", tf::rmem> (AMX: "
+                "tf::amx_tile)");
   static_assert(std::is_same_v<typename A::element_type,
                                typename B::element_type>,
                 "tf::matmul: lhs and rhs element types differ; tf::cast one "
