@@ -968,7 +968,9 @@ std::optional<BoxSplit> splitIntoTileRegisters(const HirSite &Whole) {
       return std::nullopt;
     std::int64_t Registers = 1;
     int First = 0;
-    for (; First < F->count && F->stride[First] >= PerRegister; ++First)
+    for (; First < F->count && F->stride[First] >= PerRegister &&
+           F->stride[First] % PerRegister == 0;
+         ++First)
       Registers *= F->extent[First];
     for (int K = First; K < F->count; ++K)
       if (F->extent[K] > 1 && F->stride[K] >= PerRegister)

@@ -56,7 +56,7 @@ TEST(Check, MmaOutsideTheThreadMeshIsRefused) {
   EXPECT_EQ(F.Range.Column, 30u); // the call
   ASSERT_EQ(F.Args.size(), 4u);
   EXPECT_EQ(F.Args[0], "nv.sm90.Wgmma");
-  EXPECT_EQ(F.Args[1], "Mesh(cta, (132):(1)) (the kernel's outer mesh)");
+  EXPECT_EQ(F.Args[1], "Mesh(cta, (1):(1)) (one unit of the tile loop's mesh)");
   EXPECT_EQ(F.Args[2], "Mesh(thread, ((*g,4,8,4)):((*gs,32,4,1)) + p0)");
   EXPECT_EQ(F.Args[3], "level cta is not thread");
   ASSERT_GE(F.Notes.size(), 1u);

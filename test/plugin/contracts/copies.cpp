@@ -85,7 +85,7 @@ void copy_tiles(Matrix a, OutMatrix out) {
     [[tf::mesh(loader)]] auto tile = tf::schedule<tf::nv::CopyAsyncTensor>(a.tile<BM, BN>(m * BM, n * BN), ring);
 #endif
 #if defined(COPY_MESH)
-    auto staged = tf::schedule<tf::Copy>(tile, staged_tile); // copymesh-error {{generic.Copy cannot be issued from mesh Mesh(cta, (132):(1)) (the kernel's outer mesh), which does not match its execution mesh Mesh(thread, (*g):(*gs) + p0): level cta is not thread}} copymesh-note {{contract generic.Copy, mesh: Mesh(cta, (132):(1)) does not match Mesh(thread, (*g):(*gs) + p0): level cta is not thread}}
+    auto staged = tf::schedule<tf::Copy>(tile, staged_tile); // copymesh-error {{generic.Copy cannot be issued from mesh Mesh(cta, (1):(1)) (one unit of the tile loop's mesh), which does not match its execution mesh Mesh(thread, (*g):(*gs) + p0): level cta is not thread}} copymesh-note {{contract generic.Copy, mesh: Mesh(cta, (1):(1)) does not match Mesh(thread, (*g):(*gs) + p0): level cta is not thread}}
 #elif defined(COPY_OPERAND)
     [[tf::mesh(workers)]] auto staged = tf::schedule<tf::Copy>(tile, staged_tile); // copyoperand-error {{operand dst ('staged_tile') does not fit generic.Copy: dtype f16, expected bf16 (dtype=bf16)}} copyoperand-note {{contract generic.Copy, operand dst: dtype f16, expected bf16 (dtype=bf16)}}
 #else

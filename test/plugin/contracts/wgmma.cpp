@@ -68,7 +68,7 @@ void gemm(Matrix a, Matrix b) {
       [[tf::mesh(loader)]] auto rhs = // capability-error@+1 {{needs capability 'cp.async.bulk.tensor'}} capability-note@+1 {{contract nv.sm90.CopyAsyncTensor, capability}}
           tf::schedule<tf::nv::CopyAsyncTensor>(b.tile<RK, BN>(k, n * BN), rhs_ring);
 #if defined(MESH)
-      acc = tf::schedule<tf::TiledMma<Wgmma>, tf::Repeat<2, 1, 4>>(acc, lhs, rhs); // mesh-error {{nv.sm90.Wgmma cannot be issued from mesh Mesh(cta, (132):(1)) (the kernel's outer mesh), which does not match its execution mesh Mesh(thread, ((*g,4,8,4)):((*gs,32,4,1)) + p0): level cta is not thread}} mesh-note {{contract nv.sm90.Wgmma, mesh: Mesh(cta, (132):(1)) does not match Mesh(thread, ((*g,4,8,4)):((*gs,32,4,1)) + p0): level cta is not thread}}
+      acc = tf::schedule<tf::TiledMma<Wgmma>, tf::Repeat<2, 1, 4>>(acc, lhs, rhs); // mesh-error {{nv.sm90.Wgmma cannot be issued from mesh Mesh(cta, (1):(1)) (one unit of the tile loop's mesh), which does not match its execution mesh Mesh(thread, ((*g,4,8,4)):((*gs,32,4,1)) + p0): level cta is not thread}} mesh-note {{contract nv.sm90.Wgmma, mesh: Mesh(cta, (1):(1)) does not match Mesh(thread, ((*g,4,8,4)):((*gs,32,4,1)) + p0): level cta is not thread}}
 #elif defined(REPEAT)
       // A space before the closing '>': a Repeat<...> closed by '>>' ends in
       // a '>>' token, and a token range over it would replace both '>'.

@@ -111,14 +111,19 @@ inline constexpr OperandPattern operands[] = {
     operand("A", Access::read, "(m,k)", DType::bf16, a_layouts, 0, 2),
     operand("B", Access::read, "(k,n)", DType::bf16, b_layouts, 2, 1)};
 
-/// Palette 1 on the row-major tiles (B's rows are checked through kh).
-constexpr FixedVector<OperandLimit, 4> tile_limits() {
+/// Palette 1 on the row-major tiles (B's rows are checked through kh), each
+/// operand one whole tile register from its first byte.
+constexpr FixedVector<OperandLimit, 7> tile_limits() {
   using K = OperandLimit::Kind;
+  constexpr Name whole = cite("SDM 18.2 tile register");
   return {
       limit("C", K::mode_extent_max, max_rows, cite("SDM palette 1 rows"), {}, 0),
       limit("C", K::inner_bytes_max, max_colsb, cite("SDM palette 1 colsb")),
       limit("A", K::mode_extent_max, max_rows, cite("SDM palette 1 rows"), {}, 0),
-      limit("A", K::inner_bytes_max, max_colsb, cite("SDM palette 1 colsb"))};
+      limit("A", K::inner_bytes_max, max_colsb, cite("SDM palette 1 colsb")),
+      limit("C", K::base_align_bytes, tile_bytes, whole),
+      limit("A", K::base_align_bytes, tile_bytes, whole),
+      limit("B", K::base_align_bytes, tile_bytes, whole)};
 }
 inline constexpr auto limit_storage = tile_limits();
 

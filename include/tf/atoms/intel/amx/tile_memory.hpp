@@ -51,14 +51,17 @@ inline constexpr OperandPattern store_operands[] = {
     operand("src", Access::read, Storage::amx_tile, tile_layouts),
     operand("dst", Access::write, Storage::gmem, memory_layouts)};
 
-/// Palette 1 limits on the tile operand.
-constexpr FixedVector<OperandLimit, 3> tile_limits(Name tile) {
+/// Palette 1 limits on the tile operand; a tile register starts at its
+/// first byte (tf places tile register t at byte t * 1 KiB of amx_tile).
+constexpr FixedVector<OperandLimit, 4> tile_limits(Name tile) {
   using K = OperandLimit::Kind;
   return {limit(tile, K::rank_max, 2, cite("SDM 18.2 tiles")),
           limit(tile, K::mode_extent_max, max_rows, cite("SDM palette 1 rows"),
                 {}, 0),
           limit(tile, K::inner_bytes_max, max_colsb,
-                cite("SDM palette 1 colsb"))};
+                cite("SDM palette 1 colsb")),
+          limit(tile, K::base_align_bytes, tile_bytes,
+                cite("SDM 18.2 tile register"))};
 }
 inline constexpr auto load_limits = tile_limits("dst");
 inline constexpr auto store_limits = tile_limits("src");
