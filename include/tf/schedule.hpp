@@ -490,27 +490,38 @@ inline constexpr bool owning_temporary =
     !std::is_lvalue_reference_v<Dst> &&
     requires(const std::remove_cvref_t<Dst> &d) { d.view(); };
 
+/// What a copy atom's header checks read of its operands: their views,
+/// whether both layouts parsed, and whether the atom's contract takes each
+/// side's storage (its dtype parameter the source's element type).
+template <class Atom, class Src, class Dst> struct CopyOperands {
+  using S = view_t<Src>;
+  using D = view_t<std::remove_cvref_t<Dst>>;
+  static constexpr bool parsed = layout_text_parsed<S> && layout_text_parsed<D>;
+  static constexpr AtomParams params{
+      {"dtype", ParamValue::of(dtype_or_f64<typename S::element_type>())}};
+  static constexpr bool src_ok =
+      operand_takes_storage(Atom::contract, params, "src", S::storage);
+  static constexpr bool dst_ok =
+      operand_takes_storage(Atom::contract, params, "dst", D::storage);
+};
+
 template <class Src, class Dst> auto run_copy(const Src &src, Dst &&dst) {
   static_assert(!owning_temporary<Dst>,
                 "tf::schedule<tf::Copy>: the destination is a temporary "
                 "buffer (tf::empty<T>() in the call), which ends with the "
                 "statement while the returned view lives on; declare the "
                 "buffer first: auto tile = tf::empty<T>();");
-  using S = view_t<Src>;
-  using D = view_t<std::remove_cvref_t<Dst>>;
+  using O = CopyOperands<Copy, Src, Dst>;
+  using S = typename O::S;
+  using D = typename O::D;
   using K = CopyChecks<S, D>;
-  constexpr bool parsed = layout_text_parsed<S> && layout_text_parsed<D>;
+  constexpr bool parsed = O::parsed, src_ok = O::src_ok, dst_ok = O::dst_ok;
   static_assert(!parsed || K::same_rank,
                 "tf::schedule<tf::Copy>: source and destination ranks differ "
                 "(beyond unit leading modes: a tile<1, BM, BN> of a rank-3 "
                 "tensor takes a BM x BN tile)");
-  constexpr const Contract &contract = Copy::contract;
-  static constexpr AtomParams params{
-      {"dtype", ParamValue::of(dtype_or_f64<typename S::element_type>())}};
-  constexpr bool src_ok = operand_takes_storage(contract, params, "src", S::storage);
-  constexpr bool dst_ok = operand_takes_storage(contract, params, "dst", D::storage);
   constexpr bool dtype_ok = operand_takes_dtype(
-      contract, params, "dst", dtype_or_f64<typename D::element_type>());
+      Copy::contract, O::params, "dst", dtype_or_f64<typename D::element_type>());
   TF_CONTRACT_REQUIRE(!parsed || K::extents,
                       "tf::schedule<tf::Copy>: source and destination extents "
                       "differ; copy a tile of the larger one, e.g. "
@@ -539,16 +550,12 @@ auto run_tile_copy(const Src &src, Dst &&dst) {
                 "temporary buffer (tf::empty<T>() in the call), which ends "
                 "with the statement while the returned view lives on; declare "
                 "the tiles first: auto tiles = tf::empty<T>();");
-  using S = view_t<Src>;
-  using D = view_t<std::remove_cvref_t<Dst>>;
+  using O = CopyOperands<Atom, Src, Dst>;
+  using S = typename O::S;
+  using D = typename O::D;
   using K = CopyChecks<S, D>;
-  constexpr bool parsed = layout_text_parsed<S> && layout_text_parsed<D>;
-  constexpr const Contract &contract = Atom::contract;
-  static constexpr AtomParams params{
-      {"dtype", ParamValue::of(dtype_or_f64<typename S::element_type>())}};
-  constexpr bool src_ok = operand_takes_storage(contract, params, "src", S::storage);
-  constexpr bool dst_ok = operand_takes_storage(contract, params, "dst", D::storage);
-  constexpr bool dtype_ok = param_ok(contract, params, "dtype");
+  constexpr bool parsed = O::parsed, src_ok = O::src_ok, dst_ok = O::dst_ok;
+  constexpr bool dtype_ok = param_ok(Atom::contract, O::params, "dtype");
   static_assert(!parsed || K::same_rank,
                 "tf::schedule<tf::intel::amx::TileLoad/TileStore>: source and "
                 "destination ranks differ (beyond unit leading modes)");

@@ -63,6 +63,14 @@
 // RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=27 %s 2>&1 | FileCheck %s --check-prefix=MCSTORE
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=28 %s 2>&1 | FileCheck %s --check-prefix=MCRANGE
 // RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=28 %s 2>&1 | FileCheck %s --check-prefix=MCRANGE
+// RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=29 %s 2>&1 | FileCheck %s --check-prefix=TEMPBUF
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=29 %s 2>&1 | FileCheck %s --check-prefix=TEMPBUF
+// RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=30 %s 2>&1 | FileCheck %s --check-prefix=AMXDIR
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=30 %s 2>&1 | FileCheck %s --check-prefix=AMXDIR
+// RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=31 %s 2>&1 | FileCheck %s --check-prefix=AMXTEMP
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=31 %s 2>&1 | FileCheck %s --check-prefix=AMXTEMP
+// RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -DCASE=32 %s 2>&1 | FileCheck %s --check-prefix=AMXM
+// RUN: not %gxx -std=c++20 -fsyntax-only -Wno-attributes -I %tf_include -DCASE=32 %s 2>&1 | FileCheck %s --check-prefix=AMXM
 // RUN: not %clangxx -std=c++20 -fsyntax-only -I %tf_include -fplugin=%tf_plugin -DCASE=1 %s 2>&1 | FileCheck %s --check-prefix=PLUGIN
 
 #include <tf/tf.hpp>
@@ -74,6 +82,7 @@ using Wgmma128 = tf::nv::sm90::Wgmma<128, tf::bf16, tf::Form::SS, tf::Major::K>;
 using Acc = tf::Tensor<float, "(128,256)", tf::rmem>;
 using Lhs = tf::Tensor<tf::bf16, "(128,64)", tf::smem>;
 using Rhs = tf::Tensor<tf::bf16, "(64,256)", tf::smem>;
+using AmxTile = tf::Tensor<tf::bf16, "(16,32):(32,1)", tf::amx_tile>;
 
 void kernel(Acc acc, Lhs lhs, Rhs rhs, tf::Tensor<tf::bf16, "(?,?)"> a,
             tf::Tensor<float, "(96,256)", tf::rmem> acc96,
@@ -153,6 +162,14 @@ void kernel(Acc acc, Lhs lhs, Rhs rhs, tf::Tensor<tf::bf16, "(?,?)"> a,
   tf::schedule<tf::nv::CopyAsyncTensorMulticast<2>>(lhs, a.tile<128, 64>(0, 0));
 #elif CASE == 28 // MCRANGE
   tf::schedule<tf::nv::CopyAsyncTensorMulticast<17>>(a.tile<128, 64>(0, 0), ring);
+#elif CASE == 29 // TEMPBUF (the returned view would outlive the buffer)
+  (void)tf::schedule<tf::Copy>(lhs, tf::empty<Lhs>());
+#elif CASE == 30 // AMXDIR
+  tf::schedule<tf::intel::amx::TileLoad>(lhs, lhs);
+#elif CASE == 31 // AMXTEMP
+  (void)tf::schedule<tf::intel::amx::TileLoad>(a.tile<16, 32>(0, 0), tf::empty<AmxTile>());
+#elif CASE == 32 // AMXM
+  (void)tf::intel::amx::Tdpbf16ps<32, 16, 32>::atom_m;
 #endif
 }
 
@@ -200,7 +217,11 @@ void kernel(Acc acc, Lhs lhs, Rhs rhs, tf::Tensor<tf::bf16, "(?,?)"> a,
 // AGREE-GXX: error: {{.*}}acc (M x N), lhs (M x K) and rhs (K x N) must agree in M, N and K
 // UNITMODES: error: {{.*}}tf::schedule<tf::nv::CopyAsyncTensor>: source and destination ranks differ (beyond unit leading modes: a tile<1, BM, BK> of a rank-3 tensor fills a BM x BK tile)
 // PLUGIN-NOT: static assertion failed
-// PLUGIN: schedule_checks.neg.cpp:[[#@LINE-102]]:3: error: tf::schedule: Repeat<2,1,2> disagrees with the tile: 128x256x64 over 64x256x16 atoms is Repeat<2,1,4> [tf:header-check]
+// PLUGIN: schedule_checks.neg.cpp:[[#@LINE-110]]:3: error: tf::schedule: Repeat<2,1,2> disagrees with the tile: 128x256x64 over 64x256x16 atoms is Repeat<2,1,4> [tf:header-check]
 // PLUGIN-NOT: static assertion failed
 // MCSTORE: error: {{.*}}tf::schedule<tf::nv::CopyAsyncTensorMulticast<C>>: a multicast loads a gmem tile into a tf::Ring (a store has no multicast)
 // MCRANGE: error: {{.*}}tf::nv::CopyAsyncTensorMulticast<C>: C must satisfy 1 <= C <= 16
+// TEMPBUF: error: {{.*}}tf::schedule<tf::Copy>: the destination is a temporary buffer (tf::empty<T>() in the call), which ends with the statement while the returned view lives on
+// AMXDIR: error: {{.*}}TileLoad copies memory (tf::gmem) into tile registers (tf::amx_tile), TileStore tile registers into memory
+// AMXTEMP: error: {{.*}}tf::schedule<tf::intel::amx::TileLoad>: the destination is a temporary buffer
+// AMXM: error: {{.*}}tf::intel::amx::Tdpbf16ps<M, N, K>: M is a tile's rows, 1 to 16 (contract intel.amx.Tdpbf16ps, palette 1)
