@@ -322,7 +322,7 @@ void occupancyLimits(const hir::Kernel &K, const targets::MergedTarget &T,
                      const KernelCost &C, WaveReport &W) {
   if (!intFact(T, "sm.count")) {
     // A CPU target: one worker per core.
-    W.Limits.push_back({"CTA slots", 1, Precision::Exact, "one per core"});
+    W.Limits.push_back({"worker slots", 1, Precision::Exact, "one per core"});
     return;
   }
   std::optional<std::int64_t> SmemSm = intFact(T, "sm.shared_memory.capacity");
@@ -569,6 +569,8 @@ KernelCost analyzeCost(const hir::Kernel &K,
   } else if (std::optional<std::int64_t> Cores = intFact(Target, "cpu.cores")) {
     W.Units = Cores;
     W.UnitName = "core";
+    W.GridUnitName = "worker";
+    W.Cpu = true;
   }
   occupancyLimits(K, Target, C, W);
   const std::optional<std::int64_t> CTAs = kernelCtas(K, Grid);
@@ -579,8 +581,9 @@ KernelCost analyzeCost(const hir::Kernel &K,
   constexpr std::int64_t MaxTiles = std::int64_t(1) << 24;
   if (W.Loop != None) {
     const hir::Stmt &Loop = K.Stmts[W.Loop];
-    W.Kernel.What = Persistent ? "persistent" : "one CTA per tile";
-    W.Other.What = Persistent ? "one CTA per tile" : "persistent";
+    const std::string PerTile = "one " + W.GridUnitName + " per tile";
+    W.Kernel.What = Persistent ? "persistent" : PerTile;
+    W.Other.What = Persistent ? PerTile : "persistent";
     if (Persistent) {
       const hir::Stmt &L = Loop;
       Result<std::int64_t> Size = L.LoopMesh.size();
@@ -664,7 +667,7 @@ KernelCost analyzeCost(const hir::Kernel &K,
       }
     }
   } else if (CTAs) {
-    W.Kernel.What = "CTAs";
+    W.Kernel.What = W.GridUnitName + "s";
     W.Kernel.CTAs = CTAs;
     distribute(W, W.Kernel);
   }

@@ -91,6 +91,12 @@ struct WaveReport {
   /// The target's processors: `sm.count` SMs (or `cpu.cores` cores).
   std::optional<std::int64_t> Units;
   std::string UnitName = "SM";
+  /// A CPU target (`cpu.cores`, no SMs): no shared memory or register
+  /// file to share out among a unit's threads.
+  bool Cpu = false;
+  /// What runs a tile loop's body on one unit: a CTA on a GPU, a worker
+  /// (a thread pinned to a core) on a CPU.
+  std::string GridUnitName = "CTA";
   std::vector<OccupancyLimit> Limits;
   /// The kernel as written, then the other way (one CTA per tile for a
   /// persistent kernel, persistent CTAs for a grid).

@@ -258,7 +258,8 @@ void printDistribution(const analysis::WaveReport &W,
                        const analysis::Distribution &D, raw_ostream &OS) {
   if (D.What.empty())
     return;
-  OS << "  " << D.What << ": " << intText(D.CTAs) << " CTAs";
+  OS << "  " << D.What << ": " << intText(D.CTAs) << " " << W.GridUnitName
+     << "s";
   if (D.CtasPerSm) {
     OS << ", "
        << (D.CtasPerSmP == Precision::Exact ? "" : "at most ")
@@ -278,11 +279,11 @@ void printDistribution(const analysis::WaveReport &W,
     OS << "; ";
     if (*D.MinTilesPerCta != *D.MaxTilesPerCta)
       OS << *D.MinTilesPerCta << " to ";
-    OS << *D.MaxTilesPerCta << " tiles per CTA";
+    OS << *D.MaxTilesPerCta << " tiles per " << W.GridUnitName;
   } else if (W.Grid && D.CTAs && W.Grid->tiles() < *D.CTAs) {
     // Fewer tiles than CTAs: the rest find no work.
-    OS << "; " << W.Grid->tiles() << " of the " << *D.CTAs
-       << " CTAs have a tile";
+    OS << "; " << W.Grid->tiles() << " of the " << *D.CTAs << " "
+       << W.GridUnitName << "s have a tile";
   }
   OS << "  " << precision(D.Waves ? D.WavesP : Precision::Unknown) << "\n";
 }
@@ -358,7 +359,7 @@ void printCost(const analysis::KernelCost &C, raw_ostream &OS) {
       OS << " of " << *W.TileM << "x" << *W.TileN;
     OS << "\n";
   }
-  OS << "  CTAs per " << W.UnitName << ":";
+  OS << "  " << W.GridUnitName << "s per " << W.UnitName << ":";
   for (std::size_t I = 0; I < W.Limits.size(); ++I) {
     const analysis::OccupancyLimit &L = W.Limits[I];
     OS << (I ? "," : "") << " " << L.Resource << " "
@@ -421,36 +422,40 @@ void printCost(const analysis::KernelCost &C, raw_ostream &OS) {
        << ", without reuse " << bytesText(*M.GmemRead + *M.GmemWrite)
        << ", each tensor once " << bytesText(M.Compulsory) << "\n";
   }
-  OS << "  smem traffic: reads " << bytesText(M.SmemRead) << ", writes "
-     << bytesText(M.SmemWrite) << "  "
-     << precision(M.SmemRead ? Precision::Exact : Precision::Unknown) << "\n";
+  // A CPU's workers have no shared memory or register file to share out:
+  // these are a GPU CTA's.
+  if (!W.Cpu) {
+    OS << "  smem traffic: reads " << bytesText(M.SmemRead) << ", writes "
+       << bytesText(M.SmemWrite) << "  "
+       << precision(M.SmemRead ? Precision::Exact : Precision::Unknown) << "\n";
 
-  const analysis::SharedMemoryReport &S = C.Smem;
-  OS << "  shared memory peak: " << bytesText(S.Peak) << " of "
-     << bytesText(S.Capacity) << " per CTA fits=" << yesNo(S.Fits) << " "
-     << precision(S.P) << "\n";
-  if (!S.Allocations.empty()) {
-    OS << "   ";
-    for (std::size_t I = 0; I < S.Allocations.size(); ++I) {
-      const analysis::SharedAllocation &A = S.Allocations[I];
-      OS << (I ? "," : "") << " " << A.Name << " ";
-      if (A.Stages > 0 && A.SlotBytes)
-        OS << A.Stages << " x " << bytesText(A.SlotBytes) << " = ";
-      OS << bytesText(A.bytes());
+    const analysis::SharedMemoryReport &S = C.Smem;
+    OS << "  shared memory peak: " << bytesText(S.Peak) << " of "
+       << bytesText(S.Capacity) << " per CTA fits=" << yesNo(S.Fits) << " "
+       << precision(S.P) << "\n";
+    if (!S.Allocations.empty()) {
+      OS << "   ";
+      for (std::size_t I = 0; I < S.Allocations.size(); ++I) {
+        const analysis::SharedAllocation &A = S.Allocations[I];
+        OS << (I ? "," : "") << " " << A.Name << " ";
+        if (A.Stages > 0 && A.SlotBytes)
+          OS << A.Stages << " x " << bytesText(A.SlotBytes) << " = ";
+        OS << bytesText(A.bytes());
+      }
+      OS << "\n";
     }
-    OS << "\n";
+    const analysis::RegisterReport &R = C.Registers;
+    OS << "  registers peak: ";
+    if (R.Distributed) {
+      OS << R.PerThread << " of " << intText(R.PerThreadMax) << " per thread ("
+         << (R.MeshSpelling.empty() ? R.Mesh : R.MeshSpelling) << "), ";
+    } else {
+      OS << "not distributed over threads, ";
+    }
+    OS << R.PerCta << " of " << intText(R.PerCtaMax) << " per CTA ("
+       << bytesText(static_cast<double>(R.PerCta) * 4)
+       << ") fits=" << yesNo(R.Fits) << " " << precision(R.P) << "\n";
   }
-  const analysis::RegisterReport &R = C.Registers;
-  OS << "  registers peak: ";
-  if (R.Distributed) {
-    OS << R.PerThread << " of " << intText(R.PerThreadMax) << " per thread ("
-       << (R.MeshSpelling.empty() ? R.Mesh : R.MeshSpelling) << "), ";
-  } else {
-    OS << "not distributed over threads, ";
-  }
-  OS << R.PerCta << " of " << intText(R.PerCtaMax) << " per CTA ("
-     << bytesText(static_cast<double>(R.PerCta) * 4)
-     << ") fits=" << yesNo(R.Fits) << " " << precision(R.P) << "\n";
 
   if (Memory) {
     OS << "buffers\n";
