@@ -254,6 +254,12 @@ using FileResult = FileAnswer<KernelResult>;
 
 //===- Text ---------------------------------------------------------------===//
 
+/// The device memory the traffic model's bytes come from: a GPU's HBM, a
+/// CPU's DRAM.
+StringRef memoryName(const analysis::WaveReport &W) {
+  return W.Cpu ? "dram" : "hbm";
+}
+
 void printDistribution(const analysis::WaveReport &W,
                        const analysis::Distribution &D, raw_ostream &OS) {
   if (D.What.empty())
@@ -308,7 +314,7 @@ void printTime(std::optional<double> Seconds, StringRef Bound, Precision TimeP,
 /// The estimate: the busiest SM's work at the sustained rate, the L2
 /// model's HBM bytes, the time and useful TFLOP/s they give.
 void printEstimate(const analysis::EstimateReport &E, StringRef Unit,
-                   raw_ostream &OS) {
+                   StringRef Memory, raw_ostream &OS) {
   OS << "estimate (this schedule)\n";
   OS << "  compute: ";
   if (E.Tiles && E.TileFlop && E.BusiestTiles && E.BusyUnits && E.Units) {
@@ -334,7 +340,7 @@ void printEstimate(const analysis::EstimateReport &E, StringRef Unit,
        << secondsText(*E.StepOverhead)
        << " (pipeline.step_overhead) = " << secondsText(*E.StepSeconds)
        << ", compute " << secondsText(*E.ComputeSeconds) << " in all\n";
-  OS << "  memory: " << bytesText(E.HbmBytes) << " (hbm above) = "
+  OS << "  memory: " << bytesText(E.HbmBytes) << " (" << Memory << " above) = "
      << (E.MemorySeconds ? secondsText(*E.MemorySeconds) : "unknown") << "\n";
   printTime(E.Seconds, E.Bound, Precision::Estimate, E.Tflops, " useful",
             Precision::Estimate, OS);
@@ -409,7 +415,7 @@ void printCost(const analysis::KernelCost &C, raw_ostream &OS) {
      << ") fits=" << yesNo(M.ReuseFits) << " "
      << precision(M.ReuseWindow ? Precision::UpperBound : Precision::Unknown)
      << "\n";
-  OS << "  hbm: " << bytesText(M.Hbm);
+  OS << "  " << memoryName(W) << ": " << bytesText(M.Hbm);
   if (M.Hbm && M.GmemWrite && M.HbmRead)
     OS << " (reads " << bytesText(*M.HbmRead) << ", writes "
        << bytesText(*M.GmemWrite) << ")";
@@ -501,7 +507,7 @@ void printCost(const analysis::KernelCost &C, raw_ostream &OS) {
      << (RL.MemorySeconds ? secondsText(*RL.MemorySeconds) : "unknown") << "\n";
   printTime(RL.Seconds, RL.Bound, RL.P, RL.Tflops, "", Precision::UpperBound,
             OS);
-  printEstimate(C.Estimate, C.Waves.UnitName, OS);
+  printEstimate(C.Estimate, C.Waves.UnitName, memoryName(C.Waves), OS);
 }
 
 void printText(const FileResult &F, raw_ostream &OS) {

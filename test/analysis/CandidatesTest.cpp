@@ -139,14 +139,15 @@ TEST(Candidates, EveryMmaIsRefusedOnTheCtaMesh) {
       analysis::findCandidates(G.K, &target("nvidia.h200_sxm"));
   ASSERT_EQ(Sites.size(), 1u);
   EXPECT_EQ(Sites[0].MeshSpelling, "");
-  EXPECT_EQ(Sites[0].Mesh, "Mesh(cta, (132):(1))");
+  EXPECT_EQ(Sites[0].Mesh, "Mesh(cta, (1):(1))");
+  EXPECT_EQ(Sites[0].UnscopedMesh, "one unit of the tile loop's mesh");
   for (const char *Id : {"nv.sm90.Wgmma", "nv.sm80.Mma", "nv.sm89.Mma"}) {
     const Candidate *C = find(Sites[0], Id);
     ASSERT_NE(C, nullptr) << Id;
     EXPECT_FALSE(C->Accepted) << Id;
     ASSERT_FALSE(C->Reasons.empty()) << Id;
     EXPECT_EQ(C->Reasons[0].Kind, ReasonKind::mesh) << Id;
-    EXPECT_NE(C->Reasons[0].Text.find("Mesh(cta, (132):(1)) does not match "
+    EXPECT_NE(C->Reasons[0].Text.find("Mesh(cta, (1):(1)) does not match "
                                       "Mesh(thread, "),
               std::string::npos)
         << C->Reasons[0].Text;

@@ -62,7 +62,7 @@ TEST(Check, MmaOutsideTheThreadMeshIsRefused) {
   ASSERT_GE(F.Notes.size(), 1u);
   EXPECT_EQ(F.Notes[0].Id, DiagId::note_tf_contract_item);
   EXPECT_EQ(message(F.Notes[0]),
-            "contract nv.sm90.Wgmma, mesh: Mesh(cta, (132):(1)) does not match "
+            "contract nv.sm90.Wgmma, mesh: Mesh(cta, (1):(1)) does not match "
             "Mesh(thread, ((*g,4,8,4)):((*gs,32,4,1)) + p0): level cta is not "
             "thread");
 }

@@ -379,7 +379,7 @@ const Refusal load_refusals[] = {
        return s;
      },
      K::operand_layout, "dst", 
-     "operand dst: fragment (16,32):(32,1) + 32 does not match (r,c):(c,1): offset 32 is not 0"},
+     "operand dst: fragment (16,32):(32,1) + 32 does not match (r,c):(c,1): offset 32 is not 0", 2},
     {"LimitRowsAbove16", &LOAD, [] { return load_shape(17, 32, DType::bf16); },
      K::operand_limit, "dst", 
      "operand dst: extent of mode 0 <= 16 fails (found 17) [SDM palette 1 rows]"},
@@ -670,22 +670,17 @@ const Refusal dp_refusals[] = {
      },
      K::repeat, "", 
      "repeat: written (2,1,1), derived (1,1,1)"},
-    {"LimitRowsAbove16", &DP,
+    // A 32-row accumulator is two atoms of 16 rows (the limits read each
+    // atom's fragment); the second must start a tile register.
+    {"LimitRegisterStart", &DP,
      [] {
        Site s = dp_shape(32, 16, 32);
        set_param(s, arg("m", 16));
+       operand(s, "C").layout = composed("((2,16),16):((128,16),1)");
        return s;
      },
-     K::operand_limit, "C", 
-     "operand C: extent of mode 0 <= 16 fails (found 32) [SDM palette 1 rows]", 2},
-    {"LimitColsbAbove64", &DP,
-     [] {
-       Site s = dp_shape(16, 16, 64);
-       set_param(s, arg("k", 32));
-       return s;
-     },
-     K::operand_limit, "A", 
-     "operand A: bytes of the innermost mode <= 64 fails (found 128) [SDM palette 1 colsb]", 2},
+     K::operand_limit, "C",
+     "operand C: start address % 1024 == 0 fails (found 512) [SDM 18.2 tile register]"},
 };
 INSTANTIATE_TEST_SUITE_P(Tdpbf16ps, RefusedSite, testing::ValuesIn(dp_refusals),
                          refusal_name);

@@ -197,7 +197,7 @@ TEST(Amx, EveryLimitHasAPassingAndAFailingCase) {
       EXPECT_FALSE(l.source.empty());
       ++checked;
     }
-  EXPECT_EQ(checked, 3 + 3 + 4);
+  EXPECT_EQ(checked, 4 + 4 + 7);
 }
 
 TEST(Amx, TileLoadStoreLayouts) {

@@ -80,13 +80,13 @@ TEST(Scopes, AccumulatorOverwrittenOnTheLoader) {
 }
 
 TEST(Scopes, UseAtKernelScopeIsOnTheCtaMesh) {
-  // An op outside every mesh scope runs on the CTA mesh, which holds no
-  // thread's registers.
+  // An op outside every mesh scope, in the tile loop, runs on one CTA,
+  // which holds no thread's registers.
   Gemm G = buildGemm();
   G.B.op(G.Tiles, OpKind::Schedule, {G.Acc, G.StagedTile}, 83, "tf.Copy");
   std::vector<Finding> F = checkScopes(G.B.K);
   ASSERT_EQ(F.size(), 1u);
-  EXPECT_EQ(F[0].Args[2], "Mesh(cta, (132):(1))");
+  EXPECT_EQ(F[0].Args[2], "Mesh(cta, (1):(1))");
 }
 
 TEST(Scopes, TemporaryIsHeldWhereItIsComputed) {

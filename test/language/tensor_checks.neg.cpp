@@ -65,7 +65,7 @@ void f(float *p) {
   tf::Tensor<float, "(?,?)"> t(p, {4, 4});
   auto w = t.tile<2, 2>(0);
 #elif CASE == 10
-  // GMEMBUF: error:{{.*}}tf::Buffer: buffers hold smem or rmem tensors
+  // GMEMBUF: error:{{.*}}tf::Buffer: buffers hold smem, rmem or amx_tile tensors
   auto b = tf::zeros<tf::Tensor<float, "(4,4)">>();
 #elif CASE == 11
   // ZEROSDYN: error:{{.*}}tf::zeros: the tensor type has '?' extents; give them
