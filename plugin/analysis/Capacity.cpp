@@ -349,7 +349,8 @@ std::optional<std::int64_t> elementsPerThread(const hir::Kernel &K, ValueId V) {
       hir::opInfo(Def.Op).Class == hir::OpClass::Reduce &&
       !Def.Operands.empty() && Def.Operands[0] < K.Values.size()) {
     const hir::TensorType &From = K.Values[Def.Operands[0]].Type;
-    if (From.Layout.has_axes && Def.ReduceMode < From.Layout.layout.shape.rank())
+    if (From.Layout.has_axes &&
+        static_cast<int>(Def.ReduceMode) < From.Layout.layout.shape.rank())
       return elementsPerThread(From, static_cast<int>(Def.ReduceMode));
   }
   return elementsPerThread(Val.Type);
